@@ -1,0 +1,46 @@
+# Entry points: `make run` and `make check` (see README.md). CMake does the real build.
+JOBS    ?= 2
+BUILD   ?= build
+SANBUILD = build-san
+FUZZBUILD= build-fuzz
+FUZZ_SECONDS ?= 15
+
+.PHONY: all deps build run check test test-san fuzz bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/iolab run --default
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-san: deps
+	@cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug -DIOLAB_SANITIZE=ON >/dev/null
+	@cmake --build $(SANBUILD) -j $(JOBS)
+	cd $(SANBUILD) && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DIOLAB_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZBUILD) -j $(JOBS) --target fuzzers
+	@for f in $(FUZZBUILD)/fuzz_*; do \
+	    echo "fuzz: $$f for $(FUZZ_SECONDS) s (seed 1)"; \
+	    mkdir -p $(FUZZBUILD)/corpus-$$(basename $$f); \
+	    $$f -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	        $(FUZZBUILD)/corpus-$$(basename $$f) fuzz/seeds/$$(basename $$f) 2>&1 | tail -n 2 || exit 1; \
+	done
+
+check: test test-san fuzz
+
+bench: build
+	bench/vs-fio.sh
+
+clean:
+	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD)

@@ -1,0 +1,78 @@
+/* engine.h: the executor interface. An engine answers the requests the generator makes:
+ * a real one (psync, io_uring, libaio) on file descriptors in wall-clock time, the null engine
+ * without doing any I/O, and later the simulator in virtual time.
+ *
+ * An engine instance belongs to one worker thread and keeps at most `qd` I/Os in flight.
+ * The worker fills struct iolab_io slots, hands batches to submit(), and collects finished ones
+ * with reap(). To add an engine: write one file with a const struct iolab_engine_ops and list it
+ * in engines.c (see src/exec/engine_null.c, the smallest complete engine).
+ */
+#ifndef IOLAB_ENGINE_H
+#define IOLAB_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolab/error.h"
+
+#define IOLAB_ENGINE_OPS_VERSION 1
+
+/* One I/O in flight. The worker owns the slot; the engine reads off/len/op/target/buf and writes
+ * res when the I/O completes. */
+struct iolab_io {
+	uint64_t off;
+	uint64_t t_submit; /* ns, stamped by the worker just before submit() */
+	void *buf;
+	uint32_t len;
+	int32_t res;  /* set by the engine: bytes transferred, or -errno */
+	uint8_t op;   /* enum iolab_op */
+	uint16_t target;
+	uint32_t slot; /* the worker's index of this slot */
+};
+
+struct iolab_engine_params {
+	const int *fds;     /* one open descriptor per target (may be -1 for the null engine) */
+	unsigned nfds;
+	unsigned qd;        /* most I/Os in flight at once */
+	void *const *bufs;  /* qd buffers of buf_size bytes each, aligned to 4096 */
+	size_t buf_size;
+};
+
+struct iolab_engine {
+	const struct iolab_engine_ops *ops;
+	void *priv; /* the engine's own state */
+};
+
+enum iolab_engine_flags {
+	IOLAB_ENGINE_NO_IO = 1 << 0, /* does no I/O: targets are not needed */
+	IOLAB_ENGINE_SYNC = 1 << 1,  /* one I/O at a time per worker, whatever qd says */
+};
+
+struct iolab_engine_ops {
+	const char *name;
+	unsigned version; /* IOLAB_ENGINE_OPS_VERSION */
+	const char *about;
+	unsigned flags; /* enum iolab_engine_flags */
+	/* Sets up e->priv for p. Returns 0 or -errno with a message in err. */
+	int (*init)(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err);
+	/* Starts n I/Os. Returns n, or -errno if none could be started (then none are in flight). */
+	int (*submit)(struct iolab_engine *e, struct iolab_io *const *ios, unsigned n);
+	/* Waits until at least min I/Os have finished and returns up to max of them in done[]
+	 * (their res set). Returns the count, or -errno. */
+	int (*reap)(struct iolab_engine *e, unsigned min, struct iolab_io **done, unsigned max);
+	/* Frees e->priv. May be NULL. */
+	void (*cleanup)(struct iolab_engine *e);
+};
+
+/* Registered engines, in listing order. */
+unsigned iolab_engine_count(void);
+const struct iolab_engine_ops *iolab_engine_at(unsigned i);
+/* Returns the engine called name, or NULL. */
+const struct iolab_engine_ops *iolab_engine_find(const char *name);
+
+extern const struct iolab_engine_ops iolab_engine_null;
+extern const struct iolab_engine_ops iolab_engine_psync;
+extern const struct iolab_engine_ops iolab_engine_io_uring;
+extern const struct iolab_engine_ops iolab_engine_libaio;
+
+#endif

@@ -1,0 +1,38 @@
+/* job.h: job files, the text form of a set of runs.
+ *
+ *   # comments start with '#', anywhere on a line
+ *   [global]                  options for every run that follows (name = value, as --name value)
+ *   engine = io_uring
+ *
+ *   [pattern my-mix]          an access specification: one line per transfer size
+ *   # size  share%  read%  random%  [align]
+ *   4k      60      80     100
+ *   64k     40      0      0        64k
+ *
+ *   [run small]               a run: options, applied over [global]
+ *   target = scratch.img
+ *   pattern = my-mix, rand-read
+ *   qd = 1, 4, 16
+ *
+ * Every error names the file, the line and the field. Documented in docs/job-files.md.
+ */
+#ifndef IOLAB_JOB_H
+#define IOLAB_JOB_H
+
+#include "iolab/run.h"
+
+#define IOLAB_JOB_RUNS 64
+
+struct iolab_job {
+	struct iolab_pattern_set patterns;
+	unsigned nrun;
+	struct iolab_config *run; /* nrun configurations, in file order */
+};
+
+/* Parses text (name is used in messages). Returns 0 or -EINVAL with "name:line: ..." in err. */
+int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, struct iolab_err *err);
+/* Reads and parses the file at path. */
+int iolab_job_load(const char *path, struct iolab_job *job, struct iolab_err *err);
+void iolab_job_free(struct iolab_job *job);
+
+#endif

@@ -1,0 +1,31 @@
+/* output.h: how results leave iolab: a table for people, JSON (schema in docs/json-schema.md)
+ * and CSV for programs. All three read the same struct iolab_results. */
+#ifndef IOLAB_OUTPUT_H
+#define IOLAB_OUTPUT_H
+
+#include <stdio.h>
+
+#include "iolab/run.h"
+
+/* The runs behind a set of results, for the JSON "config". */
+struct iolab_report {
+	const char *command;                 /* "run" */
+	const char *job;                     /* job file path, or NULL */
+	unsigned nconfig;
+	const struct iolab_config *const *config;
+};
+
+/* One row per point, then the warnings of each point. */
+void iolab_output_table(FILE *f, const struct iolab_results *r);
+/* Writes the JSON document to path ("-" = stdout). Returns 0 or -errno with err set. */
+int iolab_output_json(const char *path, const struct iolab_report *rep, const struct iolab_results *r,
+		      struct iolab_err *err);
+/* Writes one CSV row per point (with a header) to path ("-" = stdout). */
+int iolab_output_csv(const char *path, const struct iolab_results *r, struct iolab_err *err);
+
+/* The latency percentiles every output reports, in order, and their JSON keys. */
+#define IOLAB_NPCT 11
+extern const double iolab_pct_value[IOLAB_NPCT];
+extern const char *const iolab_pct_key[IOLAB_NPCT];
+
+#endif

@@ -1,0 +1,37 @@
+/* parse.h: strict parsers for the values a person types: sizes, percentages, counts, durations,
+ * and comma lists of them. Each returns 0 or -EINVAL with a message naming the field and value.
+ */
+#ifndef IOLAB_PARSE_H
+#define IOLAB_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "iolab/error.h"
+
+#define IOLAB_LIST_MAX 32
+
+/* "4096", "4k", "4K", "4KiB", "64kb", "1m", "2G", "1t": binary multiples (k = 1024).
+ * Fails on empty, negative, fractional, unknown suffix or overflow. */
+int iolab_parse_size(const char *field, const char *s, uint64_t *out, struct iolab_err *err);
+/* Integer 0..100, optional trailing '%'. */
+int iolab_parse_pct(const char *field, const char *s, unsigned *out, struct iolab_err *err);
+/* Unsigned integer in [min, max]. */
+int iolab_parse_uint(const char *field, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		     struct iolab_err *err);
+/* Non-negative duration: "30" (seconds), "1.5s", "500ms", "2m", "1h" -> nanoseconds. */
+int iolab_parse_duration(const char *field, const char *s, uint64_t *ns, struct iolab_err *err);
+/* Real number in [min, max]. */
+int iolab_parse_double(const char *field, const char *s, double min, double max, double *out,
+		       struct iolab_err *err);
+/* "true/false/yes/no/on/off/1/0". */
+int iolab_parse_bool(const char *field, const char *s, bool *out, struct iolab_err *err);
+
+/* Splits a comma list "a, b,c" into at most max trimmed items copied into buf; returns the item
+ * count or -EINVAL (empty item, too many items). items[i] point into buf. */
+int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, char **items,
+		     unsigned max, struct iolab_err *err);
+
+/* Formats a byte count for people: 4096 -> "4k", 1536 -> "1536", 1048576 -> "1m". */
+const char *iolab_fmt_size(uint64_t bytes, char *buf, size_t bufsz);
+
+#endif

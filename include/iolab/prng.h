@@ -1,0 +1,51 @@
+/* prng.h: the generator's random numbers: xoshiro256** seeded through splitmix64.
+ * Small, fast and of good quality; one state per worker so runs are deterministic by seed. */
+#ifndef IOLAB_PRNG_H
+#define IOLAB_PRNG_H
+
+#include <stdint.h>
+
+struct iolab_prng {
+	uint64_t s[4];
+};
+
+void iolab_prng_seed(struct iolab_prng *r, uint64_t seed);
+
+static inline uint64_t iolab_prng_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t iolab_prng_next(struct iolab_prng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = iolab_prng_rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = iolab_prng_rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform integer in [0, n) from the top 32 bits of x (Lemire's multiply-shift; n < 2^32). */
+static inline uint32_t iolab_prng_below32(uint64_t x, uint32_t n)
+{
+	return (uint32_t)(((x >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Uniform integer in [0, n) for any 64-bit n (128-bit multiply-shift). */
+static inline uint64_t iolab_prng_below(struct iolab_prng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)iolab_prng_next(r) * n) >> 64);
+}
+
+/* Uniform double in [0, 1). */
+static inline double iolab_prng_unit(struct iolab_prng *r)
+{
+	return (double)(iolab_prng_next(r) >> 11) * 0x1.0p-53;
+}
+
+#endif

@@ -1,0 +1,145 @@
+/* run.h: a measurement run. A configuration (from the command line or a job file, through the
+ * same option table) expands into points, the cross product of its sweep lists; each point runs
+ * its workers against the targets for the ramp plus the measured time (or bytes), and yields a
+ * result with latency histograms, rates, CPU, device counters and honest warnings.
+ *
+ * Sweep order, outermost first: pattern, workers, read %, block size, queue depth; repetitions
+ * of a point run back to back and are reported as one point with their spread.
+ */
+#ifndef IOLAB_RUN_H
+#define IOLAB_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iolab/engine.h"
+#include "iolab/error.h"
+#include "iolab/histogram.h"
+#include "iolab/parse.h"
+#include "iolab/workload.h"
+
+#define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
+#define IOLAB_PATTERNS_MAX 16
+
+/* Patterns a job file defines, visible to the runs after the definition. */
+struct iolab_pattern_set {
+	unsigned n;
+	struct iolab_spec spec[IOLAB_PATTERNS_MAX];
+};
+
+struct iolab_config {
+	char name[IOLAB_NAME_MAX];   /* run name (job-file section), "" on the command line */
+	unsigned ntargets;
+	char target[IOLAB_TARGETS_MAX][4096];
+	uint64_t size;               /* scratch file size to create (0: targets must exist) */
+	uint64_t offset, length;     /* region; length 0 = to the end */
+	unsigned stroke_pct;         /* 0 = not set; else use the first PCT % of each target */
+
+	unsigned npattern;
+	struct iolab_spec pattern[IOLAB_PATTERNS_MAX];
+	unsigned nqd, nbs, nread, nworkers;
+	unsigned qd[IOLAB_LIST_MAX];
+	uint64_t bs[IOLAB_LIST_MAX];       /* nbs == 0: the pattern's own sizes */
+	unsigned read[IOLAB_LIST_MAX];     /* nread == 0: the pattern's own read % */
+	unsigned workers[IOLAB_LIST_MAX];
+
+	const struct iolab_engine_ops *engine;
+	bool direct;
+	uint64_t ramp_ns, time_ns, bytes; /* bytes: per point, all workers; 0 = time-based */
+	uint64_t seed;
+	struct iolab_dist dist;
+	unsigned repeat;
+	bool on_error_continue, force, destroy_data, quiet;
+	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
+};
+
+/* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1. */
+void iolab_config_init(struct iolab_config *c);
+/* Sets one option by its long name ("qd", "bs", "pattern", ...) from its text value, exactly as
+ * `--name value` on the command line or `name = value` in a job file. Flags take "true"/"false"
+ * (value NULL means true). Returns 0, -ENOENT for an unknown name, or -EINVAL, with err naming
+ * the option and the value. */
+int iolab_config_set(struct iolab_config *c, const char *name, const char *value, struct iolab_err *err);
+
+/* The options iolab_config_set knows, for --help and getopt. */
+struct iolab_option {
+	const char *name;
+	const char *arg;   /* argument placeholder, NULL for a flag */
+	const char *help;
+};
+unsigned iolab_option_count(void);
+const struct iolab_option *iolab_option_at(unsigned i);
+
+#define IOLAB_WARN_MAX 8
+#define IOLAB_WARN_LEN 200
+
+struct iolab_dir_result {
+	uint64_t ios, bytes, errors;
+	struct iolab_hist lat;
+};
+
+/* Spread of a figure over repetitions. */
+struct iolab_spread {
+	double mean, stddev, min, max;
+};
+
+struct iolab_point {
+	/* parameters */
+	const char *run;  /* config name */
+	char pattern[IOLAB_NAME_MAX];
+	unsigned qd, workers;
+	uint64_t bs;      /* 0: the pattern's mix */
+	int read_pct;     /* % of I/Os that are reads (the pattern's own unless --read) */
+	const char *engine;
+	bool direct;
+	/* results (all repetitions merged) */
+	unsigned reps;
+	double seconds;   /* measured seconds, summed over repetitions */
+	struct iolab_dir_result dir[2]; /* by enum iolab_op */
+	struct iolab_spread iops, mbps;
+	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
+	double cpu_user_pct, cpu_sys_pct; /* of one CPU, whole process */
+	bool has_disk;
+	double disk_util_pct, disk_queue;
+	uint64_t disk_ios;
+	unsigned nsec;    /* per-second series of the last repetition */
+	uint64_t *sec_ios, *sec_bytes;
+	bool partial;     /* interrupted or stopped by an error */
+	int first_error;  /* errno of the first failed I/O, 0 if none */
+	unsigned nwarn;
+	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
+};
+
+struct iolab_results {
+	unsigned n, cap;
+	struct iolab_point *point;
+	bool interrupted; /* SIGINT */
+	bool io_failed;   /* a point stopped on an I/O error */
+};
+
+/* Called by the runner about twice a second while a point runs. */
+struct iolab_progress {
+	unsigned point, points; /* 1-based */
+	unsigned rep, reps;
+	double elapsed_s, iops;
+};
+typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
+
+/* Set from a signal handler to stop the run after the current point (which is marked partial). */
+extern volatile sig_atomic_t iolab_stop_requested;
+
+/* Number of points c expands into. */
+unsigned iolab_config_points(const struct iolab_config *c);
+
+/* Runs every point of c, appending to res. Returns 0 (also when interrupted or stopped by I/O
+ * errors: see res flags), or -errno for bad configuration and unopenable targets (nothing run). */
+int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
+	      void *ctx, struct iolab_err *err);
+
+void iolab_results_free(struct iolab_results *res);
+
+/* Adds a warning to a point (dropped silently past IOLAB_WARN_MAX). */
+void iolab_point_warn(struct iolab_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,61 @@
+/* target.h: opening what a run reads and writes (files and block devices), safely.
+ *
+ * The rules: reads are always allowed. Writing to an existing file that iolab did not create
+ * (it marks its scratch files with the extended attribute user.iolab.scratch) or to any block
+ * device needs `force`; a block device that is mounted or held by another user (md, LVM, a
+ * mounted partition) is always refused for writes; one that carries a partition table or a file
+ * system signature (libblkid) also needs `destroy_data`. A missing file is created as a scratch
+ * file of `size` bytes and fully written, so reads reach the media and not holes.
+ */
+#ifndef IOLAB_TARGET_H
+#define IOLAB_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iolab/error.h"
+
+struct iolab_target_opts {
+	uint64_t size;     /* size of a scratch file to create or extend (0: the target must exist) */
+	bool write;        /* the run writes */
+	bool force;        /* writing to an existing file / block device is allowed */
+	bool destroy_data; /* writing over a partition table or file system is allowed */
+	bool direct;       /* open with O_DIRECT */
+	bool quiet;        /* no progress line while filling a scratch file */
+};
+
+struct iolab_target {
+	char path[PATH_MAX];
+	int fd;
+	bool blockdev;
+	bool created;      /* iolab created (or extended) it as a scratch file in this run */
+	bool tmpfs;        /* lives in memory (tmpfs/ramfs): O_DIRECT is not direct there */
+	bool direct;
+	uint64_t size;     /* bytes */
+	unsigned lbs;      /* logical block size: the alignment O_DIRECT needs */
+	char stat_path[96]; /* sysfs block statistics of the device holding it, or "" */
+};
+
+/* Opens (creating if need be) the target at path. Returns 0, or -errno with one line in err:
+ * -EINVAL/-EPERM/-EBUSY for refusals, the open/create error otherwise. */
+int iolab_target_open(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
+		      struct iolab_err *err);
+void iolab_target_close(struct iolab_target *t);
+
+/* True if the block device (major:minor) or a partition of it is mounted; mnt gets the mount
+ * point. */
+bool iolab_blockdev_mounted(unsigned major, unsigned minor, char *mnt, unsigned mntsz);
+
+/* Device counters from a sysfs stat file. */
+struct iolab_diskstat {
+	uint64_t ios;       /* reads + writes completed */
+	uint64_t io_ticks;  /* ms the device had I/O in flight */
+	uint64_t queue_ms;  /* weighted ms (sum of in-flight time) */
+};
+int iolab_diskstat_read(const char *stat_path, struct iolab_diskstat *d);
+
+/* Bytes of memory available to the page cache (MemAvailable), or 0 if unknown. */
+uint64_t iolab_mem_available(void);
+
+#endif

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages iolab needs to build, test and benchmark; skips what is present.
+set -eu
+pkgs="build-essential cmake pkg-config liburing-dev libaio-dev libblkid-dev libjansson-dev
+      libcmocka-dev clang libclang-rt-14-dev fio e2fsprogs util-linux"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages:$missing (run as root, or install them)" >&2
+    exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

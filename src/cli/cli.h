@@ -1,0 +1,15 @@
+/* cli.h: the subcommands of the iolab command-line tool. Each returns the process exit status:
+ * 0 success, 1 the run failed (I/O errors), 2 bad input or a refusal, 130 interrupted. */
+#ifndef IOLAB_CLI_H
+#define IOLAB_CLI_H
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+int cmd_run(int argc, char **argv);
+int cmd_patterns(int argc, char **argv);
+int cmd_engines(int argc, char **argv);
+
+/* Prints "iolab: msg" on stderr and returns EXIT_USAGE. */
+int cli_usage_error(const char *msg);
+
+#endif

@@ -1,0 +1,52 @@
+/* main.c: iolab's entry point: dispatches to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *about;
+} commands[] = {
+	{"run", cmd_run, "measure files and block devices (load generator)"},
+	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
+	{"engines", cmd_engines, "list the I/O engines"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: iolab COMMAND [OPTIONS]   (iolab COMMAND --help for its options)\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].about);
+	fprintf(f, "\nExit status: 0 success, 1 the run hit I/O errors, 2 bad input or refused, "
+		   "130 interrupted.\nSee iolab(1) and docs/.\n");
+}
+
+int cli_usage_error(const char *msg)
+{
+	fprintf(stderr, "iolab: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("iolab %s\n", IOLAB_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "iolab: unknown command '%s' (try 'iolab --help')\n", cmd);
+	return EXIT_USAGE;
+}

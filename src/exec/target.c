@@ -1,0 +1,314 @@
+/* target.c: opening files and block devices for a run, with the safety rules of target.h,
+ * scratch-file creation, and the facts a result needs about where the I/O went (tmpfs, the
+ * device's sysfs counters, the O_DIRECT alignment). */
+#include <blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "iolab/prng.h"
+#include "iolab/target.h"
+
+#define SCRATCH_XATTR "user.iolab.scratch"
+
+static bool is_scratch(int fd)
+{
+	char v[8];
+	return fgetxattr(fd, SCRATCH_XATTR, v, sizeof(v)) > 0;
+}
+
+/* Writes pseudo-random data from byte `from` up to `to`, then syncs and drops it from the page
+ * cache, so that later reads find allocated, written blocks on the media. */
+static int fill(int fd, const char *path, uint64_t from, uint64_t to, bool quiet, struct iolab_err *err)
+{
+	const size_t chunk = 1 << 20;
+	uint64_t *buf = malloc(chunk);
+	if (!buf)
+		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 42);
+	for (size_t i = 0; i < chunk / 8; i++)
+		buf[i] = iolab_prng_next(&r);
+	bool tty = !quiet && isatty(2);
+	int last_pct = -1;
+	for (uint64_t off = from; off < to;) {
+		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+			free(buf);
+			return iolab_errf(err, e, "%s: writing the scratch file at byte %" PRIu64 ": %s%s",
+					  path, off, strerror(e), e == ENOSPC ? " (no space left)" : "");
+		}
+		off += (uint64_t)w;
+		int pct = (int)(100 * (off - from) / (to - from));
+		if (tty && pct != last_pct) {
+			fprintf(stderr, "\rcreating %s: %d%%", path, pct);
+			last_pct = pct;
+		}
+	}
+	free(buf);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	if (fdatasync(fd) < 0)
+		return iolab_errf(err, errno, "%s: fdatasync: %s", path, strerror(errno));
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+static void set_stat_path(struct iolab_target *t, dev_t dev)
+{
+	snprintf(t->stat_path, sizeof(t->stat_path), "/sys/dev/block/%u:%u/stat", major(dev), minor(dev));
+	if (access(t->stat_path, R_OK) != 0)
+		t->stat_path[0] = 0;
+}
+
+bool iolab_blockdev_mounted(unsigned maj, unsigned min, char *mnt, unsigned mntsz)
+{
+	/* The device itself and its partitions (sysfs lists them as subdirectories with "dev"). */
+	unsigned devs[65][2] = {{maj, min}};
+	unsigned ndev = 1;
+	char dir[96];
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", maj, min);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)) && ndev < 65) {
+			char p[384];
+			snprintf(p, sizeof(p), "%s/%s/dev", dir, de->d_name);
+			FILE *f = fopen(p, "r");
+			if (!f)
+				continue;
+			if (fscanf(f, "%u:%u", &devs[ndev][0], &devs[ndev][1]) == 2)
+				ndev++;
+			fclose(f);
+		}
+		closedir(d);
+	}
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return false;
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned a, b;
+		char point[2048];
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &a, &b, point) != 3)
+			continue;
+		for (unsigned i = 0; i < ndev; i++)
+			if (devs[i][0] == a && devs[i][1] == b) {
+				snprintf(mnt, mntsz, "%s", point);
+				found = true;
+			}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Refuses writes to a block device that is mounted, or that carries data without destroy_data. */
+static int blockdev_write_checks(const char *path, dev_t rdev, const struct iolab_target_opts *o,
+				 struct iolab_err *err)
+{
+	char mnt[256];
+	if (!o->force)
+		return iolab_errf(err, EPERM,
+				  "%s: is a block device; writing to it destroys its data and needs --force",
+				  path);
+	if (iolab_blockdev_mounted(major(rdev), minor(rdev), mnt, sizeof(mnt)))
+		return iolab_errf(err, EBUSY, "%s: is mounted (at %s); iolab never writes to a mounted device",
+				  path, mnt);
+	if (o->destroy_data)
+		return 0;
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return iolab_errf(err, EACCES, "%s: cannot probe for data (libblkid): %s", path,
+				  strerror(errno));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_enable_partitions(pr, 1);
+	int rc = blkid_do_safeprobe(pr);
+	char what[128] = "a signature";
+	const char *v;
+	if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL))
+		snprintf(what, sizeof(what), "a '%s' file system", v);
+	else if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL))
+		snprintf(what, sizeof(what), "a '%s' partition table", v);
+	blkid_free_probe(pr);
+	if (rc == 0 || rc == -2)
+		return iolab_errf(err, EPERM,
+				  "%s: holds %s; writing over it needs --destroy-data as well as --force",
+				  path, what);
+	return 0;
+}
+
+static unsigned dio_align(int fd, const char *path)
+{
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+	    sx.stx_dio_offset_align)
+		return sx.stx_dio_offset_align;
+#endif
+	(void)fd;
+	(void)path;
+	return 512;
+}
+
+static int open_err(const char *path, const char *what, int e, struct iolab_err *err)
+{
+	if (e == EINVAL && strstr(what, "O_DIRECT"))
+		return iolab_errf(err, e, "%s: the file system does not support O_DIRECT (use --buffered)", path);
+	return iolab_errf(err, e, "%s: %s: %s", path, what, strerror(e));
+}
+
+int iolab_target_open(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
+		      struct iolab_err *err)
+{
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (strlen(path) >= sizeof(t->path))
+		return iolab_errf(err, ENAMETOOLONG, "%s: path too long", path);
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	t->direct = o->direct;
+	int dflag = o->direct ? O_DIRECT : 0;
+	const char *how = o->direct ? "open (O_DIRECT)" : "open";
+	struct stat st;
+	int rc;
+
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return open_err(path, "stat", errno, err);
+		if (!o->size)
+			return iolab_errf(err, ENOENT,
+					  "%s: does not exist (give --size to create a scratch file)", path);
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return open_err(path, "create", errno, err);
+		fsetxattr(fd, SCRATCH_XATTR, "1", 1, 0); /* best effort: without it, --force next time */
+		rc = fill(fd, path, 0, o->size, o->quiet, err);
+		close(fd);
+		if (rc) {
+			unlink(path);
+			return rc;
+		}
+		t->created = true;
+		if (stat(path, &st) < 0)
+			return open_err(path, "stat", errno, err);
+	}
+
+	if (S_ISBLK(st.st_mode)) {
+		t->blockdev = true;
+		if (o->write && (rc = blockdev_write_checks(path, st.st_rdev, o, err)))
+			return rc;
+		int fd = open(path, (o->write ? O_RDWR | O_EXCL : O_RDONLY) | dflag | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EBUSY)
+				return iolab_errf(err, EBUSY, "%s: is in use (mounted, or held by md/LVM/another "
+							      "program); refusing to write", path);
+			return open_err(path, how, errno, err);
+		}
+		t->fd = fd;
+		int lbs = 512;
+		ioctl(fd, BLKSSZGET, &lbs);
+		t->lbs = (unsigned)lbs;
+		if (ioctl(fd, BLKGETSIZE64, &t->size) < 0)
+			return open_err(path, "BLKGETSIZE64", errno, err);
+		set_stat_path(t, st.st_rdev);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return iolab_errf(err, EINVAL, "%s: is neither a regular file nor a block device", path);
+
+	int fd = open(path, (o->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return open_err(path, "open", errno, err);
+	bool ours = is_scratch(fd);
+	if (o->write && !ours && !o->force && !t->created) {
+		close(fd);
+		return iolab_errf(err, EPERM,
+				  "%s: exists and was not created by iolab; writing to it needs --force", path);
+	}
+	if (o->size > (uint64_t)st.st_size) {
+		if (!ours) {
+			close(fd);
+			return iolab_errf(err, EINVAL,
+					  "%s: is %" PRIu64 " bytes, smaller than --size %" PRIu64, path,
+					  (uint64_t)st.st_size, o->size);
+		}
+		close(fd);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return open_err(path, "open", errno, err);
+		rc = fill(fd, path, (uint64_t)st.st_size, o->size, o->quiet, err);
+		if (rc) {
+			close(fd);
+			return rc;
+		}
+		t->created = true;
+		st.st_size = (off_t)o->size;
+	}
+	close(fd);
+	fd = open(path, (o->write ? O_RDWR : O_RDONLY) | dflag | O_CLOEXEC);
+	if (fd < 0)
+		return open_err(path, how, errno, err);
+	t->fd = fd;
+	t->size = (uint64_t)st.st_size;
+	t->lbs = dio_align(fd, path);
+	struct statfs sf;
+	if (fstatfs(fd, &sf) == 0)
+		t->tmpfs = sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC;
+	set_stat_path(t, st.st_dev);
+	return 0;
+}
+
+void iolab_target_close(struct iolab_target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+int iolab_diskstat_read(const char *stat_path, struct iolab_diskstat *d)
+{
+	FILE *f = fopen(stat_path, "r");
+	if (!f)
+		return -errno;
+	uint64_t v[11] = {0};
+	int n = fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			  " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]);
+	fclose(f);
+	if (n != 11)
+		return -EINVAL;
+	d->ios = v[0] + v[4];
+	d->io_ticks = v[9];
+	d->queue_ms = v[10];
+	return 0;
+}
+
+uint64_t iolab_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	uint64_t kb = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64, &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}

@@ -1,0 +1,171 @@
+/* json.c: the JSON report (built with jansson). The schema is documented in
+ * docs/json-schema.md; change both together. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_common.h"
+
+static json_t *lat_obj(const struct iolab_hist *h)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "min", json_real(h->count ? (double)h->min / 1e3 : 0));
+	json_object_set_new(o, "mean", json_real(iolab_hist_mean(h) / 1e3));
+	json_object_set_new(o, "max", json_real((double)(h->count ? h->max : 0) / 1e3));
+	json_object_set_new(o, "stddev", json_real(iolab_hist_stddev(h) / 1e3));
+	for (unsigned i = 0; i < IOLAB_NPCT; i++)
+		json_object_set_new(o, iolab_pct_key[i], json_real(iolab_hist_percentile(h, iolab_pct_value[i]) / 1e3));
+	return o;
+}
+
+static json_t *dir_obj(const struct iolab_point *p, const struct iolab_dir_result *d)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "ios", json_integer((json_int_t)d->ios));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
+	json_object_set_new(o, "iops", json_real(dir_rate(p, d->ios)));
+	json_object_set_new(o, "mb_per_s", json_real(dir_rate(p, d->bytes) / 1e6));
+	json_object_set_new(o, "errors", json_integer((json_int_t)d->errors));
+	json_object_set_new(o, "lat_us", lat_obj(&d->lat));
+	return o;
+}
+
+static json_t *spread_obj(const struct iolab_spread *s)
+{
+	return json_pack("{s:f,s:f,s:f,s:f}", "mean", s->mean, "stddev", s->stddev, "min", s->min,
+			 "max", s->max);
+}
+
+static json_t *point_obj(const struct iolab_point *p)
+{
+	struct iolab_dir_result *all = malloc(sizeof(*all));
+	if (!all)
+		return NULL;
+	point_all(p, all);
+	json_t *o = json_object();
+	if (p->run && *p->run)
+		json_object_set_new(o, "run", json_string(p->run));
+	json_object_set_new(o, "pattern", json_string(p->pattern));
+	json_object_set_new(o, "qd", json_integer(p->qd));
+	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
+	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
+	json_object_set_new(o, "workers", json_integer(p->workers));
+	json_object_set_new(o, "engine", json_string(p->engine));
+	json_object_set_new(o, "direct", json_boolean(p->direct));
+	json_object_set_new(o, "iops", json_real(p->iops.mean));
+	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
+	json_object_set_new(o, "ios", json_integer((json_int_t)all->ios));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)all->bytes));
+	json_object_set_new(o, "seconds", json_real(p->seconds));
+	json_object_set_new(o, "lat_us", lat_obj(&all->lat));
+	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
+	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
+	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
+						 p->cpu_sys_pct));
+	json_object_set_new(o, "qd_reached", json_real(p->qd_reached));
+	json_object_set_new(o, "device",
+			    p->has_disk ? json_pack("{s:f,s:I,s:f}", "util_pct", p->disk_util_pct, "ios",
+						    (json_int_t)p->disk_ios, "queue", p->disk_queue)
+					: json_null());
+	json_t *si = json_array(), *sb = json_array();
+	for (unsigned s = 0; s < p->nsec; s++) {
+		json_array_append_new(si, json_integer((json_int_t)p->sec_ios[s]));
+		json_array_append_new(sb, json_real((double)p->sec_bytes[s] / 1e6));
+	}
+	json_object_set_new(o, "per_second", json_pack("{s:o,s:o}", "iops", si, "mb_per_s", sb));
+	json_object_set_new(o, "repeat", json_pack("{s:i,s:o,s:o}", "runs", p->reps, "iops",
+						   spread_obj(&p->iops), "mb_per_s", spread_obj(&p->mbps)));
+	json_object_set_new(o, "partial", json_boolean(p->partial));
+	json_t *w = json_array();
+	for (unsigned i = 0; i < p->nwarn; i++)
+		json_array_append_new(w, json_string(p->warn[i]));
+	json_object_set_new(o, "warnings", w);
+	free(all);
+	return o;
+}
+
+static json_t *spec_obj(const struct iolab_spec *s)
+{
+	json_t *lines = json_array();
+	for (unsigned i = 0; i < s->nlines; i++) {
+		const struct iolab_spec_line *l = &s->line[i];
+		json_array_append_new(lines, json_pack("{s:I,s:i,s:i,s:i,s:I}", "size", (json_int_t)l->size,
+						       "share_pct", l->share, "read_pct", l->read_pct,
+						       "random_pct", l->random_pct, "align",
+						       (json_int_t)(l->align ? l->align : l->size)));
+	}
+	return json_pack("{s:s,s:b,s:o}", "name", s->name, "copy", s->copy, "lines", lines);
+}
+
+static json_t *uint_list(const unsigned *v, unsigned n)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *config_obj(const struct iolab_config *c)
+{
+	json_t *o = json_object();
+	if (*c->name)
+		json_object_set_new(o, "name", json_string(c->name));
+	json_t *t = json_array();
+	for (unsigned i = 0; i < c->ntargets; i++)
+		json_array_append_new(t, json_string(c->target[i]));
+	json_object_set_new(o, "targets", t);
+	json_object_set_new(o, "size", json_integer((json_int_t)c->size));
+	json_object_set_new(o, "offset", json_integer((json_int_t)c->offset));
+	json_object_set_new(o, "length", json_integer((json_int_t)c->length));
+	json_object_set_new(o, "stroke_pct", json_integer(c->stroke_pct));
+	json_t *pats = json_array();
+	for (unsigned i = 0; i < c->npattern; i++)
+		json_array_append_new(pats, spec_obj(&c->pattern[i]));
+	if (!c->npattern)
+		json_array_append_new(pats, spec_obj(iolab_pattern_find("rand-read")));
+	json_object_set_new(o, "patterns", pats);
+	json_t *bs = json_array();
+	for (unsigned i = 0; i < c->nbs; i++)
+		json_array_append_new(bs, json_integer((json_int_t)c->bs[i]));
+	json_object_set_new(o, "bs", bs);
+	static const unsigned one = 1;
+	json_object_set_new(o, "qd", c->nqd ? uint_list(c->qd, c->nqd) : uint_list(&one, 1));
+	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
+	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
+	json_object_set_new(o, "engine", json_string(c->engine->name));
+	json_object_set_new(o, "direct", json_boolean(c->direct));
+	json_object_set_new(o, "ramp_s", json_real((double)c->ramp_ns / 1e9));
+	json_object_set_new(o, "time_s", c->time_ns ? json_real((double)c->time_ns / 1e9) : json_null());
+	json_object_set_new(o, "bytes", c->bytes ? json_integer((json_int_t)c->bytes) : json_null());
+	json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
+	char d[64];
+	json_object_set_new(o, "dist", json_string(iolab_dist_name(&c->dist, d, sizeof(d))));
+	json_object_set_new(o, "repeat", json_integer(c->repeat));
+	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
+	return o;
+}
+
+int iolab_output_json(const char *path, const struct iolab_report *rep, const struct iolab_results *r,
+		      struct iolab_err *err)
+{
+	json_t *runs = json_array();
+	for (unsigned i = 0; i < rep->nconfig; i++)
+		json_array_append_new(runs, config_obj(rep->config[i]));
+	json_t *points = json_array();
+	for (unsigned i = 0; i < r->n; i++)
+		json_array_append_new(points, point_obj(&r->point[i]));
+	json_t *root = json_pack("{s:s,s:s,s:{s:o,s:o},s:o,s:b}", "iolab", IOLAB_VERSION, "command",
+				 rep->command, "config", "job", rep->job ? json_string(rep->job) : json_null(),
+				 "runs", runs, "points", points, "interrupted", r->interrupted);
+	if (!root)
+		return iolab_errf(err, ENOMEM, "%s: cannot build the JSON document", path);
+	int rc = strcmp(path, "-") ? json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+				   : json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	if (rc)
+		return iolab_errf(err, EIO, "%s: cannot write the JSON file: %s", path, strerror(errno));
+	if (!strcmp(path, "-"))
+		fputc('\n', stdout);
+	return 0;
+}

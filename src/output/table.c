@@ -1,0 +1,55 @@
+/* table.c: the readable table printed by default: one row per point, warnings below it. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "output_common.h"
+
+static const char *fmt_bs(const struct iolab_point *p, char *buf, size_t n)
+{
+	if (!p->bs)
+		return "mix";
+	return iolab_fmt_size(p->bs, buf, n);
+}
+
+void iolab_output_table(FILE *f, const struct iolab_results *r)
+{
+	bool reps = false;
+	for (unsigned i = 0; i < r->n; i++)
+		reps |= r->point[i].reps > 1;
+	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %9s%s\n", "#", "pattern", "bs",
+		"rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@", "cpu u/s",
+		reps ? "  IOPS sd  (min..max)" : "");
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		struct iolab_dir_result *all = malloc(sizeof(*all));
+		if (!all)
+			return;
+		point_all(p, all);
+		char bs[32], cpu[24];
+		snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
+		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %9s", i + 1,
+			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,
+			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
+			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
+			p->qd_reached, cpu);
+		if (p->reps > 1)
+			fprintf(f, "  %7.0f  (%.0f..%.0f)", p->iops.stddev, p->iops.min, p->iops.max);
+		if (p->partial)
+			fprintf(f, "  (partial)");
+		fputc('\n', f);
+		free(all);
+	}
+	unsigned shown = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		for (unsigned w = 0; w < p->nwarn; w++, shown++)
+			fprintf(f, "%s  ! point %u: %s\n", shown ? "" : "\n", i + 1, p->warn[w]);
+	}
+	if (r->n) {
+		const struct iolab_point *p = &r->point[0];
+		fprintf(f, "\nengine %s, %s I/O; MB/s = 10^6 bytes/s; latency from submission to completion; "
+			"qd@ = mean I/Os in flight\n", p->engine, p->direct ? "direct" : "buffered");
+	}
+	if (r->interrupted)
+		fprintf(f, "interrupted: the last point is partial\n");
+}

@@ -1,0 +1,272 @@
+/* jobfile.c: the job-file parser (format in job.h and docs/job-files.md). Line-oriented: a
+ * section header, then either option lines (name = value, handed to iolab_config_set) or, in a
+ * pattern section, access-spec lines of 4 or 5 columns. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/job.h"
+
+enum section { SEC_NONE, SEC_GLOBAL, SEC_PATTERN, SEC_RUN };
+
+struct parser {
+	const char *name;
+	unsigned line;
+	enum section sec;
+	struct iolab_config global;
+	struct iolab_job *job;
+	struct iolab_err *err;
+};
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
+{
+	return iolab_errf(p->err, EINVAL, "%s:%u: %s%s%s", p->name, p->line, fmt, a ? a : "", b ? b : "");
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s || strlen(s) >= IOLAB_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+			return false;
+	return true;
+}
+
+static int section(struct parser *p, char *hdr)
+{
+	char *end = strchr(hdr, ']');
+	if (!end || *trim(end + 1))
+		return fail(p, "a section header looks like [global], [pattern NAME] or [run NAME]", NULL, NULL);
+	*end = 0;
+	char *kind = trim(hdr + 1), *name = kind;
+	while (*name && !isspace((unsigned char)*name))
+		name++;
+	if (*name)
+		*name++ = 0;
+	name = trim(name);
+	if (!strcmp(kind, "global")) {
+		if (*name)
+			return fail(p, "[global] takes no name", NULL, NULL);
+		if (p->job->nrun)
+			return fail(p, "[global] must come before the first [run]", NULL, NULL);
+		p->sec = SEC_GLOBAL;
+		return 0;
+	}
+	if (strcmp(kind, "pattern") && strcmp(kind, "run"))
+		return fail(p, "unknown section '", kind, "' (global, pattern or run)");
+	if (!valid_name(name))
+		return fail(p, "section name '", name, "' must be letters, digits, '-', '_' or '.'");
+	if (!strcmp(kind, "pattern")) {
+		struct iolab_pattern_set *ps = &p->job->patterns;
+		if (iolab_pattern_find(name))
+			return fail(p, "pattern '", name, "' is a built-in name");
+		for (unsigned i = 0; i < ps->n; i++)
+			if (!strcmp(ps->spec[i].name, name))
+				return fail(p, "pattern '", name, "' is defined twice");
+		if (ps->n == IOLAB_PATTERNS_MAX)
+			return fail(p, "too many patterns", NULL, NULL);
+		struct iolab_spec *s = &ps->spec[ps->n++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", name);
+		p->sec = SEC_PATTERN;
+		return 0;
+	}
+	for (unsigned i = 0; i < p->job->nrun; i++)
+		if (!strcmp(p->job->run[i].name, name))
+			return fail(p, "run '", name, "' is defined twice");
+	if (p->job->nrun == IOLAB_JOB_RUNS)
+		return fail(p, "too many runs", NULL, NULL);
+	struct iolab_config *c = &p->job->run[p->job->nrun++];
+	*c = p->global;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	p->sec = SEC_RUN;
+	return 0;
+}
+
+/* "size share read random [align]" in a [pattern] section. */
+static int spec_line(struct parser *p, char *text)
+{
+	static const char *const field[] = {"size", "share", "read", "random", "align"};
+	struct iolab_spec *s = &p->job->patterns.spec[p->job->patterns.n - 1];
+	if (s->nlines == IOLAB_SPEC_LINES)
+		return fail(p, "too many lines in the pattern", NULL, NULL);
+	struct iolab_spec_line *l = &s->line[s->nlines];
+	char *col[6];
+	unsigned n = 0;
+	for (char *sv, *tok = strtok_r(text, " \t", &sv); tok; tok = strtok_r(NULL, " \t", &sv))
+		if (n < 6)
+			col[n++] = tok;
+		else
+			n = 7;
+	if (n < 4 || n > 5)
+		return fail(p, "a pattern line is: size share% read% random% [align]", NULL, NULL);
+	int rc = 0;
+	char f[64];
+	for (unsigned i = 0; i < n && !rc; i++) {
+		snprintf(f, sizeof(f), "field '%s'", field[i]);
+		switch (i) {
+		case 0: rc = iolab_parse_size(f, col[i], &l->size, p->err); break;
+		case 1: rc = iolab_parse_pct(f, col[i], &l->share, p->err); break;
+		case 2: rc = iolab_parse_pct(f, col[i], &l->read_pct, p->err); break;
+		case 3: rc = iolab_parse_pct(f, col[i], &l->random_pct, p->err); break;
+		case 4: rc = iolab_parse_size(f, col[i], &l->align, p->err); break;
+		}
+	}
+	if (!rc && (l->size == 0 || l->size > (1u << 30)))
+		return fail(p, "field 'size': must be 1 byte..1 GiB", NULL, NULL);
+	if (!rc && n == 5 && l->align == 0)
+		return fail(p, "field 'align': must be more than 0", NULL, NULL);
+	if (rc) {
+		iolab_err_prefix(p->err, "%s:%u", p->name, p->line);
+		return rc;
+	}
+	s->nlines++;
+	return 0;
+}
+
+static int option_line(struct parser *p, char *text)
+{
+	char *eq = strchr(text, '=');
+	char *key = text, *val = NULL;
+	if (eq) {
+		*eq = 0;
+		val = trim(eq + 1);
+	}
+	key = trim(key);
+	struct iolab_config *c = p->sec == SEC_GLOBAL ? &p->global : &p->job->run[p->job->nrun - 1];
+	c->patterns = &p->job->patterns;
+	int rc = iolab_config_set(c, key, val && *val ? val : (eq ? "" : NULL), p->err);
+	if (rc == -ENOENT)
+		return fail(p, "field '", key, "': unknown option (see 'iolab run --help')");
+	if (rc) {
+		char msg[sizeof(p->err->msg)];
+		memcpy(msg, p->err->msg, sizeof(msg));
+		iolab_errf(p->err, EINVAL, "%s:%u: field %s", p->name, p->line, msg);
+	}
+	return rc;
+}
+
+int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, struct iolab_err *err)
+{
+	memset(job, 0, sizeof(*job));
+	job->run = calloc(IOLAB_JOB_RUNS, sizeof(*job->run));
+	if (!job->run)
+		return iolab_errf(err, ENOMEM, "%s: out of memory", name);
+	struct parser *p = calloc(1, sizeof(*p));
+	if (!p) {
+		iolab_job_free(job);
+		return iolab_errf(err, ENOMEM, "%s: out of memory", name);
+	}
+	p->name = name;
+	p->job = job;
+	p->err = err;
+	iolab_config_init(&p->global);
+	int rc = 0;
+	const char *at = text;
+	while (*at && !rc) {
+		const char *nl = strchr(at, '\n');
+		size_t len = nl ? (size_t)(nl - at) : strlen(at);
+		p->line++;
+		char buf[4096];
+		if (len >= sizeof(buf)) {
+			rc = fail(p, "line is too long", NULL, NULL);
+			break;
+		}
+		memcpy(buf, at, len);
+		buf[len] = 0;
+		at += len + (nl ? 1 : 0);
+		if (memchr(buf, 0, len)) {
+			rc = fail(p, "line holds a NUL byte", NULL, NULL);
+			break;
+		}
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char *l = trim(buf);
+		if (!*l)
+			continue;
+		if (*l == '[')
+			rc = section(p, l);
+		else if (p->sec == SEC_NONE)
+			rc = fail(p, "text before the first section ([global], [pattern NAME], [run NAME])",
+				  NULL, NULL);
+		else if (p->sec == SEC_PATTERN)
+			rc = spec_line(p, l);
+		else
+			rc = option_line(p, l);
+	}
+	if (!rc && !job->nrun)
+		rc = iolab_errf(err, EINVAL, "%s: no [run NAME] section", name);
+	for (unsigned i = 0; i < job->patterns.n && !rc; i++) {
+		rc = iolab_spec_validate(&job->patterns.spec[i], err);
+		if (rc)
+			iolab_err_prefix(err, "%s", name);
+	}
+	free(p);
+	if (rc)
+		iolab_job_free(job);
+	return rc;
+}
+
+int iolab_job_load(const char *path, struct iolab_job *job, struct iolab_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	char *text = NULL;
+	size_t cap = 0, n = 0;
+	for (;;) {
+		if (cap - n < 4096) {
+			if (cap > (16u << 20)) {
+				fclose(f);
+				free(text);
+				return iolab_errf(err, EFBIG, "%s: larger than 16 MiB", path);
+			}
+			cap = cap ? cap * 2 : 8192;
+			char *t = realloc(text, cap);
+			if (!t) {
+				fclose(f);
+				free(text);
+				return iolab_errf(err, ENOMEM, "%s: out of memory", path);
+			}
+			text = t;
+		}
+		size_t r = fread(text + n, 1, cap - n - 1, f);
+		if (!r)
+			break;
+		n += r;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(text);
+		return iolab_errf(err, EIO, "%s: read error", path);
+	}
+	text[n] = 0;
+	if (strlen(text) != n) {
+		free(text);
+		return iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a text file)", path);
+	}
+	int rc = iolab_job_parse(path, text, job, err);
+	free(text);
+	return rc;
+}
+
+void iolab_job_free(struct iolab_job *job)
+{
+	free(job->run);
+	memset(job, 0, sizeof(*job));
+}

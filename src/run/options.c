@@ -1,0 +1,295 @@
+/* options.c: the one table of run options. The command line (--name value) and job files
+ * (name = value) both go through iolab_config_set, so they accept exactly the same things and
+ * report errors the same way. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iolab/run.h"
+
+void iolab_config_init(struct iolab_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->engine = &iolab_engine_io_uring;
+	c->direct = true;
+	c->time_ns = 10000000000ull;
+	c->seed = 1;
+	c->repeat = 1;
+}
+
+typedef int (*setter_fn)(struct iolab_config *c, const char *field, const char *v, struct iolab_err *err);
+
+/* Splits v into items that point into buf (a local of the caller). */
+#define set_list(field, v, items, err) \
+	iolab_split_list(field, v, buf, sizeof(buf), items, IOLAB_LIST_MAX, err)
+
+static int set_target(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		if (c->ntargets == IOLAB_TARGETS_MAX)
+			return iolab_errf(err, EINVAL, "%s: more than %d targets", f, IOLAB_TARGETS_MAX);
+		if (strlen(items[i]) >= sizeof(c->target[0]))
+			return iolab_errf(err, EINVAL, "%s: path too long", f);
+		strcpy(c->target[c->ntargets++], items[i]);
+	}
+	return 0;
+}
+
+static int set_size(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->size, err);
+	if (!rc && !c->size)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0", f);
+	return rc;
+}
+
+static int set_offset(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_size(f, v, &c->offset, err);
+}
+
+static int set_length(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->length, err);
+	if (!rc && !c->length)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0", f);
+	return rc;
+}
+
+static int set_stroke(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_pct(f, v, &c->stroke_pct, err);
+	if (!rc && !c->stroke_pct)
+		return iolab_errf(err, EINVAL, "%s: must be 1..100 %%", f);
+	return rc;
+}
+
+static const struct iolab_spec *find_pattern(const struct iolab_config *c, const char *name)
+{
+	if (c->patterns)
+		for (unsigned i = 0; i < c->patterns->n; i++)
+			if (!strcmp(c->patterns->spec[i].name, name))
+				return &c->patterns->spec[i];
+	return iolab_pattern_find(name);
+}
+
+static int set_pattern(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	if (n < 0)
+		return n;
+	if (n > IOLAB_PATTERNS_MAX)
+		return iolab_errf(err, EINVAL, "%s: more than %d patterns", f, IOLAB_PATTERNS_MAX);
+	for (int i = 0; i < n; i++) {
+		const struct iolab_spec *s = find_pattern(c, items[i]);
+		if (!s)
+			return iolab_errf(err, EINVAL, "%s: unknown pattern '%s' (see 'iolab patterns')", f,
+					  items[i]);
+		c->pattern[i] = *s;
+	}
+	c->npattern = (unsigned)n;
+	return 0;
+}
+
+static int set_uint_list(const char *f, const char *v, unsigned *out, unsigned *count, uint64_t min,
+			 uint64_t max, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		uint64_t x;
+		if (iolab_parse_uint(f, items[i], min, max, &x, err))
+			return -EINVAL;
+		out[i] = (unsigned)x;
+	}
+	if (n >= 0)
+		*count = (unsigned)n;
+	return n < 0 ? n : 0;
+}
+
+static int set_qd(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return set_uint_list(f, v, c->qd, &c->nqd, 1, 4096, err);
+}
+
+static int set_workers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return set_uint_list(f, v, c->workers, &c->nworkers, 1, 256, err);
+}
+
+static int set_read(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++)
+		if (iolab_parse_pct(f, items[i], &c->read[i], err))
+			return -EINVAL;
+	if (n >= 0)
+		c->nread = (unsigned)n;
+	return n < 0 ? n : 0;
+}
+
+static int set_bs(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		if (iolab_parse_size(f, items[i], &c->bs[i], err))
+			return -EINVAL;
+		if (!c->bs[i] || c->bs[i] > (1u << 30))
+			return iolab_errf(err, EINVAL, "%s: '%s' must be 1 byte..1 GiB", f, items[i]);
+	}
+	if (n >= 0)
+		c->nbs = (unsigned)n;
+	return n < 0 ? n : 0;
+}
+
+static int set_engine(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	const struct iolab_engine_ops *e = iolab_engine_find(v);
+	if (!e) {
+		char names[256] = "";
+		for (unsigned i = 0; i < iolab_engine_count(); i++) {
+			strcat(names, i ? ", " : "");
+			strcat(names, iolab_engine_at(i)->name);
+		}
+		return iolab_errf(err, EINVAL, "%s: unknown engine '%s' (one of %s)", f, v, names);
+	}
+	c->engine = e;
+	return 0;
+}
+
+static int set_direct(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->direct, err);
+}
+
+static int set_buffered(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	bool b;
+	int rc = iolab_parse_bool(f, v, &b, err);
+	if (!rc)
+		c->direct = !b;
+	return rc;
+}
+
+static int set_ramp(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_duration(f, v, &c->ramp_ns, err);
+}
+
+static int set_time(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_duration(f, v, &c->time_ns, err);
+	if (!rc && c->time_ns < 1000000)
+		return iolab_errf(err, EINVAL, "%s: '%s' is shorter than 1 ms", f, v);
+	if (!rc)
+		c->bytes = 0;
+	return rc;
+}
+
+static int set_bytes(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->bytes, err);
+	if (!rc && !c->bytes)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0", f);
+	if (!rc)
+		c->time_ns = 0;
+	return rc;
+}
+
+static int set_seed(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_uint(f, v, 0, UINT64_MAX, &c->seed, err);
+}
+
+static int set_dist(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_dist_parse(f, v, &c->dist, err);
+}
+
+static int set_repeat(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	uint64_t n;
+	int rc = iolab_parse_uint(f, v, 1, 1000, &n, err);
+	if (!rc)
+		c->repeat = (unsigned)n;
+	return rc;
+}
+
+static int set_on_error(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	if (!strcmp(v, "stop") || !strcmp(v, "continue")) {
+		c->on_error_continue = !strcmp(v, "continue");
+		return 0;
+	}
+	return iolab_errf(err, EINVAL, "%s: '%s' is not 'stop' or 'continue'", f, v);
+}
+
+static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->force, err);
+}
+
+static int set_destroy(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->destroy_data, err);
+}
+
+struct option_entry {
+	struct iolab_option o;
+	setter_fn set;
+};
+
+static const struct option_entry table[] = {
+	{{"target", "PATH[,PATH]", "file or block device (also given as arguments)"}, set_target},
+	{{"size", "SIZE", "create a scratch file of SIZE if the target does not exist"}, set_size},
+	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
+	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
+	{{"stroke", "PCT", "use only the first PCT % of each target (short-stroking)"}, set_stroke},
+	{{"pattern", "NAME[,NAME]", "access pattern(s) (default rand-read; see 'iolab patterns')"}, set_pattern},
+	{{"bs", "SIZE[,SIZE]", "transfer size(s), replacing the pattern's size mix"}, set_bs},
+	{{"qd", "N[,N]", "outstanding I/Os per worker (default 1)"}, set_qd},
+	{{"read", "PCT[,PCT]", "read percentage(s), replacing the pattern's"}, set_read},
+	{{"workers", "N[,N]", "worker threads, each with its own queue (default 1)"}, set_workers},
+	{{"engine", "NAME", "io_uring (default), libaio, psync or null"}, set_engine},
+	{{"direct", NULL, "O_DIRECT with aligned buffers (the default)"}, set_direct},
+	{{"buffered", NULL, "go through the page cache"}, set_buffered},
+	{{"ramp", "TIME", "warm-up excluded from every figure (default 0)"}, set_ramp},
+	{{"time", "TIME", "measured time per point (default 10s; 500ms, 2m also)"}, set_time},
+	{{"bytes", "SIZE", "stop each point after SIZE bytes instead of a time"}, set_bytes},
+	{{"seed", "N", "random seed (default 1): same seed, same requests"}, set_seed},
+	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
+	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
+	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
+	{{"force", NULL, "allow writing to an existing file or a block device"}, set_force},
+	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
+};
+
+unsigned iolab_option_count(void)
+{
+	return sizeof(table) / sizeof(table[0]);
+}
+
+const struct iolab_option *iolab_option_at(unsigned i)
+{
+	return i < iolab_option_count() ? &table[i].o : NULL;
+}
+
+int iolab_config_set(struct iolab_config *c, const char *name, const char *value, struct iolab_err *err)
+{
+	for (unsigned i = 0; i < iolab_option_count(); i++) {
+		const struct option_entry *e = &table[i];
+		if (strcmp(e->o.name, name))
+			continue;
+		if (!value && e->o.arg)
+			return iolab_errf(err, EINVAL, "%s: needs a value (%s)", name, e->o.arg);
+		return e->set(c, name, value ? value : "true", err);
+	}
+	return iolab_errf(err, ENOENT, "unknown option '%s'", name);
+}

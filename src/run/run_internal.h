@@ -1,0 +1,48 @@
+/* run_internal.h: what the runner shares with its worker threads for one point. */
+#ifndef IOLAB_RUN_INTERNAL_H
+#define IOLAB_RUN_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "iolab/run.h"
+
+struct point_ctl {
+	const struct iolab_engine_ops *engine;
+	const int *fds;
+	unsigned nfds;
+	const struct iolab_spec *spec;
+	const struct iolab_dist *dist;
+	const struct iolab_region *regions;
+	unsigned nregions;
+	unsigned qd, nworkers;
+	uint64_t seed;
+	uint64_t ramp_ns, time_ns, bytes_per_worker;
+	bool on_error_continue;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;    /* workers set up (or failed), under lock */
+	bool go;           /* under lock: t0 is set, start */
+	uint64_t t0;       /* start of the ramp */
+	atomic_bool stop;  /* interrupt, or an I/O error with on-error stop */
+	atomic_int first_error;
+};
+
+struct worker {
+	struct point_ctl *ctl;
+	unsigned index;
+	pthread_t thread;
+	int rc;            /* setup failure, reported by the runner */
+	struct iolab_err err;
+	struct iolab_dir_result dir[2];
+	uint64_t last_done;              /* time of the last recorded completion */
+	unsigned nsec, sec_cap;          /* per-second series */
+	uint64_t *sec_ios, *sec_bytes;
+	atomic_uint_fast64_t progress;   /* completions so far, for the progress line */
+	atomic_bool finished;
+};
+
+/* Thread body: sets up the engine and generator, waits for the start, runs, records. */
+void *iolab_worker_main(void *arg);
+
+#endif

@@ -1,0 +1,544 @@
+/* runner.c: runs a configuration. Checks it, opens the targets once, walks the sweep points in
+ * the documented order, runs each point's workers (worker.c) while watching time, progress and
+ * interrupts, and turns the workers' raw counts into a result with its warnings. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "iolab/clock.h"
+#include "iolab/target.h"
+#include "run_internal.h"
+
+volatile sig_atomic_t iolab_stop_requested;
+
+static unsigned n_or_1(unsigned n)
+{
+	return n ? n : 1;
+}
+
+unsigned iolab_config_points(const struct iolab_config *c)
+{
+	return n_or_1(c->npattern) * n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
+	       n_or_1(c->nqd);
+}
+
+void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
+{
+	if (p->nwarn >= IOLAB_WARN_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
+	va_end(ap);
+}
+
+void iolab_results_free(struct iolab_results *res)
+{
+	for (unsigned i = 0; i < res->n; i++) {
+		free(res->point[i].sec_ios);
+		free(res->point[i].sec_bytes);
+	}
+	free(res->point);
+	memset(res, 0, sizeof(*res));
+}
+
+/* The parameters of point k, decoded from the sweep lists (qd innermost). */
+struct point_params {
+	struct iolab_spec spec;
+	unsigned qd, workers;
+	uint64_t bs;
+	int read_pct;
+};
+
+static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
+{
+	unsigned iq = k % n_or_1(c->nqd);
+	k /= n_or_1(c->nqd);
+	unsigned ib = k % n_or_1(c->nbs);
+	k /= n_or_1(c->nbs);
+	unsigned ir = k % n_or_1(c->nread);
+	k /= n_or_1(c->nread);
+	unsigned iw = k % n_or_1(c->nworkers);
+	k /= n_or_1(c->nworkers);
+	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
+	pp->qd = c->nqd ? c->qd[iq] : 1;
+	pp->workers = c->nworkers ? c->workers[iw] : 1;
+	pp->bs = c->nbs ? c->bs[ib] : 0;
+	pp->read_pct = c->nread ? (int)c->read[ir] : -1;
+	if (pp->bs)
+		iolab_spec_set_bs(&pp->spec, pp->bs);
+	if (pp->read_pct >= 0)
+		iolab_spec_set_read(&pp->spec, (unsigned)pp->read_pct);
+	if (pp->spec.copy) { /* a copy is one stream at depth 1, by definition */
+		pp->qd = 1;
+		pp->workers = 1;
+	}
+}
+
+/* Everything opened for the run. */
+struct run_env {
+	struct iolab_target tgt[IOLAB_TARGETS_MAX];
+	int fds[IOLAB_TARGETS_MAX];
+	struct iolab_region region[IOLAB_TARGETS_MAX];
+	unsigned n;
+	bool no_io;
+	uint64_t working_set;
+};
+
+static void close_env(struct run_env *env)
+{
+	for (unsigned i = 0; i < env->n; i++)
+		iolab_target_close(&env->tgt[i]);
+}
+
+static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
+{
+	memset(env, 0, sizeof(*env));
+	env->no_io = c->engine->flags & IOLAB_ENGINE_NO_IO;
+	if (c->stroke_pct && c->length)
+		return iolab_errf(err, EINVAL, "--stroke and --length cannot be used together");
+	if (env->no_io) { /* the null engine addresses a virtual region */
+		uint64_t size = c->size ? c->size : 1ull << 30;
+		env->n = 1;
+		env->fds[0] = -1;
+		env->region[0].start = c->offset;
+		env->region[0].len = c->length ? c->length
+				     : c->stroke_pct ? size * c->stroke_pct / 100 : size;
+		env->working_set = env->region[0].len;
+		return 0;
+	}
+	if (!c->ntargets)
+		return iolab_errf(err, EINVAL, "no target: give a file or block device (or --engine null)");
+	struct iolab_target_opts o = {
+		.size = c->size, .write = writes, .force = c->force, .destroy_data = c->destroy_data,
+		.direct = c->direct, .quiet = c->quiet,
+	};
+	for (unsigned i = 0; i < c->ntargets; i++) {
+		int rc = iolab_target_open(&env->tgt[i], c->target[i], &o, err);
+		if (rc) {
+			close_env(env);
+			return rc;
+		}
+		env->n++;
+		struct iolab_target *t = &env->tgt[i];
+		env->fds[i] = t->fd;
+		uint64_t len = c->length ? c->length
+			       : c->stroke_pct ? t->size / 100 * c->stroke_pct
+			       : (t->size > c->offset ? t->size - c->offset : 0);
+		if (c->offset + len > t->size || len == 0) {
+			close_env(env);
+			return iolab_errf(err, EINVAL,
+					  "%s: is %" PRIu64 " bytes, smaller than the region (offset %" PRIu64
+					  " + length %" PRIu64 ")",
+					  t->path, t->size, c->offset, len);
+		}
+		env->region[i] = (struct iolab_region){.start = c->offset, .len = len};
+		env->working_set += len;
+	}
+	return 0;
+}
+
+/* Checks one point's spec against the targets; returns 0 or -EINVAL. */
+static int check_point(const struct iolab_config *c, const struct run_env *env,
+		       const struct point_params *pp, struct iolab_err *err)
+{
+	int rc = iolab_spec_validate(&pp->spec, err);
+	if (rc || env->no_io || !c->direct)
+		return rc;
+	for (unsigned t = 0; t < env->n; t++) {
+		unsigned lbs = env->tgt[t].lbs;
+		for (unsigned i = 0; i < pp->spec.nlines; i++) {
+			const struct iolab_spec_line *l = &pp->spec.line[i];
+			uint64_t align = l->align ? l->align : l->size;
+			if (l->size % lbs || align % lbs)
+				return iolab_errf(err, EINVAL,
+						  "%s: transfer size %" PRIu64 " (alignment %" PRIu64
+						  ") of pattern '%s' is not a multiple of the logical block "
+						  "size %u that --direct needs",
+						  env->tgt[t].path, l->size, align, pp->spec.name, lbs);
+		}
+		if (c->offset % lbs)
+			return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the logical "
+					  "block size %u of %s that --direct needs", c->offset, lbs,
+					  env->tgt[t].path);
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	return (double)iolab_clock_ns() / 1e9;
+}
+
+static double cpu_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+struct disk_sample {
+	unsigned n;
+	struct iolab_diskstat d[IOLAB_TARGETS_MAX];
+};
+
+/* Reads the sysfs counters of every distinct device under the targets. */
+static void sample_disks(const struct run_env *env, struct disk_sample *s)
+{
+	s->n = 0;
+	for (unsigned i = 0; i < env->n; i++) {
+		const char *p = env->tgt[i].stat_path;
+		bool dup = !*p;
+		for (unsigned j = 0; j < i && !dup; j++)
+			dup = !strcmp(p, env->tgt[j].stat_path);
+		if (!dup && iolab_diskstat_read(p, &s->d[s->n]) == 0)
+			s->n++;
+	}
+}
+
+/* One repetition of one point: runs the workers and merges their counts into p. Returns 0,
+ * or -errno when workers could not be set up (err says why). */
+static int run_once(const struct iolab_config *c, const struct run_env *env,
+		    const struct point_params *pp, struct iolab_point *p, double *iops, double *mbps,
+		    const struct iolab_progress *prog, iolab_progress_fn progress, void *ctx,
+		    struct iolab_err *err)
+{
+	struct point_ctl ctl = {
+		.engine = c->engine, .fds = env->fds, .nfds = env->n, .spec = &pp->spec,
+		.dist = &c->dist, .regions = env->region, .nregions = env->n,
+		.qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd,
+		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
+		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
+		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
+	};
+	atomic_init(&ctl.stop, false);
+	atomic_init(&ctl.first_error, 0);
+	pthread_mutex_init(&ctl.lock, NULL);
+	pthread_cond_init(&ctl.cond, NULL);
+	struct worker *w = calloc(pp->workers, sizeof(*w));
+	if (!w)
+		return iolab_errf(err, ENOMEM, "out of memory");
+	unsigned started = 0;
+	int rc = 0;
+	for (; started < pp->workers; started++) {
+		w[started].ctl = &ctl;
+		w[started].index = started;
+		if (pthread_create(&w[started].thread, NULL, iolab_worker_main, &w[started])) {
+			rc = iolab_errf(err, EAGAIN, "cannot start worker thread %u", started + 1);
+			break;
+		}
+	}
+	pthread_mutex_lock(&ctl.lock);
+	while (ctl.ready < started)
+		pthread_cond_wait(&ctl.cond, &ctl.lock);
+	for (unsigned i = 0; i < started && !rc; i++)
+		if (w[i].rc) {
+			rc = w[i].rc;
+			*err = w[i].err;
+		}
+	if (rc)
+		atomic_store(&ctl.stop, true);
+	ctl.t0 = iolab_clock_ns();
+	uint64_t mstart = ctl.t0 + c->ramp_ns;
+	ctl.go = true;
+	pthread_cond_broadcast(&ctl.cond);
+	pthread_mutex_unlock(&ctl.lock);
+
+	struct rusage ru0, ru1;
+	struct disk_sample d0 = {0}, d1 = {0};
+	bool sampled = c->ramp_ns == 0;
+	if (sampled) {
+		getrusage(RUSAGE_SELF, &ru0);
+		sample_disks(env, &d0);
+	}
+	double t_last = now_s();
+	uint64_t last_done = 0;
+	struct iolab_progress pr = *prog;
+	for (;;) {
+		bool all = true;
+		for (unsigned i = 0; i < started; i++)
+			all &= atomic_load(&w[i].finished);
+		if (all)
+			break;
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		if (iolab_stop_requested)
+			atomic_store(&ctl.stop, true);
+		if (!sampled && iolab_clock_ns() >= mstart) {
+			getrusage(RUSAGE_SELF, &ru0);
+			sample_disks(env, &d0);
+			sampled = true;
+		}
+		double t = now_s();
+		if (progress && t - t_last >= 0.5) {
+			uint64_t done = 0;
+			for (unsigned i = 0; i < pp->workers; i++)
+				done += atomic_load_explicit(&w[i].progress, memory_order_relaxed);
+			pr.elapsed_s = (double)(iolab_clock_ns() - ctl.t0) / 1e9;
+			pr.iops = (double)(done - last_done) / (t - t_last);
+			last_done = done;
+			t_last = t;
+			progress(&pr, ctx);
+		}
+	}
+	uint64_t t_end = iolab_clock_ns();
+	getrusage(RUSAGE_SELF, &ru1);
+	sample_disks(env, &d1);
+	if (!sampled) { /* ended within the ramp */
+		ru0 = ru1;
+		d0 = d1;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(w[i].thread, NULL);
+	pthread_mutex_destroy(&ctl.lock);
+	pthread_cond_destroy(&ctl.cond);
+	if (rc) {
+		for (unsigned i = 0; i < pp->workers; i++) {
+			free(w[i].sec_ios);
+			free(w[i].sec_bytes);
+		}
+		free(w);
+		return rc;
+	}
+
+	bool stopped = atomic_load(&ctl.stop);
+	uint64_t last = 0;
+	struct iolab_dir_result rep[2] = {0};
+	iolab_hist_reset(&rep[0].lat);
+	iolab_hist_reset(&rep[1].lat);
+	unsigned nsec = 0;
+	for (unsigned i = 0; i < pp->workers; i++) {
+		for (int d = 0; d < 2; d++) {
+			rep[d].ios += w[i].dir[d].ios;
+			rep[d].bytes += w[i].dir[d].bytes;
+			rep[d].errors += w[i].dir[d].errors;
+			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
+		}
+		if (w[i].last_done > last)
+			last = w[i].last_done;
+		if (w[i].nsec > nsec)
+			nsec = w[i].nsec;
+	}
+	double seconds;
+	if (c->time_ns && !stopped)
+		seconds = (double)c->time_ns / 1e9;
+	else {
+		uint64_t stop_at = stopped ? t_end : last;
+		if (c->time_ns && stop_at > mstart + c->time_ns)
+			stop_at = mstart + c->time_ns;
+		seconds = stop_at > mstart ? (double)(stop_at - mstart) / 1e9 : 0;
+	}
+	/* Per-second series of this repetition (the last one is kept). */
+	free(p->sec_ios);
+	free(p->sec_bytes);
+	p->sec_ios = calloc(nsec ? nsec : 1, sizeof(uint64_t));
+	p->sec_bytes = calloc(nsec ? nsec : 1, sizeof(uint64_t));
+	p->nsec = 0;
+	if (p->sec_ios && p->sec_bytes) {
+		unsigned whole = (unsigned)floor(seconds + 1e-9);
+		p->nsec = nsec < whole ? nsec : whole; /* only complete seconds */
+		for (unsigned i = 0; i < pp->workers; i++)
+			for (unsigned s = 0; s < p->nsec && s < w[i].nsec; s++) {
+				p->sec_ios[s] += w[i].sec_ios[s];
+				p->sec_bytes[s] += w[i].sec_bytes[s];
+			}
+	}
+	for (unsigned i = 0; i < pp->workers; i++) {
+		free(w[i].sec_ios);
+		free(w[i].sec_bytes);
+	}
+	free(w);
+
+	for (int d = 0; d < 2; d++) {
+		p->dir[d].ios += rep[d].ios;
+		p->dir[d].bytes += rep[d].bytes;
+		p->dir[d].errors += rep[d].errors;
+		iolab_hist_merge(&p->dir[d].lat, &rep[d].lat);
+	}
+	double wall = seconds > 0 ? seconds : 1e-9;
+	*iops = (double)(rep[0].ios + rep[1].ios) / wall;
+	*mbps = (double)(rep[0].bytes + rep[1].bytes) / wall / 1e6;
+	double span = sampled ? (double)(t_end - mstart) / 1e9 : 0;
+	if (span > 0) {
+		p->cpu_user_pct += 100 * (cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime)) / span;
+		p->cpu_sys_pct += 100 * (cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime)) / span;
+		if (d1.n && d1.n == d0.n) {
+			p->has_disk = true;
+			double ticks = 0, queue = 0;
+			for (unsigned i = 0; i < d1.n; i++) {
+				p->disk_ios += d1.d[i].ios - d0.d[i].ios;
+				ticks += (double)(d1.d[i].io_ticks - d0.d[i].io_ticks);
+				queue += (double)(d1.d[i].queue_ms - d0.d[i].queue_ms);
+			}
+			p->disk_util_pct += 100 * ticks / 1000 / span / d1.n;
+			p->disk_queue += queue / 1000 / span;
+		}
+	}
+	p->seconds += seconds;
+	int fe = atomic_load(&ctl.first_error);
+	if (fe && !p->first_error)
+		p->first_error = fe;
+	if (stopped)
+		p->partial = true;
+	return 0;
+}
+
+static void spread(const double *v, unsigned n, struct iolab_spread *s)
+{
+	s->min = s->max = v[0];
+	double sum = 0;
+	for (unsigned i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] < s->min)
+			s->min = v[i];
+		if (v[i] > s->max)
+			s->max = v[i];
+	}
+	s->mean = sum / n;
+	double acc = 0;
+	for (unsigned i = 0; i < n; i++)
+		acc += (v[i] - s->mean) * (v[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(acc / (n - 1)) : 0;
+}
+
+/* The honest-results warnings of a finished point. */
+static void add_warnings(const struct iolab_config *c, const struct run_env *env,
+			 const struct point_params *pp, struct iolab_point *p)
+{
+	uint64_t n = p->dir[0].ios + p->dir[1].ios;
+	if (!env->no_io && !c->direct && iolab_spec_reads(&pp->spec)) {
+		uint64_t avail = iolab_mem_available();
+		if (avail && env->working_set <= avail)
+			iolab_point_warn(p, "buffered reads over a %.1f GiB working set that fits in "
+					 "available memory (%.1f GiB): this measures the page cache",
+					 (double)env->working_set / (1 << 30), (double)avail / (1 << 30));
+	}
+	if (!env->no_io && !c->direct && iolab_spec_writes(&pp->spec))
+		iolab_point_warn(p, "buffered writes: the page cache absorbs them, so the figure is "
+				 "not the device's");
+	static const struct {
+		double need;
+		const char *name;
+	} pct[] = {{1e4, "p99"}, {1e5, "p99.9"}, {1e6, "p99.99"}};
+	for (unsigned i = 0; i < 3; i++)
+		if ((double)n < pct[i].need) {
+			iolab_point_warn(p, "only %" PRIu64 " I/Os: %s and above rest on fewer than 100 "
+					 "samples (they need %.0f I/Os)", n, pct[i].name, pct[i].need);
+			break;
+		}
+	if (!env->no_io && p->seconds > 0) {
+		double want = (double)pp->qd * pp->workers;
+		double mean_qd = p->qd_reached;
+		if (mean_qd < 0.9 * want) {
+			if (c->engine->flags & IOLAB_ENGINE_SYNC && pp->qd > 1)
+				iolab_point_warn(p, "queue depth %.1f reached of %.0f requested: %s is "
+						 "synchronous (one I/O per worker); use io_uring or libaio",
+						 mean_qd, want, c->engine->name);
+			else
+				iolab_point_warn(p, "queue depth %.1f reached of %.0f requested", mean_qd, want);
+		}
+	}
+	for (unsigned t = 0; t < env->n && !env->no_io; t++)
+		if (env->tgt[t].tmpfs && c->direct)
+			iolab_point_warn(p, "%s is on tmpfs: O_DIRECT does not bypass memory there",
+					 env->tgt[t].path);
+	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
+	if (errs)
+		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
+				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
+							  : "");
+	if (p->seconds > 0 && p->seconds / p->reps < 1.0 && !p->partial)
+		iolab_point_warn(p, "measured for only %.2f s per run: too short to be a stable figure",
+				 p->seconds / p->reps);
+}
+
+int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
+	      void *ctx, struct iolab_err *err)
+{
+	unsigned npoints = iolab_config_points(c);
+	bool writes = false;
+	struct point_params pp;
+	for (unsigned k = 0; k < npoints; k++) {
+		decode_point(c, k, &pp);
+		int rc = iolab_spec_validate(&pp.spec, err);
+		if (rc)
+			return rc;
+		writes |= iolab_spec_writes(&pp.spec);
+	}
+	struct run_env env;
+	int rc = open_env(c, writes, &env, err);
+	if (rc)
+		return rc;
+	for (unsigned k = 0; k < npoints && !rc; k++) {
+		decode_point(c, k, &pp);
+		rc = check_point(c, &env, &pp, err);
+		if (!rc) {
+			struct iolab_gen g;
+			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env.region, env.n, 0, 1, 0, err);
+		}
+	}
+	if (rc) {
+		close_env(&env);
+		return rc;
+	}
+	if (res->cap < res->n + npoints) {
+		struct iolab_point *np = realloc(res->point, (res->n + npoints) * sizeof(*np));
+		if (!np) {
+			close_env(&env);
+			return iolab_errf(err, ENOMEM, "out of memory");
+		}
+		res->point = np;
+		res->cap = res->n + npoints;
+	}
+	for (unsigned k = 0; k < npoints && !iolab_stop_requested; k++) {
+		decode_point(c, k, &pp);
+		struct iolab_point *p = &res->point[res->n];
+		memset(p, 0, sizeof(*p));
+		p->run = c->name;
+		snprintf(p->pattern, sizeof(p->pattern), "%s", pp.spec.name);
+		p->qd = pp.qd;
+		p->workers = pp.workers;
+		p->bs = pp.bs;
+		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
+		p->engine = c->engine->name;
+		p->direct = c->direct && !env.no_io;
+		iolab_hist_reset(&p->dir[0].lat);
+		iolab_hist_reset(&p->dir[1].lat);
+		double iops[1000], mbps[1000];
+		res->n++;
+		for (unsigned r = 0; r < c->repeat; r++) {
+			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
+						      .reps = c->repeat};
+			rc = run_once(c, &env, &pp, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
+			if (rc) {
+				res->n--;
+				close_env(&env);
+				return rc;
+			}
+			p->reps++;
+			if (p->partial)
+				break;
+		}
+		spread(iops, p->reps, &p->iops);
+		spread(mbps, p->reps, &p->mbps);
+		p->cpu_user_pct /= p->reps;
+		p->cpu_sys_pct /= p->reps;
+		p->disk_util_pct /= p->reps;
+		p->disk_queue /= p->reps;
+		double lat_ns = (double)(p->dir[0].lat.sum + p->dir[1].lat.sum);
+		p->qd_reached = p->seconds > 0 ? lat_ns / (p->seconds * 1e9) : 0;
+		add_warnings(c, &env, &pp, p);
+		if (p->first_error && !c->on_error_continue) {
+			res->io_failed = true;
+			break;
+		}
+	}
+	if (iolab_stop_requested)
+		res->interrupted = true;
+	close_env(&env);
+	return 0;
+}

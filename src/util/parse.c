@@ -1,0 +1,189 @@
+/* parse.c: strict parsing of sizes, percentages, counts, durations and comma lists.
+ * Nothing is guessed: a value that does not parse completely is an error naming the field. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iolab/parse.h"
+
+static int bad(struct iolab_err *err, const char *field, const char *s, const char *why)
+{
+	return iolab_errf(err, EINVAL, "%s: '%s' %s", field, s, why);
+}
+
+/* Parses the leading unsigned decimal digits; returns the end or NULL on overflow/no digits. */
+static const char *parse_digits(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *p = s;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return NULL;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return p;
+}
+
+int iolab_parse_size(const char *field, const char *s, uint64_t *out, struct iolab_err *err)
+{
+	uint64_t v;
+	const char *p = parse_digits(s, &v);
+	if (!p)
+		return bad(err, field, s, "is not a size (examples: 4096, 4k, 64KiB, 1m, 2G)");
+	unsigned shift = 0;
+	switch (tolower((unsigned char)*p)) {
+	case 0: break;
+	case 'b': shift = 0; p++; break;
+	case 'k': shift = 10; p++; break;
+	case 'm': shift = 20; p++; break;
+	case 'g': shift = 30; p++; break;
+	case 't': shift = 40; p++; break;
+	case 'p': shift = 50; p++; break;
+	default: return bad(err, field, s, "has an unknown size suffix (use k, m, g, t)");
+	}
+	if (shift && *p == 'i')
+		p++;
+	if (shift && (*p == 'b' || *p == 'B'))
+		p++;
+	if (*p)
+		return bad(err, field, s, "is not a size (examples: 4096, 4k, 64KiB, 1m, 2G)");
+	if (shift && v > (UINT64_MAX >> shift))
+		return bad(err, field, s, "is too large");
+	*out = v << shift;
+	return 0;
+}
+
+int iolab_parse_uint(const char *field, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		     struct iolab_err *err)
+{
+	uint64_t v;
+	const char *p = parse_digits(s, &v);
+	if (!p || *p)
+		return bad(err, field, s, "is not a whole number");
+	if (v < min || v > max)
+		return iolab_errf(err, EINVAL, "%s: %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
+				  field, v, min, max);
+	*out = v;
+	return 0;
+}
+
+int iolab_parse_pct(const char *field, const char *s, unsigned *out, struct iolab_err *err)
+{
+	uint64_t v;
+	const char *p = parse_digits(s, &v);
+	if (!p || (*p && strcmp(p, "%") != 0))
+		return bad(err, field, s, "is not a percentage (a whole number 0..100)");
+	if (v > 100)
+		return bad(err, field, s, "is not a percentage (a whole number 0..100)");
+	*out = (unsigned)v;
+	return 0;
+}
+
+int iolab_parse_double(const char *field, const char *s, double min, double max, double *out,
+		       struct iolab_err *err)
+{
+	char *end;
+	if (!*s || isspace((unsigned char)*s))
+		return bad(err, field, s, "is not a number");
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || errno || !isfinite(v))
+		return bad(err, field, s, "is not a number");
+	if (v < min || v > max)
+		return iolab_errf(err, EINVAL, "%s: %s is out of range (%g..%g)", field, s, min, max);
+	*out = v;
+	return 0;
+}
+
+int iolab_parse_duration(const char *field, const char *s, uint64_t *ns, struct iolab_err *err)
+{
+	char *end;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return bad(err, field, s, "is not a duration (examples: 30, 1.5s, 500ms, 2m)");
+	errno = 0;
+	double v = strtod(s, &end);
+	double unit = 1e9;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		unit = 1e9;
+	else if (!strcmp(end, "ms"))
+		unit = 1e6;
+	else if (!strcmp(end, "us"))
+		unit = 1e3;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		unit = 60e9;
+	else if (!strcmp(end, "h"))
+		unit = 3600e9;
+	else
+		return bad(err, field, s, "is not a duration (examples: 30, 1.5s, 500ms, 2m)");
+	if (errno || !isfinite(v) || v < 0 || v * unit > 1e18)
+		return bad(err, field, s, "is not a usable duration");
+	*ns = (uint64_t)llround(v * unit);
+	return 0;
+}
+
+int iolab_parse_bool(const char *field, const char *s, bool *out, struct iolab_err *err)
+{
+	static const char *yes[] = {"1", "true", "yes", "on"}, *no[] = {"0", "false", "no", "off"};
+	for (unsigned i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i]))
+			return *out = true, 0;
+		if (!strcasecmp(s, no[i]))
+			return *out = false, 0;
+	}
+	return bad(err, field, s, "is not a yes/no value");
+}
+
+int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, char **items,
+		     unsigned max, struct iolab_err *err)
+{
+	size_t n = strlen(s);
+	if (n + 1 > bufsz)
+		return bad(err, field, s, "is too long");
+	memcpy(buf, s, n + 1);
+	unsigned count = 0;
+	char *p = buf;
+	for (;;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		char *e = p + strlen(p);
+		while (e > p && isspace((unsigned char)e[-1]))
+			*--e = 0;
+		if (!*p)
+			return bad(err, field, s, "has an empty item");
+		if (count == max)
+			return iolab_errf(err, EINVAL, "%s: more than %u items", field, max);
+		items[count++] = p;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return (int)count;
+}
+
+const char *iolab_fmt_size(uint64_t b, char *buf, size_t bufsz)
+{
+	static const char suffix[] = "kmgtp";
+	unsigned i = 0;
+	uint64_t v = b;
+	while (v >= 1024 && v % 1024 == 0 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, bufsz, "%" PRIu64 "%c", v, suffix[i - 1]);
+	else
+		snprintf(buf, bufsz, "%" PRIu64, v);
+	return buf;
+}

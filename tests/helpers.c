@@ -1,0 +1,132 @@
+/* helpers.c: see helpers.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+const char *th_tmpdir(void)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "/var/tmp/iolab-test-XXXXXX");
+	if (!mkdtemp(path)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	return path;
+}
+
+void th_rmtree(const char *path)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not remove %s\n", path);
+}
+
+static char *slurp(FILE *f)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	rewind(f);
+	size_t r;
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+struct th_out th_iolab(const char *arg, ...)
+{
+	const char *bin = getenv("IOLAB_BIN");
+	if (!bin)
+		bin = "build/iolab";
+	const char *argv[64] = {bin};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, arg);
+	for (const char *a = arg; a && argc < 63; a = va_arg(ap, const char *))
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	FILE *out = tmpfile(), *err = tmpfile();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+		dup2(devnull, 0);
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	struct th_out o = {
+		.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+		.out = slurp(out),
+		.err = slurp(err),
+	};
+	fclose(out);
+	fclose(err);
+	return o;
+}
+
+void th_out_free(struct th_out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+bool th_loop_attach(const char *file, bool direct, char *dev, size_t devsz)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "losetup --find --show %s '%s' 2>/dev/null",
+		 direct ? "--direct-io=on" : "", file);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return false;
+	bool ok = fgets(dev, (int)devsz, p) != NULL;
+	int rc = pclose(p);
+	if (!ok || rc != 0) {
+		fprintf(stderr, "SKIP: cannot attach a loop device (needs root and loop support)\n");
+		return false;
+	}
+	dev[strcspn(dev, "\n")] = 0;
+	return true;
+}
+
+void th_loop_detach(const char *dev)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", dev);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not detach %s\n", dev);
+}
+
+void th_make_file(const char *path, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
+		perror(path);
+		exit(1);
+	}
+	char *zero = calloc(1, 1 << 20);
+	for (size_t off = 0; off < size; off += 1 << 20) {
+		size_t n = size - off < (1u << 20) ? size - off : 1u << 20;
+		if (pwrite(fd, zero, n, (off_t)off) != (ssize_t)n) {
+			perror(path);
+			exit(1);
+		}
+	}
+	free(zero);
+	close(fd);
+}

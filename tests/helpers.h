@@ -1,0 +1,32 @@
+/* helpers.h: shared test plumbing: scratch directories, running the iolab binary, loop devices.
+ * Tests that need what the machine lacks print why and exit 77 (ctest counts it as skipped). */
+#ifndef IOLAB_TEST_HELPERS_H
+#define IOLAB_TEST_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Creates a fresh directory under /var/tmp (a real file system, not tmpfs); returns its path
+ * (static storage, valid until the next call). Removed recursively by th_rmtree. */
+const char *th_tmpdir(void);
+void th_rmtree(const char *path);
+
+/* Output of a finished command. */
+struct th_out {
+	int status;  /* exit status, or 128+signal */
+	char *out;   /* stdout, NUL-terminated (malloc'd) */
+	char *err;   /* stderr */
+};
+/* Runs $IOLAB_BIN with the NULL-terminated argv (not including the program name). */
+struct th_out th_iolab(const char *arg, ...) __attribute__((sentinel));
+void th_out_free(struct th_out *o);
+
+/* Attaches a loop device over file (with direct I/O if direct); writes its path into dev.
+ * Returns false (and says why on stderr) when no loop device can be had. */
+bool th_loop_attach(const char *file, bool direct, char *dev, size_t devsz);
+void th_loop_detach(const char *dev);
+
+/* Creates a file of size bytes filled with zeros. */
+void th_make_file(const char *path, size_t size);
+
+#endif
