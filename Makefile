@@ -31,10 +31,11 @@ fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DIOLAB_FUZZ=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS) --target fuzzers
 	@for f in $(FUZZBUILD)/fuzz_*; do \
-	    echo "fuzz: $$f for $(FUZZ_SECONDS) s (seed 1)"; \
-	    mkdir -p $(FUZZBUILD)/corpus-$$(basename $$f); \
-	    $$f -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	        $(FUZZBUILD)/corpus-$$(basename $$f) fuzz/seeds/$$(basename $$f) 2>&1 | tail -n 2 || exit 1; \
+	    n=$$(basename $$f); mkdir -p $(FUZZBUILD)/corpus-$$n; \
+	    if $$f -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	        $(FUZZBUILD)/corpus-$$n fuzz/seeds/$$n >$(FUZZBUILD)/$$n.log 2>&1; then \
+	        echo "fuzz: $$n: $$(grep -o 'Done [0-9]* runs' $(FUZZBUILD)/$$n.log), no crash (seed 1, $(FUZZ_SECONDS) s)"; \
+	    else tail -n 40 $(FUZZBUILD)/$$n.log; echo "fuzz: $$n FAILED"; exit 1; fi; \
 	done
 
 check: test test-san fuzz

@@ -153,7 +153,7 @@ int cmd_run(int argc, char **argv)
 	int status = EXIT_OK, ch;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (ch >= OPT_TABLE_BASE) {
 			set[nset++] = (struct setting){iolab_option_at((unsigned)(ch - OPT_TABLE_BASE))->name,
 						       optarg};

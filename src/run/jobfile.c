@@ -89,6 +89,10 @@ static int section(struct parser *p, char *hdr)
 			return fail(p, "run '", name, "' is defined twice");
 	if (p->job->nrun == IOLAB_JOB_RUNS)
 		return fail(p, "too many runs", NULL, NULL);
+	struct iolab_config *runs = realloc(p->job->run, (p->job->nrun + 1) * sizeof(*runs));
+	if (!runs)
+		return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->name);
+	p->job->run = runs;
 	struct iolab_config *c = &p->job->run[p->job->nrun++];
 	*c = p->global;
 	snprintf(c->name, sizeof(c->name), "%s", name);
@@ -162,9 +166,6 @@ static int option_line(struct parser *p, char *text)
 int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, struct iolab_err *err)
 {
 	memset(job, 0, sizeof(*job));
-	job->run = calloc(IOLAB_JOB_RUNS, sizeof(*job->run));
-	if (!job->run)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", name);
 	struct parser *p = calloc(1, sizeof(*p));
 	if (!p) {
 		iolab_job_free(job);

@@ -502,7 +502,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		snprintf(p->pattern, sizeof(p->pattern), "%s", pp.spec.name);
 		p->qd = pp.qd;
 		p->workers = pp.workers;
-		p->bs = pp.bs;
+		p->bs = pp.spec.nlines == 1 ? pp.spec.line[0].size : 0;
 		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
 		p->engine = c->engine->name;
 		p->direct = c->direct && !env.no_io;

@@ -1,0 +1,42 @@
+/* fuzz_values.c: libFuzzer target for the value parsers behind every option: sizes, percents,
+ * durations, numbers, lists and offset distributions. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/parse.h"
+#include "iolab/run.h"
+#include "iolab/workload.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char s[512];
+	if (size >= sizeof(s))
+		size = sizeof(s) - 1;
+	memcpy(s, data, size);
+	s[size] = 0;
+	struct iolab_err err;
+	uint64_t u;
+	unsigned pct;
+	double d;
+	bool b;
+	struct iolab_dist dist;
+	char buf[600], *items[IOLAB_LIST_MAX];
+	(void)iolab_parse_size("f", s, &u, &err);
+	(void)iolab_parse_pct("f", s, &pct, &err);
+	(void)iolab_parse_duration("f", s, &u, &err);
+	(void)iolab_parse_uint("f", s, 0, 100, &u, &err);
+	(void)iolab_parse_double("f", s, -1, 1, &d, &err);
+	(void)iolab_parse_bool("f", s, &b, &err);
+	(void)iolab_split_list("f", s, buf, sizeof(buf), items, IOLAB_LIST_MAX, &err);
+	if (iolab_dist_parse("f", s, &dist, &err) == 0) {
+		char name[64];
+		iolab_dist_name(&dist, name, sizeof(name));
+	}
+	static struct iolab_config c;
+	iolab_config_init(&c);
+	static const char *const opts[] = {"bs", "qd", "pattern", "read", "stroke", "time", "dist"};
+	for (unsigned i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		(void)iolab_config_set(&c, opts[i], s, &err);
+	return 0;
+}
