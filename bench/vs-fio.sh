@@ -129,7 +129,7 @@ run_one() {
 
 median() { # numbers on stdin -> median
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1;
-        if (NR % 2) printf "%.6g\n", v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+        if (NR % 2) printf "%.4f\n", v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 echo "vs-fio: ${#cases[@]} cases x $REPS repetitions x 2 tools x ${T} s (about $(( ${#cases[@]} * REPS * 2 * (T + 1) )) s)"

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include <cmocka.h>
 
@@ -186,6 +189,38 @@ static void run_ios(struct fixture *f, const struct iolab_engine_ops *ops, struc
 	free(expect);
 }
 
+/* The offset alignment O_DIRECT needs on fd. */
+static unsigned dio_alignment(int fd)
+{
+	int lbs = 0;
+	if (ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
+		return (unsigned)lbs;
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+	    sx.stx_dio_offset_align)
+		return sx.stx_dio_offset_align;
+#endif
+	return 512;
+}
+
+/* One read of BS bytes at off through slot 0; returns its res, or submit's error. */
+static int one_io(const struct iolab_engine_ops *ops, struct iolab_engine *e, struct fixture *f,
+		  uint64_t off)
+{
+	struct iolab_io io = {.off = off, .buf = f->bufs[0], .len = BS, .op = IOLAB_OP_READ, .slot = 0,
+			      .res = INT32_MIN};
+	struct iolab_io *list[1] = {&io}, *done[QD];
+	int rc = ops->submit(e, list, 1);
+	if (rc < 0)
+		return rc;
+	assert_int_equal(rc, 1);
+	assert_int_equal(ops->reap(e, 1, done, QD), 1);
+	assert_ptr_equal(done[0], &io);
+	assert_true(io.res != INT32_MIN);
+	return io.res;
+}
+
 static void check_engine(void **state, const char *name)
 {
 	struct fixture *f = *state;
@@ -211,6 +246,23 @@ static void check_engine(void **state, const char *name)
 	}
 	run_ios(f, ops, &e, eidx, IOLAB_OP_WRITE);
 	run_ios(f, ops, &e, eidx, IOLAB_OP_READ);
+
+	/* res carries what the kernel said: a short read at the end, 0 past it, -errno for an
+	 * offset O_DIRECT cannot use (some engines refuse that one at submit instead). */
+	unsigned lbs = dio_alignment(f->fd);
+	if (lbs < BS) {
+		int res = one_io(ops, &e, f, FILE_SIZE - lbs);
+		if (res != (int)lbs) {
+			print_error("%s: read of the last %u bytes: res %d\n", name, lbs, res);
+			fail();
+		}
+	}
+	assert_int_equal(one_io(ops, &e, f, FILE_SIZE), 0);
+	int res = one_io(ops, &e, f, lbs / 2);
+	if (res >= 0) {
+		print_error("%s: misaligned O_DIRECT read at %u: res %d, want -errno\n", name, lbs / 2, res);
+		fail();
+	}
 	if (ops->cleanup)
 		ops->cleanup(&e);
 

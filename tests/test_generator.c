@@ -236,6 +236,41 @@ static void test_alignment_and_bounds(void **state)
 	free(g);
 }
 
+/* A sequential request starts where the previous one ended, rounded up to the line's alignment. */
+static void test_seq_explicit_align(void **state)
+{
+	(void)state;
+	struct iolab_spec spec = {.name = "seq-align", .nlines = 1};
+	spec.line[0] = (struct iolab_spec_line){.size = 6144, .share = 100, .read_pct = 100, .align = 4096};
+	struct iolab_region reg = {1000, MIB};
+	struct iolab_gen *g = gen_new(&spec, NULL, &reg, 1, 0, 1, 8);
+	/* Positions 4096, 12288, ...: the last that fits ends at or before 1000 + 1 MiB. */
+	uint64_t expect = 4096;
+	for (unsigned i = 0; i < 400; i++) {
+		struct iolab_req r;
+		iolab_gen_next(g, &r);
+		check_req(&r, &reg, 1, 4096);
+		if (expect + 6144 > reg.start + reg.len)
+			expect = 4096;
+		assert_true(r.off == expect);
+		expect += 8192;
+	}
+	free(g);
+
+	/* Line of 1000 bytes at alignment 512: 0, 1024, 2048, ... */
+	spec.line[0] = (struct iolab_spec_line){.size = 1000, .share = 100, .read_pct = 0, .align = 512};
+	struct iolab_region z = {0, MIB};
+	g = gen_new(&spec, NULL, &z, 1, 0, 1, 8);
+	for (unsigned i = 0; i < 100; i++) {
+		struct iolab_req r;
+		iolab_gen_next(g, &r);
+		assert_true(r.off == (uint64_t)i * 1024);
+		assert_int_equal(r.len, 1000);
+		assert_int_equal(r.op, IOLAB_OP_WRITE);
+	}
+	free(g);
+}
+
 static int same_req(const struct iolab_req *a, const struct iolab_req *b)
 {
 	return a->off == b->off && a->len == b->len && a->op == b->op && a->target == b->target;
@@ -693,6 +728,11 @@ static void test_dist_pareto(void **state)
 		print_error("pareto:0.2: top 20%% of blocks get %.3f of the I/Os\n", top20);
 		fail();
 	}
+	/* The mapping n * u^(ln h / ln(1-h)) is self-similar: the hottest share x of the blocks gets
+	 * x^(ln(1-h) / ln h) of the I/Os, for any x, not only x = h. */
+	const double e = log(0.8) / log(0.2);
+	assert_share(top_share(NBLK / 100), pow(0.01, e), 1.5, "pareto:0.2 top 1%");
+	assert_share((double)counts[0] / NREQ, pow(1.0 / NBLK, e), 0.5, "pareto:0.2 hottest block");
 	draw("pareto:0.1", NULL); /* 90% on 10% */
 	double top10 = top_share(NBLK / 10);
 	assert_true(top10 > 0.85 && top10 < 0.95);
@@ -770,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_file_server_mix),
 		cmocka_unit_test(test_random_share),
 		cmocka_unit_test(test_alignment_and_bounds),
+		cmocka_unit_test(test_seq_explicit_align),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_seq_bs),
 		cmocka_unit_test(test_seq_workers),

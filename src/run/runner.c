@@ -461,6 +461,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 {
 	unsigned npoints = iolab_config_points(c);
 	bool writes = false;
+	iolab_clock_init();
 	struct point_params pp;
 	for (unsigned k = 0; k < npoints; k++) {
 		decode_point(c, k, &pp);
