@@ -614,13 +614,18 @@ static void test_init_rejects(void **state)
 	mid.len = 64 * 1024;
 	assert_int_equal(iolab_gen_init(g, pattern("file-server"), &uniform, &mid, 1, 0, 1, 1, NULL), 0);
 
-	/* Exactly one transfer fits. */
+	/* Exactly one transfer fits: every distribution draws that one block. */
 	struct iolab_region exact = {8192, 4096};
-	assert_int_equal(iolab_gen_init(g, spec, &uniform, &exact, 1, 0, 1, 1, &err), 0);
-	for (unsigned i = 0; i < 100; i++) {
-		struct iolab_req r;
-		iolab_gen_next(g, &r);
-		assert_true(r.off == 8192);
+	const char *dists[] = {"uniform", "zipf:1.2", "zipf:1", "pareto:0.2", "hotspot:90/10"};
+	for (size_t d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
+		struct iolab_dist dist;
+		assert_int_equal(iolab_dist_parse("dist", dists[d], &dist, NULL), 0);
+		assert_int_equal(iolab_gen_init(g, spec, &dist, &exact, 1, 0, 1, 1, &err), 0);
+		for (unsigned i = 0; i < 100; i++) {
+			struct iolab_req r;
+			iolab_gen_next(g, &r);
+			assert_true(r.off == 8192);
+		}
 	}
 
 	/* Copy needs the transfer to fit in half of a single region. */

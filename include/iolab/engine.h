@@ -55,7 +55,8 @@ struct iolab_engine_ops {
 	unsigned flags; /* enum iolab_engine_flags */
 	/* Sets up e->priv for p. Returns 0 or -errno with a message in err. */
 	int (*init)(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err);
-	/* Starts n I/Os. Returns n, or -errno if none could be started (then none are in flight). */
+	/* Starts the I/Os ios[0..n). Returns how many were started (a prefix of ios: the worker
+	 * takes the rest back), or -errno if none could be and the engine cannot go on. */
 	int (*submit)(struct iolab_engine *e, struct iolab_io *const *ios, unsigned n);
 	/* Waits until at least min I/Os have finished and returns up to max of them in done[]
 	 * (their res set). Returns the count, or -errno. */

@@ -11,6 +11,7 @@
 #define IOLAB_TARGET_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +24,7 @@ struct iolab_target_opts {
 	bool destroy_data; /* writing over a partition table or file system is allowed */
 	bool direct;       /* open with O_DIRECT */
 	bool quiet;        /* no progress line while filling a scratch file */
+	const volatile sig_atomic_t *cancel; /* non-zero stops filling a scratch file (may be NULL) */
 };
 
 struct iolab_target {

@@ -116,7 +116,9 @@ struct iolab_gen {
 	uint8_t line_of[100]; /* percentile -> line index */
 	struct iolab_region region[IOLAB_GEN_TARGETS];
 	uint64_t cursor[IOLAB_GEN_TARGETS]; /* next sequential offset per target */
-	uint64_t copy_cursor;               /* copy pattern: next read (in the first half) */
+	/* copy pattern: where writes go, and the block the last read came from */
+	unsigned copy_dst_target;
+	uint64_t copy_dst_first, copy_dst_blocks, copy_block;
 	struct iolab_gen_line line[IOLAB_SPEC_LINES];
 };
 

@@ -95,7 +95,7 @@ static int run_all(struct iolab_config **cfg, unsigned ncfg, const char *job, co
 			fprintf(stderr, "\r\033[K");
 		if (rc) {
 			fprintf(stderr, "iolab: %s\n", err.msg);
-			status = EXIT_USAGE;
+			status = rc == -EINTR ? EXIT_INTERRUPTED : EXIT_USAGE;
 			break;
 		}
 	}

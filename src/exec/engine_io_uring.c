@@ -74,15 +74,11 @@ static int uring_submit(struct iolab_engine *e, struct iolab_io *const *ios, uns
 			return -EBUSY; /* cannot happen: the ring holds qd entries */
 		prep(s, sqe, ios[i]);
 	}
-	unsigned done = 0;
-	while (done < n) {
-		int rc = io_uring_submit(&s->ring);
-		if (rc == -EINTR || rc == -EAGAIN)
-			continue;
-		if (rc < 0)
-			return done ? (int)done : rc;
-		done += (unsigned)rc;
-	}
+	/* Entries the kernel does not take now (EAGAIN, EBUSY, EINTR) stay queued in the ring and
+	 * go with the next submit-and-wait in reap, so all n count as started. */
+	int rc = io_uring_submit(&s->ring);
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+		return rc;
 	return (int)n;
 }
 
@@ -104,7 +100,7 @@ static int uring_reap(struct iolab_engine *e, unsigned min, struct iolab_io **do
 		io_uring_cq_advance(&s->ring, seen);
 		if (got >= min)
 			return (int)got;
-		int rc = io_uring_wait_cqe_nr(&s->ring, &cqe, min - got);
+		int rc = io_uring_submit_and_wait(&s->ring, min - got);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -ETIME)
 			return got ? (int)got : rc;
 	}

@@ -66,10 +66,10 @@ static int aio_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsig
 	unsigned done = 0;
 	while (done < n) {
 		int rc = io_submit(s->ctx, (long)(n - done), s->batch + done);
-		if (rc == -EINTR || rc == -EAGAIN)
+		if (rc == -EINTR)
 			continue;
-		if (rc < 0)
-			return done ? (int)done : rc;
+		if (rc <= 0)
+			return done ? (int)done : rc ? rc : -EAGAIN;
 		done += (unsigned)rc;
 	}
 	return (int)n;

@@ -31,7 +31,8 @@ static bool is_scratch(int fd)
 
 /* Writes pseudo-random data from byte `from` up to `to`, then syncs and drops it from the page
  * cache, so that later reads find allocated, written blocks on the media. */
-static int fill(int fd, const char *path, uint64_t from, uint64_t to, bool quiet, struct iolab_err *err)
+static int fill(int fd, const char *path, uint64_t from, uint64_t to, const struct iolab_target_opts *o,
+		struct iolab_err *err)
 {
 	const size_t chunk = 1 << 20;
 	uint64_t *buf = malloc(chunk);
@@ -41,9 +42,15 @@ static int fill(int fd, const char *path, uint64_t from, uint64_t to, bool quiet
 	iolab_prng_seed(&r, 42);
 	for (size_t i = 0; i < chunk / 8; i++)
 		buf[i] = iolab_prng_next(&r);
-	bool tty = !quiet && isatty(2);
+	bool tty = !o->quiet && isatty(2);
 	int last_pct = -1;
 	for (uint64_t off = from; off < to;) {
+		if (o->cancel && *o->cancel) {
+			free(buf);
+			if (tty)
+				fprintf(stderr, "\r\033[K");
+			return iolab_errf(err, EINTR, "%s: interrupted while creating the scratch file", path);
+		}
 		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
@@ -198,7 +205,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		if (fd < 0)
 			return open_err(path, "create", errno, err);
 		fsetxattr(fd, SCRATCH_XATTR, "1", 1, 0); /* best effort: without it, --force next time */
-		rc = fill(fd, path, 0, o->size, o->quiet, err);
+		rc = fill(fd, path, 0, o->size, o, err);
 		close(fd);
 		if (rc) {
 			unlink(path);
@@ -252,7 +259,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			return open_err(path, "open", errno, err);
-		rc = fill(fd, path, (uint64_t)st.st_size, o->size, o->quiet, err);
+		rc = fill(fd, path, (uint64_t)st.st_size, o->size, o, err);
 		if (rc) {
 			close(fd);
 			return rc;

@@ -117,7 +117,7 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		return iolab_errf(err, EINVAL, "no target: give a file or block device (or --engine null)");
 	struct iolab_target_opts o = {
 		.size = c->size, .write = writes, .force = c->force, .destroy_data = c->destroy_data,
-		.direct = c->direct, .quiet = c->quiet,
+		.direct = c->direct, .quiet = c->quiet, .cancel = &iolab_stop_requested,
 	};
 	for (unsigned i = 0; i < c->ntargets; i++) {
 		int rc = iolab_target_open(&env->tgt[i], c->target[i], &o, err);

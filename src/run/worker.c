@@ -136,13 +136,13 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			for (unsigned i = 0; i < n; i++)
 				s->batch[i]->t_submit = now;
 			int rc = ops->submit(&s->eng, s->batch, n);
+			unsigned started = rc > 0 ? (unsigned)rc : 0;
+			for (unsigned i = started; i < n; i++) /* not started: slots come back */
+				s->freel[nfree++] = s->batch[i];
+			inflight += started;
 			if (rc < 0) {
-				for (unsigned i = 0; i < n; i++)
-					s->freel[nfree++] = s->batch[i];
 				note_error(w, rc);
 				stopping = true;
-			} else {
-				inflight += n;
 			}
 		}
 		if (!inflight)

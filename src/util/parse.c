@@ -50,7 +50,7 @@ int iolab_parse_size(const char *field, const char *s, uint64_t *out, struct iol
 	case 'p': shift = 50; p++; break;
 	default: return bad(err, field, s, "has an unknown size suffix (use k, m, g, t)");
 	}
-	if (shift && *p == 'i')
+	if (shift && (*p == 'i' || *p == 'I'))
 		p++;
 	if (shift && (*p == 'b' || *p == 'B'))
 		p++;
@@ -107,10 +107,17 @@ int iolab_parse_double(const char *field, const char *s, double min, double max,
 int iolab_parse_duration(const char *field, const char *s, uint64_t *ns, struct iolab_err *err)
 {
 	char *end;
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	/* Plain decimals only: digits with at most one '.', then the unit. */
+	const char *q = s;
+	unsigned dots = 0, digits = 0;
+	for (; isdigit((unsigned char)*q) || *q == '.'; q++)
+		*q == '.' ? dots++ : digits++;
+	if (!digits || dots > 1)
 		return bad(err, field, s, "is not a duration (examples: 30, 1.5s, 500ms, 2m)");
 	errno = 0;
 	double v = strtod(s, &end);
+	if (end != q)
+		return bad(err, field, s, "is not a duration (examples: 30, 1.5s, 500ms, 2m)");
 	double unit = 1e9;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
 		unit = 1e9;
@@ -163,7 +170,7 @@ int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, 
 		if (!*p)
 			return bad(err, field, s, "has an empty item");
 		if (count == max)
-			return iolab_errf(err, EINVAL, "%s: more than %u items", field, max);
+			return iolab_errf(err, EINVAL, "%s: '%s' has more than %u items", field, s, max);
 		items[count++] = p;
 		if (!comma)
 			break;

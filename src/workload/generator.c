@@ -70,7 +70,24 @@ int iolab_gen_init(struct iolab_gen *g, const struct iolab_spec *spec, const str
 		uint64_t span = g->copy && nregions == 1 ? regions[t].len / 2 : regions[t].len;
 		g->cursor[t] = regions[t].start + (uint64_t)((unsigned __int128)span * worker / nworkers);
 	}
-	g->copy_cursor = g->cursor[0];
+	if (g->copy) {
+		/* Destination: the second target, or the second half of the only region. */
+		const struct iolab_gen_line *l = &g->line[0];
+		if (nregions > 1) {
+			g->copy_dst_target = 1;
+			g->copy_dst_first = l->first[1];
+			g->copy_dst_blocks = l->nblocks[1];
+		} else {
+			uint64_t end = regions[0].start + regions[0].len;
+			uint64_t first = align_up(regions[0].start + regions[0].len / 2, l->align);
+			if (first > end || end - first < l->len)
+				return iolab_errf(err, EINVAL, "pattern '%s': region too small to copy "
+						  "%u-byte blocks from its first half to its second", spec->name,
+						  l->len);
+			g->copy_dst_first = first;
+			g->copy_dst_blocks = (end - first - l->len) / l->align + 1;
+		}
+	}
 	return 0;
 }
 
@@ -85,29 +102,21 @@ static uint64_t next_seq(struct iolab_gen *g, const struct iolab_gen_line *l, un
 	return off;
 }
 
-/* File copy: read a chunk of the source, then write it to the destination (the second half of
- * the one region, or the second target), then move on. */
+/* File copy: read a chunk of the source, then write it to the same block of the destination
+ * (the second half of the one region, or the second target), then move on. */
 static void next_copy(struct iolab_gen *g, struct iolab_req *r)
 {
 	const struct iolab_gen_line *l = &g->line[0];
 	r->len = l->len;
 	if (!g->copy_write) {
-		g->cursor[0] = g->copy_cursor;
 		r->off = next_seq(g, l, 0);
 		r->target = 0;
 		r->op = IOLAB_OP_READ;
-		g->copy_cursor = r->off;
+		g->copy_block = (r->off - l->first[0]) / l->align;
 	} else {
-		uint64_t rel = g->copy_cursor - g->region[0].start;
-		if (g->ntargets > 1) {
-			r->target = 1;
-			r->off = g->region[1].start + rel % (g->region[1].len - l->len + 1);
-		} else {
-			r->target = 0;
-			r->off = g->copy_cursor + g->region[0].len / 2;
-		}
+		r->target = (uint16_t)g->copy_dst_target;
+		r->off = g->copy_dst_first + (g->copy_block % g->copy_dst_blocks) * l->align;
 		r->op = IOLAB_OP_WRITE;
-		g->copy_cursor += l->len;
 	}
 	g->copy_write = !g->copy_write;
 }

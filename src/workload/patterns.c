@@ -68,6 +68,9 @@ int iolab_spec_validate(const struct iolab_spec *spec, struct iolab_err *err)
 {
 	if (spec->nlines == 0)
 		return iolab_errf(err, EINVAL, "pattern '%s': no access lines", spec->name);
+	if (spec->nlines > IOLAB_SPEC_LINES)
+		return iolab_errf(err, EINVAL, "pattern '%s': more than %d lines", spec->name,
+				  IOLAB_SPEC_LINES);
 	unsigned total = 0;
 	for (unsigned i = 0; i < spec->nlines; i++) {
 		const struct iolab_spec_line *l = &spec->line[i];
