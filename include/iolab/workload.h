@@ -46,7 +46,8 @@ const struct iolab_spec *iolab_pattern_find(const char *name);
 /* Checks there is at least one line, shares sum to 100, sizes and alignments are non-zero,
  * and percentages are at most 100. Returns 0 or -EINVAL naming the line and field. */
 int iolab_spec_validate(const struct iolab_spec *spec, struct iolab_err *err);
-/* Replaces every line's transfer size (and alignment) with bs. */
+/* Replaces the size mix with the single size bs (aligned to bs), keeping the mix's overall
+ * read and random shares. */
 void iolab_spec_set_bs(struct iolab_spec *spec, uint64_t bs);
 /* Replaces every line's read percentage. */
 void iolab_spec_set_read(struct iolab_spec *spec, unsigned read_pct);

@@ -24,9 +24,9 @@ int cmd_patterns(int argc, char **argv)
 {
 	int h = help_only(argc, argv,
 			  "usage: iolab patterns\n\nLists the built-in access patterns. Each line of a "
-			  "pattern gives a transfer size,\nits share of the I/Os, the read %% and the "
-			  "random %% (offsets aligned to the size).\nUse them with 'iolab run --pattern "
-			  "NAME'; --bs and --read override sizes and read %%.\n");
+			  "pattern gives a transfer size,\nits share of the I/Os, the read % and the "
+			  "random % (offsets aligned to the size).\nUse them with 'iolab run --pattern "
+			  "NAME'; --bs and --read override sizes and read %.\n");
 	if (h)
 		return h > 0 ? EXIT_OK : EXIT_USAGE;
 	for (unsigned i = 0; i < iolab_pattern_count(); i++) {

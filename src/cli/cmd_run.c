@@ -68,6 +68,26 @@ static void progress(const struct iolab_progress *p, void *ctx)
 	fprintf(stderr, "  %6.1f s  %12.0f IOPS", p->elapsed_s, p->iops);
 }
 
+/* True if an output file can be written at path (NULL and "-" always can). Checked before a
+ * run so that a typo does not cost the whole measurement. */
+static bool writable(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return true;
+	if (access(path, F_OK) == 0)
+		return access(path, W_OK) == 0;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return access(".", W_OK) == 0;
+	if (slash == dir)
+		slash[1] = 0;
+	else
+		*slash = 0;
+	return access(dir, W_OK) == 0;
+}
+
 static int apply(struct iolab_config *c, const struct setting *s, unsigned n, const char *where)
 {
 	struct iolab_err err;
@@ -153,7 +173,7 @@ int cmd_run(int argc, char **argv)
 	int status = EXIT_OK, ch;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		if (ch >= OPT_TABLE_BASE) {
 			set[nset++] = (struct setting){iolab_option_at((unsigned)(ch - OPT_TABLE_BASE))->name,
 						       optarg};
@@ -169,11 +189,21 @@ int cmd_run(int argc, char **argv)
 		case OPT_HELP:
 			help();
 			goto out;
+		case ':': {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "run: option '%s' needs a value", argv[optind - 1]);
+			status = cli_usage_error(msg);
+			goto out;
+		}
 		default: {
 			char msg[256];
 			const char *bad = argv[optind - 1];
-			if (optopt)
-				snprintf(msg, sizeof(msg), "run: option '%s' needs a value", bad);
+			if (optopt >= OPT_TABLE_BASE || (optopt >= OPT_JOB && optopt < OPT_TABLE_BASE))
+				snprintf(msg, sizeof(msg), "run: option '%.*s' takes no value",
+					 (int)strcspn(bad, "="), bad);
+			else if (optopt)
+				snprintf(msg, sizeof(msg), "run: unknown option '-%c' (see 'iolab run --help')",
+					 optopt);
 			else
 				snprintf(msg, sizeof(msg), "run: unknown option '%s' (see 'iolab run --help')", bad);
 			status = cli_usage_error(msg);
@@ -184,6 +214,12 @@ int cmd_run(int argc, char **argv)
 	while (optind < argc)
 		targets[ntarget++] = argv[optind++];
 
+	if (!writable(json) || !writable(csv)) {
+		fprintf(stderr, "iolab: %s: cannot write there: %s\n", !writable(json) ? json : csv,
+			strerror(errno));
+		status = EXIT_USAGE;
+		goto out;
+	}
 	struct iolab_job job = {0};
 	struct iolab_err err;
 	char tmpdir[64] = "", scratch[96] = "";

@@ -18,6 +18,7 @@ struct parser {
 	struct iolab_config global;
 	struct iolab_job *job;
 	struct iolab_err *err;
+	unsigned pattern_line[IOLAB_PATTERNS_MAX]; /* where each [pattern] starts */
 };
 
 static char *trim(char *s)
@@ -78,6 +79,7 @@ static int section(struct parser *p, char *hdr)
 				return fail(p, "pattern '", name, "' is defined twice");
 		if (ps->n == IOLAB_PATTERNS_MAX)
 			return fail(p, "too many patterns", NULL, NULL);
+		p->pattern_line[ps->n] = p->line;
 		struct iolab_spec *s = &ps->spec[ps->n++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
@@ -155,10 +157,12 @@ static int option_line(struct parser *p, char *text)
 	int rc = iolab_config_set(c, key, val && *val ? val : (eq ? "" : NULL), p->err);
 	if (rc == -ENOENT)
 		return fail(p, "field '", key, "': unknown option (see 'iolab run --help')");
-	if (rc) {
+	if (rc) { /* "qd: 'x' is ..." becomes "job:7: field 'qd': 'x' is ..." */
 		char msg[sizeof(p->err->msg)];
 		memcpy(msg, p->err->msg, sizeof(msg));
-		iolab_errf(p->err, EINVAL, "%s:%u: field %s", p->name, p->line, msg);
+		size_t k = strlen(key);
+		const char *rest = !strncmp(msg, key, k) && !strncmp(msg + k, ": ", 2) ? msg + k + 2 : msg;
+		iolab_errf(p->err, EINVAL, "%s:%u: field '%s': %s", p->name, p->line, key, rest);
 	}
 	return rc;
 }
@@ -214,7 +218,7 @@ int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, s
 	for (unsigned i = 0; i < job->patterns.n && !rc; i++) {
 		rc = iolab_spec_validate(&job->patterns.spec[i], err);
 		if (rc)
-			iolab_err_prefix(err, "%s", name);
+			iolab_err_prefix(err, "%s:%u", name, p->pattern_line[i]);
 	}
 	free(p);
 	if (rc)
