@@ -17,14 +17,15 @@
 # This is a benchmark, not a test: it always exits 0 after a complete run, whatever the figures.
 # Targets (docs/benchmarks.md): ratio >= 2.0 in (a), >= 1.0 in (b) and (c).
 #
-# Environment: REPS (default 5), SECONDS_PER_RUN (default 5), IOLAB (default build/iolab),
-#              FIO (default fio).
+# Environment: REPS (default 5), SECONDS_PER_RUN (default 5), CASES (default "a b c": which
+#              cases to run), IOLAB (default build/iolab), FIO (default fio).
 # Needs: fio, jq, losetup; root only for losetup (case (c) is skipped if losetup fails).
 # Run: make bench   (or bench/vs-fio.sh after building build/iolab).
 set -euo pipefail
 
 REPS=${REPS:-5}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-5}
+CASES=${CASES:-a b c}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 IOLAB=${IOLAB:-$(cd "$here/.." && pwd)/build/iolab}
 FIO=${FIO:-fio}
@@ -37,6 +38,8 @@ die() { echo "vs-fio: $*" >&2; exit 2; }
 [[ -x $IOLAB ]] || die "$IOLAB not found: build it first (make build)"
 command -v "$FIO" >/dev/null || die "fio not found (scripts/install-deps.sh installs it)"
 command -v jq >/dev/null || die "jq not found (scripts/install-deps.sh installs it)"
+want() { [[ " $CASES " == *" $1 "* ]]; }
+for c in $CASES; do [[ $c == [abc] ]] || die "CASES takes a, b and c (got '$CASES')"; done
 ((REPS >= 5)) || echo "vs-fio: note: REPS=$REPS; at least 5 repetitions are recommended" >&2
 
 # --- scratch space, cleaned up on every exit path --------------------------------------------
@@ -58,18 +61,23 @@ trap 'exit 143' TERM
 avail_mib=$(df -Pm /dev/shm | awk 'NR == 2 { print $4 }')
 ((avail_mib > 2 * REGION_MIB + 256)) || die "/dev/shm has only $avail_mib MiB free; need about $((2 * REGION_MIB + 256))"
 
-echo "vs-fio: creating two ${REGION_MIB} MiB files in /dev/shm (filled from /dev/urandom)"
-shm_b=$(mktemp /dev/shm/iolab-bench-psync.XXXXXX)
-dd if=/dev/urandom of="$shm_b" bs=1M count=$REGION_MIB status=none
-shm_c=$(mktemp /dev/shm/iolab-bench-loop.XXXXXX)
-cp "$shm_b" "$shm_c"
-
-have_c=1
-if loopdev=$(losetup --find --show --direct-io=on "$shm_c" 2>"$work/losetup.err"); then
-    echo "vs-fio: loop device $loopdev over $shm_c (direct-io=on)"
-else
-    loopdev="" have_c=0
-    echo "vs-fio: case (c) skipped: losetup failed (it needs root): $(cat "$work/losetup.err")" >&2
+if want b; then
+    echo "vs-fio: creating a ${REGION_MIB} MiB file in /dev/shm for (b) (filled from /dev/urandom)"
+    shm_b=$(mktemp /dev/shm/iolab-bench-psync.XXXXXX)
+    dd if=/dev/urandom of="$shm_b" bs=1M count=$REGION_MIB status=none
+fi
+have_c=0
+if want c; then
+    echo "vs-fio: creating a ${REGION_MIB} MiB file in /dev/shm for (c) (filled from /dev/urandom)"
+    shm_c=$(mktemp /dev/shm/iolab-bench-loop.XXXXXX)
+    dd if=/dev/urandom of="$shm_c" bs=1M count=$REGION_MIB status=none
+    if loopdev=$(losetup --find --show --direct-io=on "$shm_c" 2>"$work/losetup.err"); then
+        have_c=1
+        echo "vs-fio: loop device $loopdev over $shm_c (direct-io=on)"
+    else
+        loopdev=""
+        echo "vs-fio: case (c) skipped: losetup failed (it needs root): $(cat "$work/losetup.err")" >&2
+    fi
 fi
 
 # --- the cases: name, target ratio, iolab command, fio command (JSON output path appended) ----
@@ -82,23 +90,26 @@ add_case() { # name target
     cases+=("$1"); targets+=("$2")
 }
 
-add_case "a-null-qd1" 2.0
-iolab_cmd[a-null-qd1]="$IOLAB run --engine null --size $REGION --pattern rand-read --bs 4k --qd 1 --time $T --quiet"
-fio_cmd[a-null-qd1]="$FIO ${fio_common[*]} --ioengine=null --size=$REGION --iodepth=1"
+if want a; then
+    add_case "a-null-qd1" 2.0
+    iolab_cmd[a-null-qd1]="$IOLAB run --engine null --size $REGION --pattern rand-read --bs 4k --qd 1 --time $T --quiet"
+    fio_cmd[a-null-qd1]="$FIO ${fio_common[*]} --ioengine=null --size=$REGION --iodepth=1"
 
-add_case "a-null-qd32" 2.0
-iolab_cmd[a-null-qd32]="$IOLAB run --engine null --size $REGION --pattern rand-read --bs 4k --qd 32 --time $T --quiet"
-fio_cmd[a-null-qd32]="$FIO ${fio_common[*]} --ioengine=null --size=$REGION --iodepth=32"
-
-add_case "b-psync-shm-qd1" 1.0
-iolab_cmd[b-psync-shm-qd1]="$IOLAB run $shm_b --engine psync --buffered --pattern rand-read --bs 4k --qd 1 --time $T --quiet"
-fio_cmd[b-psync-shm-qd1]="$FIO ${fio_common[*]} --ioengine=psync --direct=0 --iodepth=1 --filename=$shm_b"
-
+    add_case "a-null-qd32" 2.0
+    iolab_cmd[a-null-qd32]="$IOLAB run --engine null --size $REGION --pattern rand-read --bs 4k --qd 32 --time $T --quiet"
+    fio_cmd[a-null-qd32]="$FIO ${fio_common[*]} --ioengine=null --size=$REGION --iodepth=32"
+fi
+if want b; then
+    add_case "b-psync-shm-qd1" 1.0
+    iolab_cmd[b-psync-shm-qd1]="$IOLAB run $shm_b --engine psync --buffered --pattern rand-read --bs 4k --qd 1 --time $T --quiet"
+    fio_cmd[b-psync-shm-qd1]="$FIO ${fio_common[*]} --ioengine=psync --direct=0 --iodepth=1 --filename=$shm_b"
+fi
 if ((have_c)); then
     add_case "c-io_uring-loop-qd32" 1.0
     iolab_cmd[c-io_uring-loop-qd32]="$IOLAB run $loopdev --engine io_uring --direct --pattern rand-read --bs 4k --qd 32 --time $T --quiet"
     fio_cmd[c-io_uring-loop-qd32]="$FIO ${fio_common[*]} --ioengine=io_uring --direct=1 --iodepth=32 --filename=$loopdev"
 fi
+((${#cases[@]})) || die "no case to run"
 # In (b) and (c) fio gets no --size: it then uses the whole 1 GiB file / device, as iolab does.
 # (paths contain no spaces: mktemp names and /dev/loopN, so word splitting below is safe)
 
@@ -157,10 +168,10 @@ for k in "${!cases[@]}"; do
     met=$(awk -v r="$mr" -v t="$tgt" 'BEGIN { print (r >= t ? "yes" : "NO") }')
     printf '%-22s %14.0f %14.0f %10.2f %8s %5s\n' "$c" "$mi" "$mf" "$mr" ">= $tgt" "$met"
 done
-((have_c)) || echo "(c) not run: losetup failed"
+if want c && ! ((have_c)); then echo "(c) not run: losetup failed"; fi
 
 echo
-echo "Commands (iolab also gets --json FILE, fio --output=FILE; loop device: losetup --find --show --direct-io=on $shm_c):"
+echo "Commands (iolab also gets --json FILE, fio --output=FILE${loopdev:+; $loopdev is losetup --find --show --direct-io=on $shm_c}):"
 for c in "${cases[@]}"; do
     echo "  $c"
     echo "    ${iolab_cmd[$c]}"

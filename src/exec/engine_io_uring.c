@@ -22,10 +22,16 @@ static int uring_init(struct iolab_engine *e, const struct iolab_engine_params *
 	struct uring_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return iolab_errf(err, ENOMEM, "io_uring: out of memory");
-	struct io_uring_params up = {.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN};
-	int rc = io_uring_queue_init_params(p->qd, &s->ring, &up);
-	if (rc == -EINVAL) {
-		memset(&up, 0, sizeof(up));
+	/* The ring is used by its creating thread only, so completion work can wait until the
+	 * thread asks for completions (DEFER_TASKRUN, Linux 6.1); older kernels get less. */
+	static const unsigned try_flags[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int rc = -EINVAL;
+	for (unsigned i = 0; i < 3 && rc == -EINVAL; i++) {
+		struct io_uring_params up = {.flags = try_flags[i]};
 		rc = io_uring_queue_init_params(p->qd, &s->ring, &up);
 	}
 	if (rc < 0) {
@@ -65,45 +71,51 @@ static void prep(struct uring_state *s, struct io_uring_sqe *sqe, struct iolab_i
 	io_uring_sqe_set_data(sqe, io);
 }
 
+/* Queues the I/Os in the submission ring; the kernel gets them with the next reap, in the
+ * same system call that waits for completions (one io_uring_enter per loop of the worker). */
 static int uring_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsigned n)
 {
 	struct uring_state *s = e->priv;
 	for (unsigned i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
-		if (!sqe)
-			return -EBUSY; /* cannot happen: the ring holds qd entries */
+		if (!sqe) /* cannot happen: the ring holds qd entries */
+			return i ? (int)i : -EBUSY;
 		prep(s, sqe, ios[i]);
 	}
-	/* Entries the kernel does not take now (EAGAIN, EBUSY, EINTR) stay queued in the ring and
-	 * go with the next submit-and-wait in reap, so all n count as started. */
-	int rc = io_uring_submit(&s->ring);
-	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-		return rc;
 	return (int)n;
+}
+
+static unsigned take_cqes(struct uring_state *s, struct iolab_io **done, unsigned got, unsigned max)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, seen = 0;
+	io_uring_for_each_cqe(&s->ring, head, cqe) {
+		if (got == max)
+			break;
+		struct iolab_io *io = io_uring_cqe_get_data(cqe);
+		io->res = cqe->res;
+		done[got++] = io;
+		seen++;
+	}
+	io_uring_cq_advance(&s->ring, seen);
+	return got;
 }
 
 static int uring_reap(struct iolab_engine *e, unsigned min, struct iolab_io **done, unsigned max)
 {
 	struct uring_state *s = e->priv;
-	unsigned got = 0;
-	for (;;) {
-		struct io_uring_cqe *cqe;
-		unsigned head, seen = 0;
-		io_uring_for_each_cqe(&s->ring, head, cqe) {
-			if (got == max)
-				break;
-			struct iolab_io *io = io_uring_cqe_get_data(cqe);
-			io->res = cqe->res;
-			done[got++] = io;
-			seen++;
-		}
-		io_uring_cq_advance(&s->ring, seen);
-		if (got >= min)
-			return (int)got;
-		int rc = io_uring_submit_and_wait(&s->ring, min - got);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -ETIME)
+	unsigned got = take_cqes(s, done, 0, max);
+	while (got < min || io_uring_sq_ready(&s->ring)) {
+		/* Submits what is queued (EAGAIN/EBUSY/EINTR leave it queued for the next call)
+		 * and, if still short of min, waits. */
+		int rc = io_uring_submit_and_wait(&s->ring, got < min ? min - got : 0);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && rc != -ETIME)
 			return got ? (int)got : rc;
+		got = take_cqes(s, done, got, max);
+		if (got >= min)
+			break;
 	}
+	return (int)got;
 }
 
 static void uring_cleanup(struct iolab_engine *e)

@@ -1,8 +1,9 @@
 /* worker.c: one worker thread of a point, the closed loop that keeps `qd` I/Os in flight.
  *
  * The loop: fill every free slot with the generator's next request, stamp the batch with one
- * clock read and submit it; wait for at least one completion; stamp the reaped batch with one
- * clock read and account each I/O. An I/O counts when it was submitted after the ramp and
+ * clock read and submit it; wait for a completion (real asynchronous engines are reaped one
+ * completion at a time so each is replaced at once; the others in whole batches); stamp the
+ * reaped batch with one clock read and account each I/O. An I/O counts when it was submitted after the ramp and
  * completed before the end of the measured time; I/Os in flight at the end are drained and
  * dropped. This is the hot path: no allocation, no locks, one clock read per batch each way.
  */
@@ -112,6 +113,10 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	struct point_ctl *c = w->ctl;
 	const struct iolab_engine_ops *ops = c->engine;
 	unsigned qd = c->qd, nfree = qd, inflight = 0;
+	/* A real asynchronous engine gets a new I/O for each completion at once, so the device's
+	 * queue never drains by a batch (measured: batching 32 cost about 7% on a fast device);
+	 * engines that complete inside submit are reaped in whole batches. */
+	unsigned reap_max = ops->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_SYNC) ? qd : 1;
 	uint64_t t0 = c->t0, mstart = t0 + c->ramp_ns;
 	uint64_t end = c->time_ns ? mstart + c->time_ns : UINT64_MAX;
 	uint64_t budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
@@ -147,7 +152,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		}
 		if (!inflight)
 			break;
-		int got = ops->reap(&s->eng, 1, s->done, qd);
+		int got = ops->reap(&s->eng, 1, s->done, reap_max);
 		uint64_t now = iolab_clock_ns();
 		if (got < 0) {
 			note_error(w, got);
