@@ -1,4 +1,5 @@
 # Entry points: `make run` and `make check` (see README.md). CMake does the real build.
+MAKEFLAGS += --no-print-directory
 JOBS    ?= 2
 BUILD   ?= build
 SANBUILD = build-san
@@ -38,7 +39,7 @@ fuzz: deps
 	    else tail -n 40 $(FUZZBUILD)/$$n.log; echo "fuzz: $$n FAILED"; exit 1; fi; \
 	done
 
-check: test test-san fuzz
+check: fuzz test-san test
 
 bench: build
 	bench/vs-fio.sh

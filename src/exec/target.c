@@ -161,7 +161,7 @@ static int blockdev_write_checks(const char *path, dev_t rdev, const struct iola
 	return 0;
 }
 
-static unsigned dio_align(int fd, const char *path)
+static unsigned dio_align(int fd)
 {
 #ifdef STATX_DIOALIGN
 	struct statx sx;
@@ -170,7 +170,6 @@ static unsigned dio_align(int fd, const char *path)
 		return sx.stx_dio_offset_align;
 #endif
 	(void)fd;
-	(void)path;
 	return 512;
 }
 
@@ -273,7 +272,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		return open_err(path, how, errno, err);
 	t->fd = fd;
 	t->size = (uint64_t)st.st_size;
-	t->lbs = dio_align(fd, path);
+	t->lbs = dio_align(fd);
 	struct statfs sf;
 	if (fstatfs(fd, &sf) == 0)
 		t->tmpfs = sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC;

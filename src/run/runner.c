@@ -430,7 +430,8 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 					 "samples (they need %.0f I/Os)", n, pct[i].name, pct[i].need);
 			break;
 		}
-	if (!env->no_io && p->seconds > 0) {
+	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
+	if (!env->no_io && p->seconds > 0 && !p->partial && !errs) {
 		double want = (double)pp->qd * pp->workers;
 		double mean_qd = p->qd_reached;
 		if (mean_qd < 0.9 * want) {
@@ -446,7 +447,6 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		if (env->tgt[t].tmpfs && c->direct)
 			iolab_point_warn(p, "%s is on tmpfs: O_DIRECT does not bypass memory there",
 					 env->tgt[t].path);
-	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
 	if (errs)
 		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
 				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
