@@ -36,6 +36,7 @@ struct iolab_engine_params {
 	unsigned qd;        /* most I/Os in flight at once */
 	void *const *bufs;  /* qd buffers of buf_size bytes each, aligned to 4096 */
 	size_t buf_size;
+	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
 };
 
 struct iolab_engine {
@@ -46,6 +47,7 @@ struct iolab_engine {
 enum iolab_engine_flags {
 	IOLAB_ENGINE_NO_IO = 1 << 0, /* does no I/O: targets are not needed */
 	IOLAB_ENGINE_SYNC = 1 << 1,  /* one I/O at a time per worker, whatever qd says */
+	IOLAB_ENGINE_VIRTUAL = 1 << 2, /* keeps its own (simulated) clock: see now() */
 };
 
 struct iolab_engine_ops {
@@ -63,6 +65,9 @@ struct iolab_engine_ops {
 	int (*reap)(struct iolab_engine *e, unsigned min, struct iolab_io **done, unsigned max);
 	/* Frees e->priv. May be NULL. */
 	void (*cleanup)(struct iolab_engine *e);
+	/* The engine's clock in ns, for IOLAB_ENGINE_VIRTUAL engines; NULL means the wall clock.
+	 * Submissions happen at this time and reap() advances it to the completions it returns. */
+	uint64_t (*now)(struct iolab_engine *e);
 };
 
 /* Registered engines, in listing order. */

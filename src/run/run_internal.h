@@ -19,6 +19,7 @@ struct point_ctl {
 	uint64_t seed;
 	uint64_t ramp_ns, time_ns, bytes_per_worker;
 	bool on_error_continue;
+	const void *engine_config; /* handed to the engine (the simulator's model) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */
@@ -35,7 +36,7 @@ struct worker {
 	int rc;            /* setup failure, reported by the runner */
 	struct iolab_err err;
 	struct iolab_dir_result dir[2];
-	uint64_t last_done;              /* time of the last recorded completion */
+	uint64_t span_ns;                /* measured time, in the engine's clock */
 	unsigned nsec, sec_cap;          /* per-second series */
 	uint64_t *sec_ios, *sec_bytes;
 	atomic_uint_fast64_t progress;   /* completions so far, for the progress line */

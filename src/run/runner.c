@@ -213,6 +213,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
+		.engine_config = c->engine_config,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -306,7 +307,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	}
 
 	bool stopped = atomic_load(&ctl.stop);
-	uint64_t last = 0;
+	uint64_t span_ns = 0;
 	struct iolab_dir_result rep[2] = {0};
 	iolab_hist_reset(&rep[0].lat);
 	iolab_hist_reset(&rep[1].lat);
@@ -318,20 +319,12 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 			rep[d].errors += w[i].dir[d].errors;
 			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
 		}
-		if (w[i].last_done > last)
-			last = w[i].last_done;
+		if (w[i].span_ns > span_ns)
+			span_ns = w[i].span_ns;
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}
-	double seconds;
-	if (c->time_ns && !stopped)
-		seconds = (double)c->time_ns / 1e9;
-	else {
-		uint64_t stop_at = stopped ? t_end : last;
-		if (c->time_ns && stop_at > mstart + c->time_ns)
-			stop_at = mstart + c->time_ns;
-		seconds = stop_at > mstart ? (double)(stop_at - mstart) / 1e9 : 0;
-	}
+	double seconds = (double)span_ns / 1e9;
 	/* Per-second series of this repetition (the last one is kept). */
 	free(p->sec_ios);
 	free(p->sec_bytes);
@@ -362,10 +355,10 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	double wall = seconds > 0 ? seconds : 1e-9;
 	*iops = (double)(rep[0].ios + rep[1].ios) / wall;
 	*mbps = (double)(rep[0].bytes + rep[1].bytes) / wall / 1e6;
-	double span = sampled ? (double)(t_end - mstart) / 1e9 : 0;
-	if (span > 0) {
-		p->cpu_user_pct += 100 * (cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime)) / span;
-		p->cpu_sys_pct += 100 * (cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime)) / span;
+	double wall_span = sampled ? (double)(t_end - mstart) / 1e9 : 0;
+	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL)) {
+		p->cpu_user_pct += 100 * (cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime)) / wall_span;
+		p->cpu_sys_pct += 100 * (cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime)) / wall_span;
 		if (d1.n && d1.n == d0.n) {
 			p->has_disk = true;
 			double ticks = 0, queue = 0;
@@ -374,8 +367,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 				ticks += (double)(d1.d[i].io_ticks - d0.d[i].io_ticks);
 				queue += (double)(d1.d[i].queue_ms - d0.d[i].queue_ms);
 			}
-			p->disk_util_pct += 100 * ticks / 1000 / span / d1.n;
-			p->disk_queue += queue / 1000 / span;
+			p->disk_util_pct += 100 * ticks / 1000 / wall_span / d1.n;
+			p->disk_queue += queue / 1000 / wall_span;
 		}
 	}
 	p->seconds += seconds;

@@ -16,6 +16,12 @@
 
 #define NS_PER_S 1000000000ull
 
+/* The engine's clock: simulated for virtual-time engines, else the wall clock. */
+static inline uint64_t now_of(struct iolab_engine *e)
+{
+	return e->ops->now ? e->ops->now(e) : iolab_clock_ns();
+}
+
 static int grow_series(struct worker *w)
 {
 	unsigned cap = w->sec_cap ? w->sec_cap * 2 : 16;
@@ -86,6 +92,7 @@ static int setup(struct worker *w, struct loop_state *s)
 	}
 	struct iolab_engine_params p = {
 		.fds = c->fds, .nfds = c->nfds, .qd = qd, .bufs = s->bufs, .buf_size = bsz,
+		.config = c->engine_config,
 	};
 	s->eng.ops = c->engine;
 	rc = c->engine->init(&s->eng, &p, &w->err);
@@ -117,12 +124,13 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	 * queue never drains by a batch (measured: batching 32 cost about 7% on a fast device);
 	 * engines that complete inside submit are reaped in whole batches. */
 	unsigned reap_max = ops->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_SYNC) ? qd : 1;
-	uint64_t t0 = c->t0, mstart = t0 + c->ramp_ns;
+	uint64_t t0 = ops->now ? now_of(&s->eng) : c->t0, mstart = t0 + c->ramp_ns;
 	uint64_t end = c->time_ns ? mstart + c->time_ns : UINT64_MAX;
 	uint64_t budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
 	uint64_t next_sec = mstart + NS_PER_S, completions = 0;
 	unsigned sec = 0;
 	bool stopping = false;
+	uint64_t t_stop = 0; /* when the loop decided to stop: the end of the measured time */
 
 	for (;;) {
 		unsigned n = 0;
@@ -137,7 +145,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			s->batch[n++] = io;
 		}
 		if (n) {
-			uint64_t now = iolab_clock_ns();
+			uint64_t now = now_of(&s->eng);
 			for (unsigned i = 0; i < n; i++)
 				s->batch[i]->t_submit = now;
 			int rc = ops->submit(&s->eng, s->batch, n);
@@ -153,7 +161,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		if (!inflight)
 			break;
 		int got = ops->reap(&s->eng, 1, s->done, reap_max);
-		uint64_t now = iolab_clock_ns();
+		uint64_t now = now_of(&s->eng);
 		if (got < 0) {
 			note_error(w, got);
 			break; /* the engine is broken: in-flight slots are abandoned with it */
@@ -179,15 +187,19 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			}
 			w->sec_ios[sec]++;
 			w->sec_bytes[sec] += io->len;
-			w->last_done = now;
 		}
 		inflight -= (unsigned)got;
 		completions += (unsigned)got;
 		atomic_store_explicit(&w->progress, completions, memory_order_relaxed);
-		if (now >= end || w->dir[0].bytes + w->dir[1].bytes >= budget ||
-		    atomic_load_explicit(&c->stop, memory_order_relaxed))
+		if (!t_stop && (stopping || now >= end || w->dir[0].bytes + w->dir[1].bytes >= budget ||
+				atomic_load_explicit(&c->stop, memory_order_relaxed))) {
 			stopping = true;
+			t_stop = now < end ? now : end;
+		}
 	}
+	if (!t_stop) /* left on an engine failure */
+		t_stop = now_of(&s->eng);
+	w->span_ns = t_stop > mstart ? t_stop - mstart : 0;
 	w->nsec = sec + 1;
 }
 
