@@ -80,5 +80,6 @@ extern const struct iolab_engine_ops iolab_engine_null;
 extern const struct iolab_engine_ops iolab_engine_psync;
 extern const struct iolab_engine_ops iolab_engine_io_uring;
 extern const struct iolab_engine_ops iolab_engine_libaio;
+extern const struct iolab_engine_ops iolab_engine_sim;
 
 #endif

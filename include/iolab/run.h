@@ -46,6 +46,7 @@ struct iolab_config {
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
+	const char *model_name;      /* the simulated drive, for reports (NULL: none) */
 	uint64_t virtual_size;       /* bytes addressed by an engine without targets (null, sim) */
 	bool direct;
 	uint64_t ramp_ns, time_ns, bytes; /* bytes: per point, all workers; 0 = time-based */

@@ -6,8 +6,14 @@
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 int cmd_run(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+/* `iolab sim` measuring a workload on a model (cmd_run.c). */
+int cmd_sim_run(int argc, char **argv);
 int cmd_patterns(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
+/* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */
+int cmd_model(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 /* Prints "iolab: msg" on stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *msg);

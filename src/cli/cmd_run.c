@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "iolab/disk_model.h"
 #include "iolab/job.h"
 #include "iolab/output.h"
 #include "iolab/run.h"
@@ -22,10 +23,17 @@ static const char default_job[] =
 	"qd = 1, 16\n"
 	"time = 2\n";
 
-enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_TABLE_BASE };
+enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_TABLE_BASE };
 
-static void help(void)
+static void help(bool sim)
 {
+	if (sim)
+		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
+		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE]\n\n"
+		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
+		       "seconds. Every option of 'iolab run' applies (targets are not needed).\n"
+		       "'iolab models' lists the built-in drives. Options:\n\n");
+	else
 	printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 	       "       iolab run --job FILE [OPTIONS]\n"
 	       "       iolab run --default\n\n"
@@ -43,7 +51,10 @@ static void help(void)
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
-	printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
+	if (sim)
+		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
+	else
+		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
 	printf("\nExit status: 0 success, 1 stopped by I/O errors, 2 bad input or refused, "
 	       "130 interrupted.\n");
 }
@@ -99,8 +110,8 @@ static int apply(struct iolab_config *c, const struct setting *s, unsigned n, co
 	return 0;
 }
 
-static int run_all(struct iolab_config **cfg, unsigned ncfg, const char *job, const char *json,
-		   const char *csv, bool quiet)
+static int run_all(const char *command, struct iolab_config **cfg, unsigned ncfg, const char *job,
+		   const char *json, const char *csv, bool quiet)
 {
 	struct iolab_results res = {0};
 	struct iolab_err err;
@@ -122,7 +133,7 @@ static int run_all(struct iolab_config **cfg, unsigned ncfg, const char *job, co
 	if (res.n || status == EXIT_OK) {
 		if (!json || strcmp(json, "-"))
 			iolab_output_table(stdout, &res);
-		struct iolab_report rep = {.command = "run", .job = job, .nconfig = ncfg,
+		struct iolab_report rep = {.command = command, .job = job, .nconfig = ncfg,
 					   .config = (const struct iolab_config *const *)cfg};
 		if (json && iolab_output_json(json, &rep, &res, &err)) {
 			fprintf(stderr, "iolab: %s\n", err.msg);
@@ -143,10 +154,11 @@ static int run_all(struct iolab_config **cfg, unsigned ncfg, const char *job, co
 	return status;
 }
 
-int cmd_run(int argc, char **argv)
+/* `iolab run` and `iolab sim` (sim: a drive model instead of targets). */
+static int run_main(int argc, char **argv, bool sim)
 {
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 7, sizeof(*lo));
+	struct option *lo = calloc(nopt + 8, sizeof(*lo));
 	struct setting *set = calloc((size_t)argc + 1, sizeof(*set));
 	char **targets = calloc((size_t)argc + 1, sizeof(*targets));
 	if (!lo || !set || !targets) {
@@ -166,8 +178,11 @@ int cmd_run(int argc, char **argv)
 	lo[nopt + 3] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
 	lo[nopt + 4] = (struct option){"default", no_argument, NULL, OPT_DEFAULT};
 	lo[nopt + 5] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	if (sim)
+		lo[nopt + 6] = (struct option){"model", required_argument, NULL, OPT_MODEL};
 
-	const char *job_path = NULL, *json = NULL, *csv = NULL;
+	const char *job_path = NULL, *json = NULL, *csv = NULL, *model_name = NULL;
+	struct iolab_disk_model model = {0};
 	bool quiet = false, use_default = false;
 	unsigned nset = 0, ntarget = 0;
 	int status = EXIT_OK, ch;
@@ -184,10 +199,11 @@ int cmd_run(int argc, char **argv)
 		case OPT_JSON: json = optarg; break;
 		case OPT_CSV: csv = optarg; break;
 		case OPT_QUIET: quiet = true; break;
-		case OPT_DEFAULT: use_default = true; break;
+		case OPT_DEFAULT: use_default = !sim; break;
+		case OPT_MODEL: model_name = optarg; break;
 		case 'h':
 		case OPT_HELP:
-			help();
+			help(sim);
 			goto out;
 		case ':': {
 			char msg[256];
@@ -223,6 +239,21 @@ int cmd_run(int argc, char **argv)
 	struct iolab_job job = {0};
 	struct iolab_err err;
 	char tmpdir[64] = "", scratch[96] = "";
+	if (sim) {
+		if (!model_name) {
+			status = cli_usage_error("sim: --model is required (see 'iolab models')");
+			goto out;
+		}
+		if (ntarget) {
+			status = cli_usage_error("sim: takes no targets: the drive is --model");
+			goto out;
+		}
+		if (iolab_model_open(model_name, &model, &err)) {
+			fprintf(stderr, "iolab: %s\n", err.msg);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (job_path && use_default) {
 		status = cli_usage_error("run: --job and --default cannot be used together");
 		goto out;
@@ -272,10 +303,17 @@ int cmd_run(int argc, char **argv)
 			}
 		if (use_default && !status)
 			iolab_config_set(c, "target", scratch, &err);
+		if (sim) {
+			c->engine = &iolab_engine_sim;
+			c->engine_config = &model;
+			c->model_name = model.name;
+			c->virtual_size = model.blocks * model.block_bytes;
+			c->direct = true;
+		}
 		cfg[i] = c;
 	}
 	if (!status && cfg)
-		status = run_all(cfg, job.nrun, job_path, json, csv, quiet);
+		status = run_all(sim ? "sim" : "run", cfg, job.nrun, job_path, json, csv, quiet);
 	free(cfg);
 	iolab_job_free(&job);
 out_tmp:
@@ -284,8 +322,19 @@ out_tmp:
 		rmdir(tmpdir);
 	}
 out:
+	iolab_model_free(&model);
 	free(lo);
 	free(set);
 	free(targets);
 	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_main(argc, argv, false);
+}
+
+int cmd_sim_run(int argc, char **argv)
+{
+	return run_main(argc, argv, true);
 }

@@ -10,8 +10,11 @@ static const struct {
 	const char *about;
 } commands[] = {
 	{"run", cmd_run, "measure files and block devices (load generator)"},
+	{"sim", cmd_sim, "run a workload on a simulated drive; validate a model (sim validate)"},
 	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
 	{"engines", cmd_engines, "list the I/O engines"},
+	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},
+	{"models", cmd_models, "list the built-in drive models"},
 };
 
 static void usage(FILE *f)

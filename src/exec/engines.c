@@ -8,6 +8,7 @@ static const struct iolab_engine_ops *const registry[] = {
 	&iolab_engine_libaio,
 	&iolab_engine_psync,
 	&iolab_engine_null,
+	&iolab_engine_sim,
 };
 
 unsigned iolab_engine_count(void)

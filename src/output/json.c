@@ -134,6 +134,8 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
+	if (c->model_name)
+		json_object_set_new(o, "model", json_string(c->model_name));
 	json_object_set_new(o, "direct", json_boolean(c->direct));
 	json_object_set_new(o, "ramp_s", json_real((double)c->ramp_ns / 1e9));
 	json_object_set_new(o, "time_s", c->time_ns ? json_real((double)c->time_ns / 1e9) : json_null());

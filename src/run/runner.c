@@ -100,16 +100,20 @@ static void close_env(struct run_env *env)
 static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
 {
 	memset(env, 0, sizeof(*env));
-	env->no_io = c->engine->flags & IOLAB_ENGINE_NO_IO;
+	env->no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	if (c->stroke_pct && c->length)
 		return iolab_errf(err, EINVAL, "--stroke and --length cannot be used together");
-	if (env->no_io) { /* the null engine addresses a virtual region */
-		uint64_t size = c->size ? c->size : 1ull << 30;
+	if (env->no_io) { /* the null engine and the simulator address a virtual region */
+		uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+		if (c->offset + (c->length ? c->length : 1) > size)
+			return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
+					  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
+					  c->length, size);
 		env->n = 1;
 		env->fds[0] = -1;
 		env->region[0].start = c->offset;
 		env->region[0].len = c->length ? c->length
-				     : c->stroke_pct ? size * c->stroke_pct / 100 : size;
+				     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
 		env->working_set = env->region[0].len;
 		return 0;
 	}

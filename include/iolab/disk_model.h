@@ -1,0 +1,123 @@
+/* disk_model.h: the description of a mechanical disk drive that the simulator runs: geometry
+ * and layout (zones, skews, spares, slipped and remapped sectors), mechanics (seek curve, head
+ * switch, settle, rotation), the controller's overheads and interface rate, its cache
+ * (segments, read-ahead, write-back) and its command queue.
+ *
+ * Models are read from iolab's own text format (docs/model-format.md, model_file.c), which
+ * `iolab model import-disksim` writes from DiskSim 4.0 specifications. All times in the struct
+ * are nanoseconds; sizes are in blocks of block_bytes.
+ */
+#ifndef IOLAB_DISK_MODEL_H
+#define IOLAB_DISK_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "iolab/error.h"
+
+enum iolab_sched {
+	IOLAB_SCHED_FCFS = 0, /* first come, first served */
+	IOLAB_SCHED_SSTF,     /* shortest seek (cylinder distance) first */
+	IOLAB_SCHED_CLOOK,    /* elevator in one direction, jump back */
+	IOLAB_SCHED_SPTF,     /* shortest positioning (seek + rotation) time first */
+};
+
+/* Where spare sectors sit, and how far a slipped (skipped) sector pushes the later blocks:
+ * with NONE and ZONE a slip moves every later block of the zone by one sector; with RANGE only
+ * the later blocks of its range of cylinders. */
+enum iolab_sparing {
+	IOLAB_SPARE_NONE = 0,  /* no spare area */
+	IOLAB_SPARE_ZONE,      /* `spares` sectors at the end of the zone */
+	IOLAB_SPARE_RANGE,     /* `spares` sectors at the end of every `range` cylinders */
+};
+
+struct iolab_zone {
+	uint32_t first_cyl, last_cyl;
+	uint32_t spt;            /* sectors per track */
+	uint32_t track_skew;     /* sectors the first sector moves on a head switch */
+	uint32_t cyl_skew;       /* sectors it moves on a cylinder switch */
+	uint32_t first_offset;   /* sectors: angular offset of the zone's first sector */
+	uint32_t front_empty;    /* physical sectors at the start of the zone that hold no block */
+	enum iolab_sparing sparing;
+	uint32_t spares;         /* spare sectors per zone or per range */
+	uint32_t range;          /* cylinders per sparing range (IOLAB_SPARE_RANGE) */
+	uint32_t nslips, ndefects;
+	uint64_t *slips;         /* slipped sectors: physical sector offsets within the zone,
+				    ascending (the mapping skips them) */
+	uint64_t *defects;       /* remapped sectors, as pairs: defect, replacement (offsets
+				    within the zone); ndefects counts numbers, not pairs */
+	/* derived by iolab_model_finish */
+	uint64_t first_lbn, nblocks;
+};
+
+struct iolab_seek_point {
+	uint32_t dist;  /* cylinders */
+	uint64_t ns;
+};
+
+struct iolab_disk_model {
+	char name[64];
+	char about[256];        /* drive, and where the figures came from */
+	/* geometry */
+	uint32_t surfaces, cylinders, block_bytes;
+	uint64_t blocks;
+	bool cylinder_serpentine; /* tracks of a cylinder traverse surfaces in alternating order */
+	unsigned nzones;
+	struct iolab_zone *zone;
+	/* mechanics */
+	double rpm;
+	unsigned nseek;               /* measured seek curve (interpolated), or 0: the formula */
+	struct iolab_seek_point *seek;
+	uint64_t seek_single_ns, seek_avg_ns, seek_full_ns; /* datasheet figures (formula) */
+	uint64_t write_settle_ns, head_switch_ns;
+	/* controller */
+	uint64_t bus_ns_per_block;    /* interface transfer time per block */
+	uint64_t ovh_read_hit[2];     /* command overhead, indexed by the previous command: 0 read, 1 write */
+	uint64_t ovh_read_miss[2];
+	uint64_t ovh_write_hit[2];
+	uint64_t ovh_write_miss[2];
+	/* cache */
+	unsigned segments;            /* 0: no cache */
+	bool separate_write_segment;  /* one more segment, used by writes only */
+	bool readahead_track;         /* read-ahead to the end of the track (one more track when
+					 reading sequentially) instead of readahead_blocks */
+	bool zero_latency_read;       /* reads start at the first wanted sector under the head */
+	bool zero_latency_write;
+	uint32_t segment_blocks;
+	uint32_t readahead_blocks;    /* read-ahead after a read miss, at most */
+	bool readahead_over_request;  /* read-ahead counts from the request's end, not its start */
+	bool write_back;              /* writes complete once in the cache (immediate reporting) */
+	unsigned write_segments;      /* segments that may hold dirty data */
+	bool read_hits_on_write_data;
+	/* queue */
+	unsigned queue_depth;         /* commands the drive accepts; 1 = no command queuing */
+	enum iolab_sched sched;
+	/* derived by iolab_model_finish */
+	uint64_t rev_ns;              /* one revolution */
+	double seek_a, seek_b, seek_c, seek_e; /* formula a+b*sqrt(d) below boundary, c+e*d above */
+	uint32_t seek_boundary;
+};
+
+/* Computes the derived fields and checks consistency (zones cover the cylinders in order, block
+ * count matches the layout, seek curve increasing in distance, ...). Returns 0 or -EINVAL. */
+int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err);
+void iolab_model_free(struct iolab_disk_model *m);
+
+/* Reads a model file. name is used in messages. Returns 0 or -errno (err: "file:line: field"). */
+int iolab_model_parse(const char *name, const char *text, struct iolab_disk_model *m,
+		      struct iolab_err *err);
+int iolab_model_load(const char *path, struct iolab_disk_model *m, struct iolab_err *err);
+/* Loads a built-in model by name, or a model file if name contains '/' or ends in ".model". */
+int iolab_model_open(const char *name_or_path, struct iolab_disk_model *m, struct iolab_err *err);
+/* Writes m in the model file format. */
+int iolab_model_write(const struct iolab_disk_model *m, FILE *f);
+
+/* Built-in models (compiled in from models/). */
+unsigned iolab_model_builtin_count(void);
+const char *iolab_model_builtin_name(unsigned i);
+
+/* Seek time for a distance in cylinders (0 for 0). */
+uint64_t iolab_model_seek_ns(const struct iolab_disk_model *m, uint32_t dist, bool write);
+
+#endif

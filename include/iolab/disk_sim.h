@@ -1,0 +1,44 @@
+/* disk_sim.h: a simulated mechanical drive in virtual time (disk.c). Requests go in with their
+ * arrival time; the drive serves commands one at a time in the order its scheduler picks among
+ * the commands it has accepted (queue_depth), and each comes out with its completion time.
+ * Counters say where the time went (seek, rotation, media, interface, overheads, cache hits). */
+#ifndef IOLAB_DISK_SIM_H
+#define IOLAB_DISK_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iolab/disk_model.h"
+
+struct iolab_disk_req {
+	uint64_t lbn;
+	uint32_t blocks;
+	bool write;
+	uint64_t t_arrive, t_done; /* ns of virtual time */
+	void *user;
+};
+
+/* Totals over the requests completed so far (ns unless named). */
+struct iolab_disk_stats {
+	uint64_t reads, writes, read_hits, read_partial_hits, write_waits;
+	double overhead_ns, queue_ns, seek_ns, rotate_ns, media_ns, bus_ns;
+	uint64_t seeks;
+};
+
+struct iolab_disk;
+
+/* Creates a drive for model m (which must outlive it). Returns NULL on ENOMEM. */
+struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m);
+void iolab_disk_free(struct iolab_disk *d);
+
+/* Hands r to the drive at its r->t_arrive, which is not earlier than any earlier arrival or
+ * returned completion. The drive keeps the pointer until it returns r. */
+void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
+/* Serves until the next request completes and returns it (t_done set), or NULL if none is
+ * outstanding. */
+struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d);
+/* Requests submitted and not yet returned. */
+unsigned iolab_disk_outstanding(const struct iolab_disk *d);
+const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d);
+
+#endif

@@ -1,0 +1,16 @@
+/* disksim_import.h: reading a DiskSim 4.0 drive specification (a .diskspecs file, the .model
+ * file it sources and the .seek file that names) into an iolab drive model. */
+#ifndef IOLAB_DISKSIM_IMPORT_H
+#define IOLAB_DISKSIM_IMPORT_H
+
+#include "iolab/disk_model.h"
+#include "iolab/error.h"
+
+/* Reads diskspecs_path, the "Model = source X.model" file it names and that file's "Full seek
+ * curve = X.seek" (both relative to the directory of the file naming them), fills m (all times
+ * converted from ms to ns) and finishes it with iolab_model_finish. m->name is the stem of
+ * diskspecs_path. Returns 0, or -errno with one line in err ("file:line: field 'X': ...");
+ * on failure m holds nothing to free. */
+int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err);
+
+#endif

@@ -1,0 +1,136 @@
+/* cmd_sim.c: `iolab sim validate`: a drive model against measurements of the real drive (the
+ * demerit figure), and dispatch of `iolab sim` workload runs to cmd_run.c. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "iolab/disk_model.h"
+#include "iolab/disk_sim.h"
+#include "iolab/validate.h"
+
+static void validate_help(void)
+{
+	printf("usage: iolab sim validate --model NAME|FILE TRACE [--json FILE]\n\n"
+	       "Replays a DiskSim validate-format trace (R|W Hit|Miss lbn blocks service_us think_us,\n"
+	       "measured on a real drive, closed loop at depth 1) on the model and prints the\n"
+	       "demerit figure: the RMS horizontal distance between the measured and simulated\n"
+	       "service-time distributions, as a percentage of the measured mean.\n"
+	       "--json FILE also writes both distributions (CDFs).\n");
+}
+
+static json_t *cdf(const double *sorted, size_t n)
+{
+	json_t *a = json_array();
+	for (unsigned k = 1; k <= 100; k++) {
+		double p = k / 100.0;
+		json_array_append_new(a, json_pack("{s:f,s:f}", "p", p, "us", iolab_cdf_quantile(sorted, n, p)));
+	}
+	return a;
+}
+
+static int validate(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"model", required_argument, NULL, 'm'},
+		{"json", required_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	const char *model_name = NULL, *json = NULL;
+	int ch;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'm': model_name = optarg; break;
+		case 'j': json = optarg; break;
+		case 'h': validate_help(); return EXIT_OK;
+		case ':': {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "sim validate: option '%s' needs a value", argv[optind - 1]);
+			return cli_usage_error(msg);
+		}
+		default: {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "sim validate: unknown option '%s'", argv[optind - 1]);
+			return cli_usage_error(msg);
+		}
+		}
+	}
+	if (!model_name)
+		return cli_usage_error("sim validate: --model is required");
+	if (optind != argc - 1)
+		return cli_usage_error("sim validate: give exactly one trace file");
+	const char *trace = argv[optind];
+	struct iolab_disk_model m;
+	struct iolab_vtrace t;
+	struct iolab_err err;
+	if (iolab_model_open(model_name, &m, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (iolab_vtrace_load(trace, &t, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		iolab_model_free(&m);
+		return EXIT_USAGE;
+	}
+	double *meas = malloc(t.n * sizeof(double)), *sim = malloc(t.n * sizeof(double));
+	struct iolab_disk_stats st;
+	int status = EXIT_OK;
+	if (!meas || !sim) {
+		status = cli_usage_error("out of memory");
+	} else if (iolab_validate_run(&m, &t, sim, &st, &err)) {
+		fprintf(stderr, "iolab: %s: %s\n", trace, err.msg);
+		status = EXIT_USAGE;
+	} else {
+		double ms = 0, ss = 0;
+		for (size_t i = 0; i < t.n; i++) {
+			meas[i] = t.req[i].service_us;
+			ms += meas[i];
+			ss += sim[i];
+		}
+		ms /= (double)t.n;
+		ss /= (double)t.n;
+		double dem = iolab_demerit(meas, sim, t.n); /* sorts both */
+		printf("model %s, trace %s: %zu requests\n", m.name, trace, t.n);
+		printf("mean service time: measured %.3f ms, simulated %.3f ms (%+.1f%%)\n", ms / 1e3,
+		       ss / 1e3, 100 * (ss - ms) / ms);
+		printf("read hits %llu of %llu reads (partial %llu); simulated time: seek %.0f%%, "
+		       "rotation %.0f%%, media %.0f%%, interface %.0f%%, overhead %.0f%%, waits %.0f%%\n",
+		       (unsigned long long)st.read_hits, (unsigned long long)st.reads,
+		       (unsigned long long)st.read_partial_hits, 100 * st.seek_ns / (ss * 1e3 * t.n),
+		       100 * st.rotate_ns / (ss * 1e3 * t.n), 100 * st.media_ns / (ss * 1e3 * t.n),
+		       100 * st.bus_ns / (ss * 1e3 * t.n), 100 * st.overhead_ns / (ss * 1e3 * t.n),
+		       100 * st.queue_ns / (ss * 1e3 * t.n));
+		printf("demerit %.1f%% (%.3f ms RMS distance between the distributions)\n", 100 * dem / ms,
+		       dem / 1e3);
+		if (json) {
+			json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
+						 IOLAB_VERSION, "command", "sim validate", "model", m.name,
+						 "trace", trace, "requests", (json_int_t)t.n,
+						 "measured_mean_us", ms, "simulated_mean_us", ss,
+						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
+						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));
+			if (!root || json_dump_file(root, json, JSON_INDENT(2))) {
+				fprintf(stderr, "iolab: %s: cannot write the JSON file\n", json);
+				status = EXIT_FAILED;
+			}
+			json_decref(root);
+		}
+	}
+	free(meas);
+	free(sim);
+	iolab_vtrace_free(&t);
+	iolab_model_free(&m);
+	return status;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "validate"))
+		return validate(argc - 1, argv + 1);
+	return cmd_sim_run(argc, argv);
+}

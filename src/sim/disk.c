@@ -1,0 +1,546 @@
+/* disk.c: the mechanical drive model in virtual time.
+ *
+ * The drive's controller serves one command at a time; queued commands wait in arrival order
+ * and, when the drive accepts several (queue_depth), the scheduler picks the next among the
+ * first queue_depth of them (FCFS, SSTF, C-LOOK or SPTF). Serving a command computes its whole
+ * time line at once (no event queue is needed for a single drive), in this order:
+ *
+ *   command overhead (by command type, hit or miss, and the previous command's type)
+ *   -> wait for the arm (a running write flush, or the sector a prefetch is in)
+ *   -> per block: reposition (seek, or head switch, the longer; writes add settle) and wait for
+ *      the sector to come round (exact angle from absolute time, skews, slips) -> one sector time
+ *   -> the interface moves each block as soon as it is in the buffer and the previous one has
+ *      gone (bus_us_per_block each), so the command ends with its last block's transfer.
+ *
+ * The cache is a set of segments replaced least-recently-used. After a read the drive keeps
+ * reading ahead in the background (to readahead_blocks past the request, or to the end of the
+ * track and one more when reading sequentially) until a new command stops it at the end of the
+ * sector in progress; that work is evaluated lazily when the next command arrives. A request
+ * wholly in a segment is a hit: overhead plus interface time; partly in it, the rest comes from
+ * the media (or from the read-ahead still running). With write-back, a write completes when its
+ * data is in the buffer; the arm writes it afterwards, and sectors whose data has not arrived yet
+ * are passed by for a revolution. Reads of data that a flush is writing wait for the flush.
+ * These behaviours follow the DiskSim 4.0 disk model that the DIXtrac-extracted parameters
+ * were made for; times are doubles in ns inside a command and integers between commands.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/disk_sim.h"
+#include "layout.h"
+
+#define MAX_FLUSH 64
+
+struct segment {
+	uint64_t start, end; /* cached blocks [start, end) */
+	bool used, from_write, write_only;
+	uint64_t stamp;      /* last use, for LRU */
+};
+
+struct iolab_disk {
+	const struct iolab_disk_model *m;
+	struct iolab_disk_stats st;
+	struct iolab_disk_req **q; /* accepted and waiting, in arrival order */
+	unsigned nq, qcap;
+	double free_at;            /* the controller finishes the command in service */
+	struct iolab_disk_req *done; /* served, not yet returned */
+	bool last_write;
+	/* arm */
+	uint32_t cyl, head;
+	double arm_free;           /* foreground media work (read or flush) ends */
+	double flush_end[MAX_FLUSH]; /* flushes in progress or queued: their ends */
+	unsigned nflush;
+	/* cache */
+	unsigned nseg;
+	struct segment *seg;
+	uint64_t stamp;
+	/* read-ahead running in the background */
+	bool pf_on;
+	unsigned pf_seg;
+	uint64_t pf_next, pf_limit;
+	double pf_t;               /* the arm is free to go for pf_next */
+};
+
+struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
+{
+	struct iolab_disk *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->m = m;
+	d->nseg = m->segments + (m->separate_write_segment ? 1 : 0);
+	d->seg = calloc(d->nseg ? d->nseg : 1, sizeof(*d->seg));
+	d->qcap = 64;
+	d->q = calloc(d->qcap, sizeof(*d->q));
+	if (!d->seg || !d->q) {
+		iolab_disk_free(d);
+		return NULL;
+	}
+	if (m->separate_write_segment && d->nseg)
+		d->seg[d->nseg - 1].write_only = true;
+	return d;
+}
+
+void iolab_disk_free(struct iolab_disk *d)
+{
+	if (!d)
+		return;
+	free(d->seg);
+	free(d->q);
+	free(d);
+}
+
+unsigned iolab_disk_outstanding(const struct iolab_disk *d)
+{
+	return d->nq + (d->done ? 1 : 0);
+}
+
+const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d)
+{
+	return &d->st;
+}
+
+void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
+{
+	if (d->nq == d->qcap) {
+		unsigned cap = d->qcap * 2;
+		struct iolab_disk_req **nq = realloc(d->q, cap * sizeof(*nq));
+		if (!nq)
+			abort(); /* the engine bounds the queue by its depth; this is not reachable */
+		d->q = nq;
+		d->qcap = cap;
+	}
+	d->q[d->nq++] = r;
+}
+
+/* ---- the arm --------------------------------------------------------------------------- */
+
+/* Time to move the arm from where it is to p (seek or head switch, the longer; writes settle). */
+static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bool write)
+{
+	uint32_t dist = p->cyl > d->cyl ? p->cyl - d->cyl : d->cyl - p->cyl;
+	double t = dist ? (double)iolab_model_seek_ns(d->m, dist, false) : 0;
+	if (p->head != d->head && (double)d->m->head_switch_ns > t)
+		t = (double)d->m->head_switch_ns;
+	if (t > 0 && write)
+		t += (double)d->m->write_settle_ns;
+	return t;
+}
+
+/* Wait from time t until sector p starts under the head. */
+static double rotate_ns(const struct iolab_disk *d, const struct iolab_phys *p, double t)
+{
+	double rev = (double)d->m->rev_ns;
+	double w = p->angle - fmod(t, rev) / rev;
+	if (w < 0)
+		w += 1;
+	if (w > 1 - 1e-6) /* the sector is just starting */
+		w = 0;
+	return w * rev;
+}
+
+/* Moves the arm to block p and waits for its sector; returns when the sector starts. */
+static double reach(struct iolab_disk *d, const struct iolab_phys *p, double t, bool write)
+{
+	double mv = move_ns(d, p, write);
+	if (p->cyl != d->cyl)
+		d->st.seeks++;
+	d->st.seek_ns += mv;
+	t += mv;
+	d->cyl = p->cyl;
+	d->head = p->head;
+	double w = rotate_ns(d, p, t);
+	d->st.rotate_ns += w;
+	return t + w;
+}
+
+static void map(const struct iolab_disk *d, uint64_t lbn, struct iolab_phys *p)
+{
+	if (iolab_layout_map(d->m, lbn, p))
+		iolab_layout_map(d->m, d->m->blocks - 1, p); /* the caller checked bounds */
+}
+
+/* ---- read-ahead -------------------------------------------------------------------------- */
+
+/* Last block + 1 of the track that holds lbn. */
+static uint64_t track_end(const struct iolab_disk *d, uint64_t lbn, uint64_t *first, uint32_t *spt)
+{
+	struct iolab_phys p, q;
+	map(d, lbn, &p);
+	*spt = d->m->zone[p.zone].spt;
+	uint64_t lo = lbn > p.sector ? lbn - p.sector : 0, hi = lbn + (*spt - p.sector);
+	while (lo < lbn) { /* first block on the track: slips can only move it later */
+		map(d, lo, &q);
+		if (q.cyl == p.cyl && q.track == p.track)
+			break;
+		lo++;
+	}
+	*first = lo;
+	if (hi > d->m->blocks)
+		hi = d->m->blocks;
+	while (hi > lbn + 1) {
+		map(d, hi - 1, &q);
+		if (q.cyl == p.cyl && q.track == p.track)
+			break;
+		hi--;
+	}
+	return hi;
+}
+
+static uint64_t readahead_limit(const struct iolab_disk *d, uint64_t lbn, uint32_t n, uint64_t seg_start)
+{
+	const struct iolab_disk_model *m = d->m;
+	uint64_t limit;
+	if (m->readahead_track) {
+		uint64_t first;
+		uint32_t spt;
+		limit = track_end(d, lbn + n - 1, &first, &spt);
+		if (seg_start < first)
+			limit += spt;
+	} else {
+		limit = lbn + n + m->readahead_blocks;
+	}
+	return limit < m->blocks ? limit : m->blocks;
+}
+
+static void seg_extend(struct iolab_disk *d, struct segment *s, uint64_t end)
+{
+	s->end = end;
+	if (s->end - s->start > d->m->segment_blocks)
+		s->start = s->end - d->m->segment_blocks;
+}
+
+/* Reads ahead every block whose sector ends by `until`. */
+static void pf_credit(struct iolab_disk *d, double until)
+{
+	while (d->pf_on && d->pf_next < d->pf_limit) {
+		struct iolab_phys p;
+		map(d, d->pf_next, &p);
+		uint32_t cyl = d->cyl, head = d->head;
+		struct iolab_disk_stats saved = d->st;
+		double end = reach(d, &p, d->pf_t, false) + p.sector_ns;
+		d->st = saved; /* background work is not charged to a command */
+		if (end > until) {
+			d->cyl = cyl;
+			d->head = head;
+			return;
+		}
+		d->pf_t = end;
+		d->pf_next++;
+		seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
+	}
+	d->pf_on = false;
+}
+
+/* Stops the read-ahead at t: returns when the arm is free (the end of the seek or sector in
+ * progress, or t if it had already finished). */
+static double pf_stop(struct iolab_disk *d, double t)
+{
+	if (!d->pf_on)
+		return t > d->pf_t ? t : d->pf_t;
+	pf_credit(d, t);
+	if (!d->pf_on)
+		return t > d->pf_t ? t : d->pf_t;
+	struct iolab_phys p;
+	map(d, d->pf_next, &p);
+	double mv = move_ns(d, &p, false), seek_end = d->pf_t + mv;
+	d->cyl = p.cyl;
+	d->head = p.head;
+	d->pf_on = false;
+	if (t < seek_end)
+		return seek_end;
+	double start = seek_end + rotate_ns(d, &p, seek_end);
+	return t < start ? start : start + p.sector_ns;
+}
+
+/* ---- cache ------------------------------------------------------------------------------- */
+
+static struct segment *find_hit(struct iolab_disk *d, uint64_t lbn)
+{
+	for (unsigned i = 0; i < d->nseg; i++) {
+		struct segment *s = &d->seg[i];
+		if (s->used && !s->write_only && lbn >= s->start && lbn < s->end &&
+		    (!s->from_write || d->m->read_hits_on_write_data))
+			return s;
+	}
+	return NULL;
+}
+
+/* A segment for new data: an empty one, else the least recently used one that is not reading
+ * ahead, else the one reading ahead (whose read-ahead stops). */
+static struct segment *take_segment(struct iolab_disk *d, bool write)
+{
+	struct segment *best = NULL;
+	for (unsigned i = 0; i < d->nseg; i++) {
+		struct segment *s = &d->seg[i];
+		if (s->write_only != (write && d->m->separate_write_segment))
+			continue;
+		if (d->pf_on && i == d->pf_seg)
+			continue;
+		if (!s->used)
+			return s;
+		if (!best || s->stamp < best->stamp)
+			best = s;
+	}
+	if (!best && d->pf_on && !(write && d->m->separate_write_segment))
+		best = &d->seg[d->pf_seg];
+	return best;
+}
+
+static void touch(struct iolab_disk *d, struct segment *s)
+{
+	s->stamp = ++d->stamp;
+}
+
+/* ---- serving commands ------------------------------------------------------------------- */
+
+/* Reads blocks [lbn, lbn + n) with the arm free at t; the interface starts no earlier than
+ * *bus. Updates *bus to the end of the last transfer; returns the media end. */
+static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus)
+{
+	double bulk = (double)d->m->bus_ns_per_block;
+	for (uint32_t k = 0; k < n; k++) {
+		struct iolab_phys p;
+		map(d, lbn + k, &p);
+		t = reach(d, &p, t, false) + p.sector_ns;
+		d->st.media_ns += p.sector_ns;
+		*bus = (*bus > t ? *bus : t) + bulk;
+	}
+	return t;
+}
+
+/* Blocks of the running read-ahead: continues it to cover [lbn, lbn + n), pushing the bus. */
+static void pf_follow(struct iolab_disk *d, uint64_t lbn, uint32_t n, double *bus)
+{
+	double bulk = (double)d->m->bus_ns_per_block;
+	while (d->pf_next < lbn + n) {
+		struct iolab_phys p;
+		map(d, d->pf_next, &p);
+		double end = reach(d, &p, d->pf_t, false) + p.sector_ns;
+		d->st.media_ns += p.sector_ns;
+		d->pf_t = end;
+		if (d->pf_next >= lbn)
+			*bus = (*bus > end ? *bus : end) + bulk;
+		d->pf_next++;
+		seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
+	}
+}
+
+/* Flushes in progress at t. */
+static unsigned flushing(struct iolab_disk *d, double t)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < d->nflush; i++)
+		if (d->flush_end[i] > t)
+			d->flush_end[k++] = d->flush_end[i];
+	d->nflush = k;
+	return k;
+}
+
+static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double ta)
+{
+	const struct iolab_disk_model *m = d->m;
+	int prev = d->last_write;
+	double bulk = (double)m->bus_ns_per_block;
+	uint64_t lbn = r->lbn, end = r->lbn + r->blocks;
+	if (d->pf_on)
+		pf_credit(d, ta);
+	struct segment *s = find_hit(d, lbn);
+	bool on_pf = s && d->pf_on && s == &d->seg[d->pf_seg];
+	if (s) {
+		/* Hit: the cached blocks go at once (after a running flush, which cannot stop). */
+		double start = ta + (double)m->ovh_read_hit[prev];
+		if (d->arm_free > ta && !on_pf && s->from_write)
+			start = d->arm_free + (double)m->ovh_read_hit[prev];
+		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
+		double bus = start;
+		uint64_t have = s->end < end ? s->end : end;
+		bus += (double)(have - lbn) * bulk;
+		touch(d, s);
+		if (have == end) {
+			d->st.read_hits++;
+			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
+				uint64_t lim = readahead_limit(d, lbn, r->blocks, s->start);
+				if (lim > d->pf_limit)
+					d->pf_limit = lim;
+			}
+			return bus;
+		}
+		d->st.read_partial_hits++;
+		if (on_pf) {
+			uint64_t lim = readahead_limit(d, lbn, r->blocks, s->start);
+			if (lim > d->pf_limit)
+				d->pf_limit = lim;
+			pf_follow(d, have, (uint32_t)(end - have), &bus);
+			return bus;
+		}
+		/* The rest from the media, starting where the segment ends. */
+		double arm = ta + (double)m->ovh_read_miss[prev];
+		if (arm < d->arm_free)
+			arm = d->arm_free;
+		double mend = media_read(d, have, (uint32_t)(end - have), arm, &bus);
+		seg_extend(d, s, end);
+		d->arm_free = mend;
+		d->pf_on = m->segments > 0;
+		d->pf_seg = (unsigned)(s - d->seg);
+		d->pf_next = end;
+		d->pf_t = mend;
+		d->pf_limit = readahead_limit(d, lbn, r->blocks, s->start);
+		return bus;
+	}
+	/* Miss: stop the read-ahead, then seek, rotate, read. */
+	double stop = pf_stop(d, ta);
+	double arm = ta + (double)m->ovh_read_miss[prev] + (stop > ta ? stop - ta : 0);
+	if (arm < d->arm_free)
+		arm = d->arm_free;
+	d->st.overhead_ns += (double)m->ovh_read_miss[prev];
+	d->st.queue_ns += arm - ta - (double)m->ovh_read_miss[prev];
+	double bus = arm;
+	double mend = media_read(d, lbn, r->blocks, arm, &bus);
+	d->arm_free = mend;
+	struct segment *ns = m->segments ? take_segment(d, false) : NULL;
+	if (ns) {
+		ns->used = true;
+		ns->from_write = false;
+		ns->start = lbn;
+		seg_extend(d, ns, end);
+		touch(d, ns);
+		d->pf_on = true;
+		d->pf_seg = (unsigned)(ns - d->seg);
+		d->pf_next = end;
+		d->pf_t = mend;
+		d->pf_limit = readahead_limit(d, lbn, r->blocks, lbn);
+	}
+	return bus;
+}
+
+/* Writes [lbn, lbn + n) with the arm free at t; block k's data arrives at data0 + (k+1)*bulk.
+ * Returns the media end. */
+static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double data0)
+{
+	double bulk = (double)d->m->bus_ns_per_block, rev = (double)d->m->rev_ns;
+	for (uint32_t k = 0; k < n; k++) {
+		struct iolab_phys p;
+		map(d, lbn + k, &p);
+		t = reach(d, &p, t, true);
+		double arrive = data0 + (double)(k + 1) * bulk;
+		if (t < arrive) { /* pass the sector by until its data is there */
+			double revs = ceil((arrive - t) / rev);
+			t += revs * rev;
+			d->st.rotate_ns += revs * rev;
+		}
+		t += p.sector_ns;
+		d->st.media_ns += p.sector_ns;
+	}
+	return t;
+}
+
+static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double ta)
+{
+	const struct iolab_disk_model *m = d->m;
+	int prev = d->last_write;
+	double bulk = (double)m->bus_ns_per_block;
+	uint64_t lbn = r->lbn, end = r->lbn + r->blocks;
+	double ovh = (double)(m->write_back ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
+	d->st.overhead_ns += ovh;
+	double stop = pf_stop(d, ta);
+	/* Cached copies of these blocks are dropped; the written data takes a segment. */
+	for (unsigned i = 0; i < d->nseg; i++) {
+		struct segment *s = &d->seg[i];
+		if (s->used && s->start < end && lbn < s->end)
+			s->used = false;
+	}
+	double start = ta + ovh;
+	unsigned max_dirty = m->write_segments ? m->write_segments : 1;
+	if (m->write_back && flushing(d, ta) >= max_dirty) { /* wait for a segment to drain */
+		double first = d->flush_end[0];
+		for (unsigned i = 1; i < d->nflush; i++)
+			if (d->flush_end[i] < first)
+				first = d->flush_end[i];
+		if (first > start) {
+			d->st.write_waits++;
+			d->st.queue_ns += first - start;
+			start = first;
+		}
+	}
+	double data_end = start + (double)r->blocks * bulk;
+	d->st.bus_ns += (double)r->blocks * bulk;
+	double arm = ta + ovh + (stop > ta ? stop - ta : 0);
+	if (arm < d->arm_free)
+		arm = d->arm_free;
+	double mend = media_write(d, lbn, r->blocks, arm, start);
+	d->arm_free = mend;
+	if (m->write_back && d->nflush < MAX_FLUSH)
+		d->flush_end[d->nflush++] = mend;
+	struct segment *s = m->segments ? take_segment(d, true) : NULL;
+	if (s) {
+		s->used = true;
+		s->from_write = true;
+		s->start = lbn;
+		s->end = lbn;
+		seg_extend(d, s, end);
+		touch(d, s);
+	}
+	return m->write_back ? data_end : (mend > data_end ? mend : data_end);
+}
+
+/* Index in the queue of the next command by the scheduler, among the first queue_depth. */
+static unsigned pick(struct iolab_disk *d, double t)
+{
+	unsigned n = d->nq < d->m->queue_depth ? d->nq : d->m->queue_depth;
+	if (n <= 1 || d->m->sched == IOLAB_SCHED_FCFS)
+		return 0;
+	unsigned best = 0;
+	double best_v = INFINITY;
+	uint32_t best_cyl = UINT32_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		struct iolab_phys p;
+		map(d, d->q[i]->lbn, &p);
+		double v;
+		switch (d->m->sched) {
+		case IOLAB_SCHED_SSTF:
+			v = p.cyl > d->cyl ? p.cyl - d->cyl : d->cyl - p.cyl;
+			break;
+		case IOLAB_SCHED_CLOOK: /* nearest at or beyond the arm, else the lowest */
+			v = p.cyl >= d->cyl ? (double)(p.cyl - d->cyl) : 1e12 + p.cyl;
+			break;
+		default: { /* SPTF: seek plus rotation from where the arm will be */
+			double arm = t > d->arm_free ? t : d->arm_free;
+			double mv = move_ns(d, &p, d->q[i]->write);
+			v = mv + rotate_ns(d, &p, arm + mv);
+			break;
+		}
+		}
+		if (v < best_v || (v == best_v && p.cyl < best_cyl)) {
+			best_v = v;
+			best = i;
+			best_cyl = p.cyl;
+		}
+	}
+	return best;
+}
+
+struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d)
+{
+	if (!d->nq)
+		return NULL;
+	struct iolab_disk_req *first = d->q[0];
+	double t = (double)first->t_arrive > d->free_at ? (double)first->t_arrive : d->free_at;
+	unsigned i = pick(d, t);
+	struct iolab_disk_req *r = d->q[i];
+	memmove(&d->q[i], &d->q[i + 1], (d->nq - i - 1) * sizeof(*d->q));
+	d->nq--;
+	if ((double)r->t_arrive > t)
+		t = (double)r->t_arrive;
+	d->st.queue_ns += t - (double)r->t_arrive;
+	double done = r->write ? serve_write(r, d, t) : serve_read(d, r, t);
+	if (!r->write)
+		d->st.bus_ns += (double)r->blocks * (double)d->m->bus_ns_per_block;
+	r->write ? d->st.writes++ : d->st.reads++;
+	d->last_write = r->write;
+	d->free_at = done;
+	r->t_done = (uint64_t)llround(done);
+	if (r->t_done < r->t_arrive)
+		r->t_done = r->t_arrive;
+	return r;
+}

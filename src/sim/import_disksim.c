@@ -1,0 +1,988 @@
+/* import_disksim.c: DiskSim 4.0 drive specifications to iolab drive models (disksim_import.h).
+ *
+ * DiskSim's parameter files are blocks of `Name with spaces = value` parameters separated by
+ * commas; a value is a number or a word ("source x.model", "extracted", "x.seek"), a block
+ * (`type { ... }`) or a list (`[ v, v, ... ]`); '#' starts a comment. The .diskspecs file holds
+ * one `disksim_disk NAME { ... }` block (controller, cache, queue) whose "Model" parameter sources
+ * the .model file: a `dm_disk NAME { ... }` block with the geometry, a dm_mech_g1 mechanical model
+ * and a dm_layout_g1 layout with its zones. The mechanical model's "Full seek curve" names the
+ * .seek file: "Seek distances measured: N", then N "distance, ms" lines.
+ *
+ * The reader builds a small tree of the whole file first, then looks parameters up by name (case
+ * and spacing as DiskSim writes them; compared without regard to case). Every error is one line
+ * naming the file, the line and the DiskSim parameter. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iolab/disksim_import.h"
+
+#define MAX_FILE_BYTES (16u << 20)
+#define MAX_DEPTH 32
+
+/* ---------------------------------------------------------------------------------------- */
+/* The tree */
+
+enum vkind { V_SCALAR, V_BLOCK, V_LIST };
+
+struct dparam;
+
+struct dval {
+	enum vkind kind;
+	unsigned line;
+	const char *file;       /* for messages */
+	char *text;             /* scalar: the words joined by one space; block: its type */
+	char *bname;            /* block: the words after the type, if any (top-level blocks) */
+	struct dparam *param;   /* block */
+	unsigned nparam;
+	struct dval *item;      /* list */
+	unsigned nitem;
+};
+
+struct dparam {
+	char *name;
+	unsigned line;
+	struct dval v;
+};
+
+static void dval_free(struct dval *v)
+{
+	for (unsigned i = 0; i < v->nparam; i++) {
+		free(v->param[i].name);
+		dval_free(&v->param[i].v);
+	}
+	for (unsigned i = 0; i < v->nitem; i++)
+		dval_free(&v->item[i]);
+	free(v->param);
+	free(v->item);
+	free(v->text);
+	free(v->bname);
+	memset(v, 0, sizeof(*v));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The tokenizer */
+
+enum tok { T_EOF, T_WORD, T_LBRACE, T_RBRACE, T_LBRACK, T_RBRACK, T_COMMA, T_EQ };
+
+struct token {
+	enum tok t;
+	const char *p;
+	size_t len;
+	unsigned line;
+};
+
+struct lexer {
+	const char *file;
+	const char *s;
+	unsigned line;
+	bool peeked;
+	struct token la;
+	struct iolab_err *err;
+};
+
+static bool special(char c)
+{
+	return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == '=' || c == '#';
+}
+
+static struct token lex_next(struct lexer *lx)
+{
+	if (lx->peeked) {
+		lx->peeked = false;
+		return lx->la;
+	}
+	for (;;) {
+		while (*lx->s && isspace((unsigned char)*lx->s)) {
+			if (*lx->s == '\n')
+				lx->line++;
+			lx->s++;
+		}
+		if (*lx->s != '#')
+			break;
+		while (*lx->s && *lx->s != '\n')
+			lx->s++;
+	}
+	struct token t = {.p = lx->s, .len = 1, .line = lx->line};
+	switch (*lx->s) {
+	case 0: t.t = T_EOF; t.len = 0; return t;
+	case '{': t.t = T_LBRACE; break;
+	case '}': t.t = T_RBRACE; break;
+	case '[': t.t = T_LBRACK; break;
+	case ']': t.t = T_RBRACK; break;
+	case ',': t.t = T_COMMA; break;
+	case '=': t.t = T_EQ; break;
+	default:
+		t.t = T_WORD;
+		while (lx->s[t.len] && !isspace((unsigned char)lx->s[t.len]) && !special(lx->s[t.len]))
+			t.len++;
+		lx->s += t.len;
+		return t;
+	}
+	lx->s++;
+	return t;
+}
+
+static struct token lex_peek(struct lexer *lx)
+{
+	if (!lx->peeked) {
+		lx->la = lex_next(lx);
+		lx->peeked = true;
+	}
+	return lx->la;
+}
+
+static const char *tok_desc(const struct token *t)
+{
+	switch (t->t) {
+	case T_EOF: return "the end of the file";
+	case T_WORD: return "a word";
+	case T_LBRACE: return "'{'";
+	case T_RBRACE: return "'}'";
+	case T_LBRACK: return "'['";
+	case T_RBRACK: return "']'";
+	case T_COMMA: return "','";
+	case T_EQ: return "'='";
+	}
+	return "?";
+}
+
+static int oom(struct iolab_err *err, const char *file)
+{
+	return iolab_errf(err, ENOMEM, "%s: out of memory", file);
+}
+
+/* Appends the word t to *buf, one space between words. */
+static int add_word(struct lexer *lx, char **buf, const struct token *t)
+{
+	size_t old = *buf ? strlen(*buf) : 0;
+	if (old + t->len > 4096)
+		return iolab_errf(lx->err, EINVAL, "%s:%u: a name or value longer than 4096 characters",
+				  lx->file, t->line);
+	char *n = realloc(*buf, old + t->len + 2);
+	if (!n)
+		return oom(lx->err, lx->file);
+	if (old)
+		n[old++] = ' ';
+	memcpy(n + old, t->p, t->len);
+	n[old + t->len] = 0;
+	*buf = n;
+	return 0;
+}
+
+static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth);
+
+/* A value: words, a block ("type { ... }") or a list ("[ ... ]"). */
+static int parse_value(struct lexer *lx, struct dval *v, const char *field, unsigned depth)
+{
+	if (depth > MAX_DEPTH)
+		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': nested more than %d deep",
+				  lx->file, lx->line, field, MAX_DEPTH);
+	v->file = lx->file;
+	v->line = lex_peek(lx).line;
+	struct token t;
+	while ((t = lex_peek(lx)).t == T_WORD) {
+		lex_next(lx);
+		if (add_word(lx, &v->text, &t))
+			return -EINVAL;
+	}
+	if (t.t == T_LBRACE) {
+		lex_next(lx);
+		v->kind = V_BLOCK;
+		v->line = t.line;
+		return parse_block_body(lx, v, depth + 1);
+	}
+	if (t.t == T_LBRACK && !v->text) {
+		lex_next(lx);
+		v->kind = V_LIST;
+		unsigned cap = 0;
+		for (;;) {
+			t = lex_peek(lx);
+			if (t.t == T_RBRACK) {
+				lex_next(lx);
+				return 0;
+			}
+			if (v->nitem == cap) {
+				cap = cap ? cap * 2 : 16;
+				struct dval *n = realloc(v->item, cap * sizeof(*n));
+				if (!n)
+					return oom(lx->err, lx->file);
+				v->item = n;
+			}
+			struct dval *it = &v->item[v->nitem++];
+			memset(it, 0, sizeof(*it));
+			if (parse_value(lx, it, field, depth + 1))
+				return -EINVAL;
+			t = lex_next(lx);
+			if (t.t == T_RBRACK)
+				return 0;
+			if (t.t != T_COMMA)
+				return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or ']' "
+						  "in the list, found %s", lx->file, t.line, field, tok_desc(&t));
+		}
+	}
+	if (!v->text)
+		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': missing value (found %s)",
+				  lx->file, t.line, field, tok_desc(&t));
+	v->kind = V_SCALAR;
+	return 0;
+}
+
+/* After '{': `name = value` parameters separated by ',' up to '}'. */
+static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth)
+{
+	unsigned open_line = blk->line, cap = 0;
+	const char *what = blk->text ? blk->text : "block";
+	for (;;) {
+		struct token t = lex_peek(lx);
+		if (t.t == T_RBRACE) {
+			lex_next(lx);
+			return 0;
+		}
+		if (t.t == T_EOF)
+			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
+					  lx->file, t.line, what, open_line);
+		if (t.t == T_COMMA) { /* tolerate ",," and a comma right after '{' */
+			lex_next(lx);
+			continue;
+		}
+		char *name = NULL;
+		unsigned line = t.line;
+		while ((t = lex_next(lx)).t == T_WORD) {
+			if (add_word(lx, &name, &t)) {
+				free(name);
+				return -EINVAL;
+			}
+		}
+		if (t.t != T_EQ || !name) {
+			int rc = iolab_errf(lx->err, EINVAL, "%s:%u: expected 'name = value' in '%s', "
+					    "found %s%s%s%s", lx->file, t.line, what,
+					    name ? "'" : "", name ? name : "", name ? "' then " : "",
+					    tok_desc(&t));
+			free(name);
+			return rc;
+		}
+		for (unsigned i = 0; i < blk->nparam; i++)
+			if (!strcasecmp(blk->param[i].name, name)) {
+				int rc = iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': given twice "
+						    "(first on line %u)", lx->file, line, name,
+						    blk->param[i].line);
+				free(name);
+				return rc;
+			}
+		if (blk->nparam == cap) {
+			cap = cap ? cap * 2 : 32;
+			struct dparam *n = realloc(blk->param, cap * sizeof(*n));
+			if (!n) {
+				free(name);
+				return oom(lx->err, lx->file);
+			}
+			blk->param = n;
+		}
+		struct dparam *p = &blk->param[blk->nparam++];
+		memset(p, 0, sizeof(*p));
+		p->name = name;
+		p->line = line;
+		if (parse_value(lx, &p->v, name, depth))
+			return -EINVAL;
+		t = lex_peek(lx);
+		if (t.t == T_COMMA)
+			lex_next(lx);
+		else if (t.t != T_RBRACE)
+			return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or '}' after "
+					  "the value, found %s", lx->file, t.line, name, tok_desc(&t));
+	}
+}
+
+/* The whole file: top-level `type name { ... }` blocks (kept in top, a list) and statements such
+ * as `instantiate [ x ] as y` or `source f` (skipped). */
+static int parse_file(const char *file, const char *text, struct dval *top, struct iolab_err *err)
+{
+	struct lexer lx = {.file = file, .s = text, .line = 1, .err = err};
+	memset(top, 0, sizeof(*top));
+	top->kind = V_LIST;
+	top->file = file;
+	unsigned cap = 0;
+	for (;;) {
+		struct token t = lex_peek(&lx);
+		if (t.t == T_EOF)
+			return 0;
+		if (t.t == T_COMMA) {
+			lex_next(&lx);
+			continue;
+		}
+		struct dval v = {.file = file, .line = t.line};
+		char *words = NULL, *first = NULL;
+		while ((t = lex_peek(&lx)).t == T_WORD) {
+			lex_next(&lx);
+			if (!first) {
+				first = strndup(t.p, t.len);
+				if (!first) {
+					free(words);
+					return oom(err, file);
+				}
+			} else if (add_word(&lx, &words, &t)) {
+				free(first);
+				free(words);
+				return -EINVAL;
+			}
+		}
+		if (t.t == T_LBRACE && first) {
+			lex_next(&lx);
+			v.kind = V_BLOCK;
+			v.text = first;
+			v.bname = words;
+			int rc = parse_block_body(&lx, &v, 1);
+			if (!rc && top->nitem == cap) {
+				cap = cap ? cap * 2 : 4;
+				struct dval *n = realloc(top->item, cap * sizeof(*n));
+				if (!n)
+					rc = oom(err, file);
+				else
+					top->item = n;
+			}
+			if (rc) {
+				dval_free(&v);
+				return rc;
+			}
+			top->item[top->nitem++] = v;
+			continue;
+		}
+		free(first);
+		free(words);
+		if (t.t == T_LBRACK) { /* instantiate [ ... ] as ...: not needed */
+			struct dval skip = {0};
+			int rc = parse_value(&lx, &skip, "instantiate", 1);
+			dval_free(&skip);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (t.t == T_EOF)
+			return 0;
+		return iolab_errf(err, EINVAL, "%s:%u: unexpected %s at the top level", file, t.line,
+				  tok_desc(&t));
+	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Looking parameters up */
+
+static const struct dparam *find(const struct dval *blk, const char *name)
+{
+	for (unsigned i = 0; i < blk->nparam; i++)
+		if (!strcasecmp(blk->param[i].name, name))
+			return &blk->param[i];
+	return NULL;
+}
+
+static int missing(const struct dval *blk, const char *name, struct iolab_err *err)
+{
+	return iolab_errf(err, EINVAL, "%s:%u: field '%s': missing (in the '%s' block)", blk->file,
+			  blk->line, name, blk->text ? blk->text : "?");
+}
+
+static int perr(const struct dparam *p, const char *why, struct iolab_err *err)
+{
+	const char *v = p->v.kind == V_SCALAR ? p->v.text : NULL;
+	return iolab_errf(err, EINVAL, "%s:%u: field '%s': %s%s%s%s", p->v.file, p->line, p->name,
+			  v ? "'" : "", v ? v : "", v ? "' " : "", why);
+}
+
+/* Parses a DiskSim number: decimal, optional sign and exponent, nothing after it. */
+static bool number(const char *s, double *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s) || strpbrk(s, "xXpP") || strpbrk(s, "nN"))
+		return false;
+	char *end;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (*end || errno == ERANGE || !isfinite(x))
+		return false;
+	*out = x;
+	return true;
+}
+
+static int value_num(const struct dparam *p, double min, double max, double *out, struct iolab_err *err)
+{
+	double x;
+	if (p->v.kind != V_SCALAR)
+		return perr(p, "must be a number, not a block or a list", err);
+	if (!number(p->v.text, &x))
+		return perr(p, "is not a number", err);
+	if (x < min || x > max) {
+		char why[96];
+		snprintf(why, sizeof(why), "is out of range (%g..%g)", min, max);
+		return perr(p, why, err);
+	}
+	*out = x;
+	return 0;
+}
+
+static int get_num(const struct dval *blk, const char *name, double min, double max, double *out,
+		   struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	return p ? value_num(p, min, max, out, err) : missing(blk, name, err);
+}
+
+/* A whole number (DiskSim writes some as "12.000000"). */
+static int get_int(const struct dval *blk, const char *name, double min, double max, uint64_t *out,
+		   struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	double x;
+	if (!p)
+		return missing(blk, name, err);
+	if (value_num(p, min, max, &x, err))
+		return -EINVAL;
+	if (x != floor(x))
+		return perr(p, "is not a whole number", err);
+	*out = (uint64_t)x;
+	return 0;
+}
+
+static int get_u32(const struct dval *blk, const char *name, double min, double max, uint32_t *out,
+		   struct iolab_err *err)
+{
+	uint64_t x;
+	int rc = get_int(blk, name, min, max, &x, err);
+	if (!rc)
+		*out = (uint32_t)x;
+	return rc;
+}
+
+/* A count of sectors that DiskSim may give with a fraction: rounded. */
+static int get_rounded(const struct dval *blk, const char *name, double max, uint32_t *out,
+		       struct iolab_err *err)
+{
+	double x;
+	int rc = get_num(blk, name, -0.5, max, &x, err);
+	if (!rc)
+		*out = (uint32_t)llround(x);
+	return rc;
+}
+
+/* A flag: 0 or 1. */
+static int get_flag(const struct dval *blk, const char *name, bool *out, struct iolab_err *err)
+{
+	uint64_t x;
+	int rc = get_int(blk, name, 0, 1, &x, err);
+	if (!rc)
+		*out = x != 0;
+	return rc;
+}
+
+/* A time in ms, to ns. */
+static int get_ms(const struct dval *blk, const char *name, uint64_t *ns, struct iolab_err *err)
+{
+	double x;
+	int rc = get_num(blk, name, 0, 1e6, &x, err);
+	if (!rc)
+		*ns = (uint64_t)llround(x * 1e6);
+	return rc;
+}
+
+static int get_word(const struct dval *blk, const char *name, const char **out, struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	if (!p)
+		return missing(blk, name, err);
+	if (p->v.kind != V_SCALAR)
+		return perr(p, "must be a word, not a block or a list", err);
+	*out = p->v.text;
+	return 0;
+}
+
+/* A block parameter of the given type ("Mechanical Model = dm_mech_g1 { ... }"). */
+static int get_block(const struct dval *blk, const char *name, const char *type, const struct dval **out,
+		     struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	if (!p)
+		return missing(blk, name, err);
+	if (p->v.kind != V_BLOCK)
+		return perr(p, "must be a block ('type { ... }')", err);
+	if (type && (!p->v.text || strcasecmp(p->v.text, type))) {
+		char why[160];
+		snprintf(why, sizeof(why), "'%s' is not supported (only %s)",
+			 p->v.text ? p->v.text : "(a block without type)", type);
+		return perr(p, why, err);
+	}
+	*out = &p->v;
+	return 0;
+}
+
+/* A list of whole numbers >= 0 ("slips = [ 1, 2 ]"). */
+static int get_list(const struct dval *blk, const char *name, uint64_t **arr, uint32_t *n,
+		    struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	if (!p)
+		return missing(blk, name, err);
+	if (p->v.kind != V_LIST)
+		return perr(p, "must be a list ('[ n, n, ... ]')", err);
+	*n = 0;
+	*arr = NULL;
+	if (!p->v.nitem)
+		return 0;
+	*arr = malloc(p->v.nitem * sizeof(**arr));
+	if (!*arr)
+		return oom(err, p->v.file);
+	for (unsigned i = 0; i < p->v.nitem; i++) {
+		const struct dval *it = &p->v.item[i];
+		double x;
+		if (it->kind != V_SCALAR || !number(it->text, &x) || x < 0 || x > 1e15 || x != floor(x))
+			return iolab_errf(err, EINVAL, "%s:%u: field '%s': item %u%s%s%s is not a whole "
+					  "number 0..1e15", it->file, it->line, p->name, i + 1,
+					  it->kind == V_SCALAR ? " '" : "",
+					  it->kind == V_SCALAR ? it->text : "",
+					  it->kind == V_SCALAR ? "'" : "");
+		(*arr)[(*n)++] = (uint64_t)x;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Files */
+
+static int slurp(const char *path, char **out, struct iolab_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	char *buf = malloc(MAX_FILE_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return oom(err, path);
+	}
+	size_t n = fread(buf, 1, MAX_FILE_BYTES, f);
+	int rc = 0;
+	if (ferror(f))
+		rc = iolab_errf(err, EIO, "%s: read error", path);
+	else if (!feof(f) && fgetc(f) != EOF)
+		rc = iolab_errf(err, EFBIG, "%s: larger than %u MiB", path, MAX_FILE_BYTES >> 20);
+	fclose(f);
+	buf[n] = 0;
+	if (!rc && strlen(buf) != n)
+		rc = iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a DiskSim file)", path);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* The path of name, relative to the directory of the file `from`. */
+static char *sibling(const char *from, const char *name)
+{
+	const char *slash = strrchr(from, '/');
+	size_t dlen = name[0] == '/' || !slash ? 0 : (size_t)(slash - from) + 1;
+	char *p = malloc(dlen + strlen(name) + 1);
+	if (p) {
+		memcpy(p, from, dlen);
+		strcpy(p + dlen, name);
+	}
+	return p;
+}
+
+/* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines. */
+static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	char *text;
+	int rc = slurp(path, &text, err);
+	if (rc)
+		return rc;
+	unsigned line = 0, declared = 0, first_line = 0, zeros = 0;
+	bool header = false;
+	char *save, *l;
+	for (char *at = text; (l = strsep(&at, "\n")) && !rc;) {
+		line++;
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = 0;
+		while (isspace((unsigned char)*l))
+			l++;
+		if (!*l)
+			continue;
+		if (!header) {
+			const char *key = "Seek distances measured:";
+			double n;
+			char *v = l + strlen(key);
+			while (*v == ' ' || *v == '\t')
+				v++;
+			char *e = v + strlen(v);
+			while (e > v && isspace((unsigned char)e[-1]))
+				*--e = 0;
+			if (strncasecmp(l, key, strlen(key)))
+				rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': "
+						"missing (the first line must be 'Seek distances "
+						"measured: N')", path, line);
+			else if (!number(v, &n) || n < 1 || n > 1e6 || n != floor(n))
+				rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': '%s' "
+						"is not a count 1..1000000", path, line, v);
+			else {
+				declared = (unsigned)n;
+				first_line = line;
+				header = true;
+				m->seek = malloc(declared * sizeof(*m->seek));
+				if (!m->seek)
+					rc = oom(err, path);
+			}
+			continue;
+		}
+		char *a = strtok_r(l, " \t,\r", &save), *b = strtok_r(NULL, " \t,\r", &save);
+		double d, t;
+		if (!a || !b || strtok_r(NULL, " \t,\r", &save)) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'seek': a line is 'distance, ms'", path, line);
+		} else if (!number(a, &d) || d < 0 || d > 1e7 || d != floor(d)) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'distance': '%s' is not a whole number "
+					"of cylinders 0..10000000", path, line, a);
+		} else if (!number(b, &t) || t < 0 || t > 1e6) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'time': '%s' is not a time in ms "
+					"0..1000000", path, line, b);
+		} else if (d == 0) { /* skipped: a seek of 0 cylinders takes no time */
+			zeros++;
+			if (t != 0)
+				rc = iolab_errf(err, EINVAL, "%s:%u: field 'time': a seek of distance 0 "
+						"takes no time, not '%s' ms", path, line, b);
+		} else if (m->nseek + zeros == declared) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': more "
+					"lines than the %u declared on line %u", path, line, declared,
+					first_line);
+		} else if (m->nseek && d <= m->seek[m->nseek - 1].dist) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'distance': '%s' is not larger than "
+					"the previous distance (%u)", path, line, a,
+					m->seek[m->nseek - 1].dist);
+		} else {
+			m->seek[m->nseek++] = (struct iolab_seek_point){(uint32_t)d, (uint64_t)llround(t * 1e6)};
+		}
+	}
+	if (!rc && !header)
+		rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': missing (empty "
+				"seek file)", path, line);
+	if (!rc && m->nseek + zeros != declared)
+		rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': %u declared on "
+				"line %u, %u found", path, line, declared, first_line, m->nseek + zeros);
+	free(text);
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The model */
+
+static const struct dval *top_block(const struct dval *top, const char *type)
+{
+	for (unsigned i = 0; i < top->nitem; i++)
+		if (top->item[i].kind == V_BLOCK && !strcasecmp(top->item[i].text, type))
+			return &top->item[i];
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int import_zone(const struct dval *zb, int scheme, uint32_t rangesize, struct iolab_zone *z,
+		       struct iolab_err *err)
+{
+	if (get_u32(zb, "First cylinder number", 0, 1e7, &z->first_cyl, err) ||
+	    get_u32(zb, "Last cylinder number", 0, 1e7, &z->last_cyl, err) ||
+	    get_u32(zb, "Blocks per track", 1, 100000, &z->spt, err) ||
+	    get_rounded(zb, "Skew for track switch", 100000, &z->track_skew, err) ||
+	    get_rounded(zb, "Skew for cylinder switch", 100000, &z->cyl_skew, err) ||
+	    get_rounded(zb, "Offset of first block", 100000, &z->first_offset, err) ||
+	    get_u32(zb, "Empty space at zone front", 0, 1e9, &z->front_empty, err) ||
+	    get_u32(zb, "Number of spares", 0, 1e9, &z->spares, err) ||
+	    get_list(zb, "slips", &z->slips, &z->nslips, err) ||
+	    get_list(zb, "defects", &z->defects, &z->ndefects, err))
+		return -EINVAL;
+	if (z->nslips > 1)
+		qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
+	if (z->ndefects % 2)
+		return perr(find(zb, "defects"), "needs pairs: defect, replacement", err);
+	switch (scheme) {
+	case 7:
+		z->sparing = IOLAB_SPARE_NONE;
+		if (z->spares)
+			return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 7 "
+				    "(slip to the end of the disk, no spares)", err);
+		break;
+	case 8:
+		z->sparing = IOLAB_SPARE_RANGE;
+		z->range = rangesize;
+		break;
+	default:
+		z->sparing = IOLAB_SPARE_ZONE;
+		break;
+	}
+	return 0;
+}
+
+static int import_layout(const struct dval *lay, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	uint64_t mapping, scheme;
+	uint32_t rangesize = 0;
+	if (get_int(lay, "LBN-to-PBN mapping scheme", 0, 1e9, &mapping, err))
+		return -EINVAL;
+	if (mapping > 1)
+		return perr(find(lay, "LBN-to-PBN mapping scheme"), "is not supported (0: cylinder, "
+			    "1: serpentine)", err);
+	m->cylinder_serpentine = mapping == 1;
+	if (get_int(lay, "Sparing scheme used", 0, 1e9, &scheme, err))
+		return -EINVAL;
+	if (scheme != 7 && scheme != 8 && scheme != 9) {
+		char why[128];
+		snprintf(why, sizeof(why), "sparing scheme %llu is not supported (7: none, slip to "
+			 "the end; 8: spares per range of cylinders; 9: spares per zone)",
+			 (unsigned long long)scheme);
+		return perr(find(lay, "Sparing scheme used"), why, err);
+	}
+	if (scheme == 8 && get_u32(lay, "Rangesize for sparing", 1, 1e7, &rangesize, err))
+		return -EINVAL;
+	const struct dparam *zp = find(lay, "Zones");
+	if (!zp)
+		return missing(lay, "Zones", err);
+	if (zp->v.kind != V_LIST || !zp->v.nitem)
+		return perr(zp, "must be a non-empty list of dm_layout_g1_zone blocks", err);
+	m->zone = calloc(zp->v.nitem, sizeof(*m->zone));
+	if (!m->zone)
+		return oom(err, zp->v.file);
+	for (unsigned i = 0; i < zp->v.nitem; i++) {
+		const struct dval *zb = &zp->v.item[i];
+		if (zb->kind != V_BLOCK || !zb->text || strcasecmp(zb->text, "dm_layout_g1_zone"))
+			return iolab_errf(err, EINVAL, "%s:%u: field 'Zones': item %u is not a "
+					  "dm_layout_g1_zone block", zb->file, zb->line, i + 1);
+		m->nzones++;
+		if (import_zone(zb, (int)scheme, rangesize, &m->zone[i], err))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int import_mech(const struct dval *mech, const char *model_path, struct iolab_disk_model *m,
+		       struct iolab_err *err)
+{
+	const char *type, *curve;
+	if (get_word(mech, "Seek type", &type, err))
+		return -EINVAL;
+	if (strcasecmp(type, "extracted"))
+		return perr(find(mech, "Seek type"), "is not supported (only 'extracted': a measured "
+			    "seek curve)", err);
+	if (get_ms(mech, "Single cylinder seek time", &m->seek_single_ns, err) ||
+	    get_ms(mech, "Full strobe seek time", &m->seek_full_ns, err) ||
+	    get_ms(mech, "Add. write settling delay", &m->write_settle_ns, err) ||
+	    get_ms(mech, "Head switch time", &m->head_switch_ns, err) ||
+	    get_num(mech, "Rotation speed (in rpms)", 1000, 30000, &m->rpm, err) ||
+	    get_word(mech, "Full seek curve", &curve, err))
+		return -EINVAL;
+	char *seek_path = sibling(model_path, curve);
+	if (!seek_path)
+		return oom(err, model_path);
+	int rc = read_seek(seek_path, m, err);
+	if (rc == -ENOENT || rc == -EACCES || rc == -EISDIR) /* name the parameter that led there */
+		iolab_err_prefix(err, "%s:%u: field 'Full seek curve'", mech->file, find(mech, "Full seek curve")->line);
+	free(seek_path);
+	return rc;
+}
+
+/* dm_disk block of the .model file. */
+static int import_model(const struct dval *disk, const char *model_path, struct iolab_disk_model *m,
+			struct iolab_err *err)
+{
+	const struct dval *mech, *lay;
+	if (get_u32(disk, "Number of data surfaces", 1, 256, &m->surfaces, err) ||
+	    get_u32(disk, "Number of cylinders", 1, 1e7, &m->cylinders, err) ||
+	    get_int(disk, "Block count", 1, 1e15, &m->blocks, err) ||
+	    get_block(disk, "Mechanical Model", "dm_mech_g1", &mech, err) ||
+	    get_block(disk, "Layout Model", "dm_layout_g1", &lay, err))
+		return -EINVAL;
+	return import_mech(mech, model_path, m, err) || import_layout(lay, m, err) ? -EINVAL : 0;
+}
+
+/* Overhead in ms "after read" and "after write", scaled and with the per-request overhead. */
+static int get_ovh(const struct dval *d, const char *what, double scale, double per_req,
+		   uint64_t out[2], struct iolab_err *err)
+{
+	static const char *const after[2] = {"after read", "after write"};
+	for (int i = 0; i < 2; i++) {
+		char name[96];
+		double x;
+		snprintf(name, sizeof(name), "%s over. %s", what, after[i]);
+		if (get_num(d, name, 0, 1e6, &x, err))
+			return -EINVAL;
+		x = x * scale + per_req;
+		if (x > 1e6)
+			return perr(find(d, name), "is out of range once scaled (over 1000000 ms)", err);
+		out[i] = (uint64_t)llround(x * 1e6);
+	}
+	return 0;
+}
+
+/* disksim_disk block of the .diskspecs file: controller, cache, queue. */
+static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	double scale, per_req, bus;
+	if (get_num(d, "Per-request overhead time", 0, 1e6, &per_req, err) ||
+	    get_num(d, "Time scale for overheads", 0, 1e3, &scale, err) ||
+	    get_num(d, "Bulk sector transfer time", 0, 1e3, &bus, err) ||
+	    get_ovh(d, "Read hit", scale, per_req, m->ovh_read_hit, err) ||
+	    get_ovh(d, "Read miss", scale, per_req, m->ovh_read_miss, err) ||
+	    get_ovh(d, "Write hit", scale, per_req, m->ovh_write_hit, err) ||
+	    get_ovh(d, "Write miss", scale, per_req, m->ovh_write_miss, err))
+		return -EINVAL;
+	m->bus_ns_per_block = (uint64_t)llround(bus * 1e6);
+
+	/* cache */
+	bool enable, imm_read, any_free, imm_write;
+	uint32_t segments, cont, fast;
+	if (get_flag(d, "Enable caching in buffer", &enable, err) ||
+	    get_u32(d, "Number of buffer segments", 0, 1024, &segments, err) ||
+	    get_u32(d, "Segment size (in blks)", 0, 1 << 24, &m->segment_blocks, err) ||
+	    get_flag(d, "Use separate write segment", &m->separate_write_segment, err) ||
+	    get_u32(d, "Maximum read-ahead (blks)", 0, 1 << 24, &m->readahead_blocks, err) ||
+	    get_u32(d, "Buffer continuous read", 0, 100, &cont, err) ||
+	    get_flag(d, "Read-ahead over requested", &m->readahead_over_request, err) ||
+	    get_flag(d, "Immediate buffer read", &imm_read, err) ||
+	    get_flag(d, "Read any free blocks", &any_free, err) ||
+	    get_flag(d, "Immediate buffer write", &imm_write, err) ||
+	    get_u32(d, "Fast write level", 0, 100, &fast, err) ||
+	    get_u32(d, "Maximum number of write segments", 0, 1024, &m->write_segments, err) ||
+	    get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err))
+		return -EINVAL;
+	m->segments = enable ? segments : 0;
+	if (m->segments && !m->segment_blocks)
+		return perr(find(d, "Segment size (in blks)"), "must be at least 1 with caching on", err);
+	if (!m->segment_blocks)
+		m->segment_blocks = 1; /* no cache: the size does not matter, but the format wants >= 1 */
+	m->readahead_track = cont == 4;
+	m->zero_latency_read = imm_read || any_free;
+	m->zero_latency_write = imm_write;
+	m->write_back = fast != 0;
+
+	/* queue */
+	uint32_t qlen;
+	uint64_t policy;
+	const struct dval *sched;
+	if (get_u32(d, "Max queue length", 0, 256, &qlen, err) ||
+	    get_block(d, "Scheduler", "disksim_ioqueue", &sched, err) ||
+	    get_int(sched, "Scheduling policy", 0, 1e9, &policy, err))
+		return -EINVAL;
+	m->queue_depth = qlen ? qlen : 1;
+	/* DiskSim 4.0 disksim_ioqueue.h: 1 FCFS, 3 CYCLE_LBN and 6 CYCLE_CYL (one direction, then
+	 * back to the lowest: C-LOOK), 4 SSTF_LBN and 7 SSTF_CYL (nearest first), 8 SPTF_OPT. */
+	switch (policy) {
+	case 1: m->sched = IOLAB_SCHED_FCFS; break;
+	case 3:
+	case 6: m->sched = IOLAB_SCHED_CLOOK; break;
+	case 4:
+	case 7: m->sched = IOLAB_SCHED_SSTF; break;
+	case 8: m->sched = IOLAB_SCHED_SPTF; break;
+	default: {
+		char why[160];
+		snprintf(why, sizeof(why), "scheduling policy %llu not supported (1 FCFS, 3/6 C-LOOK, "
+			 "4/7 SSTF, 8 SPTF)", (unsigned long long)policy);
+		return perr(find(sched, "Scheduling policy"), why, err);
+	}
+	}
+	return 0;
+}
+
+/* m->name: the file's stem, with characters other than letters, digits, '.', '_' and '-' made '_'. */
+static void set_name(struct iolab_disk_model *m, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	const char *dot = strrchr(base, '.');
+	if (dot && dot != base)
+		len = (size_t)(dot - base);
+	if (len >= sizeof(m->name))
+		len = sizeof(m->name) - 1;
+	for (size_t i = 0; i < len; i++) {
+		char c = base[i];
+		m->name[i] = isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-' ? c : '_';
+	}
+	m->name[len] = 0;
+	if (!len)
+		snprintf(m->name, sizeof(m->name), "disk");
+}
+
+/* The about line: DiskSim's name for the drive (sanitized: it ends up on a `about = ` line). */
+static void set_about(struct iolab_disk_model *m, const char *dname)
+{
+	char clean[128];
+	size_t n = 0;
+	for (const char *s = dname ? dname : "?"; *s && n < sizeof(clean) - 1; s++)
+		clean[n++] = *s == '#' || iscntrl((unsigned char)*s) ? '_' : *s;
+	clean[n] = 0;
+	snprintf(m->about, sizeof(m->about), "%s: DIXtrac-extracted model from the DiskSim 4.0 "
+		 "validation suite", clean);
+}
+
+int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	char *spec_text = NULL, *model_text = NULL, *model_path = NULL;
+	struct dval spec_top = {0}, model_top = {0};
+	const struct dval *disk = NULL, *mblk = NULL;
+	int rc = slurp(diskspecs_path, &spec_text, err);
+	if (!rc)
+		rc = parse_file(diskspecs_path, spec_text, &spec_top, err);
+	if (!rc && !(disk = top_block(&spec_top, "disksim_disk")))
+		rc = iolab_errf(err, EINVAL, "%s:1: field 'disksim_disk': missing (no 'disksim_disk "
+				"NAME { ... }' block)", diskspecs_path);
+	if (!rc) {
+		const struct dparam *mp = find(disk, "Model");
+		if (!mp) {
+			rc = missing(disk, "Model", err);
+		} else if (mp->v.kind == V_BLOCK) { /* given inline */
+			if (!mp->v.text || strcasecmp(mp->v.text, "dm_disk"))
+				rc = perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
+			mblk = &mp->v;
+			model_path = strdup(diskspecs_path);
+			if (!model_path)
+				rc = oom(err, diskspecs_path);
+		} else if (mp->v.kind != V_SCALAR || strncasecmp(mp->v.text, "source ", 7) ||
+			   strchr(mp->v.text + 7, ' ')) {
+			rc = perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
+		} else {
+			model_path = sibling(diskspecs_path, mp->v.text + 7);
+			if (!model_path)
+				rc = oom(err, diskspecs_path);
+			if (!rc && (rc = slurp(model_path, &model_text, err)) &&
+			    (rc == -ENOENT || rc == -EACCES || rc == -EISDIR))
+				iolab_err_prefix(err, "%s:%u: field 'Model'", diskspecs_path, mp->line);
+			if (!rc)
+				rc = parse_file(model_path, model_text, &model_top, err);
+			if (!rc && !(mblk = top_block(&model_top, "dm_disk")))
+				rc = iolab_errf(err, EINVAL, "%s:1: field 'dm_disk': missing (no 'dm_disk "
+						"NAME { ... }' block)", model_path);
+		}
+	}
+	if (!rc) {
+		set_name(m, diskspecs_path);
+		set_about(m, disk->bname);
+		m->block_bytes = 512;
+		rc = import_model(mblk, model_path, m, err);
+	}
+	if (!rc)
+		rc = import_specs(disk, m, err);
+	if (!rc)
+		rc = iolab_model_finish(m, err);
+	if (rc)
+		iolab_model_free(m);
+	dval_free(&spec_top);
+	dval_free(&model_top);
+	free(spec_text);
+	free(model_text);
+	free(model_path);
+	return rc;
+}

@@ -1,0 +1,449 @@
+/* model_file.c: iolab's drive-model text format (docs/model-format.md): reading, checking and
+ * writing. Top-level `name = value` lines describe the drive; a [seek] section holds the measured
+ * seek curve as "distance_cylinders time_ms" lines; each [zone] section describes one recording
+ * zone. Units are in the field names; every error names the file, line and field. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iolab/disk_model.h"
+#include "iolab/parse.h"
+
+enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE };
+
+struct mparser {
+	const char *name;
+	unsigned line;
+	enum msec sec;
+	struct iolab_disk_model *m;
+	struct iolab_err *err;
+	unsigned zcap, scap;
+};
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static int ferr(struct mparser *p, const char *field, const char *fmt, const char *v)
+{
+	return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': %s%s%s%s", p->name, p->line, field,
+			  v ? "'" : "", v ? v : "", v ? "' " : "", fmt);
+}
+
+static int num(struct mparser *p, const char *field, const char *v, double min, double max, double *out)
+{
+	char *end;
+	if (!*v || isspace((unsigned char)*v))
+		return ferr(p, field, "is not a number", v);
+	double x = strtod(v, &end);
+	if (*end || !isfinite(x) || strchr(v, 'x') || strchr(v, 'X'))
+		return ferr(p, field, "is not a number", v);
+	if (x < min || x > max) {
+		char why[96];
+		snprintf(why, sizeof(why), "is out of range (%g..%g)", min, max);
+		return ferr(p, field, why, v);
+	}
+	*out = x;
+	return 0;
+}
+
+static int u32(struct mparser *p, const char *field, const char *v, double min, double max, uint32_t *out)
+{
+	double x;
+	int rc = num(p, field, v, min, max, &x);
+	if (!rc && x != floor(x))
+		return ferr(p, field, "is not a whole number", v);
+	if (!rc)
+		*out = (uint32_t)x;
+	return rc;
+}
+
+static int u64(struct mparser *p, const char *field, const char *v, double max, uint64_t *out)
+{
+	double x;
+	int rc = num(p, field, v, 0, max, &x);
+	if (!rc && x != floor(x))
+		return ferr(p, field, "is not a whole number", v);
+	if (!rc)
+		*out = (uint64_t)x;
+	return rc;
+}
+
+static int ms(struct mparser *p, const char *field, const char *v, uint64_t *ns)
+{
+	double x;
+	int rc = num(p, field, v, 0, 1e6, &x);
+	if (!rc)
+		*ns = (uint64_t)llround(x * 1e6);
+	return rc;
+}
+
+/* "a b": two times in ms (after a read, after a write). */
+static int ms_pair(struct mparser *p, const char *field, char *v, uint64_t out[2])
+{
+	char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
+	if (!a || !b || strtok_r(NULL, " \t", &sv))
+		return ferr(p, field, "needs two times in ms: after a read, after a write", NULL);
+	return ms(p, field, a, &out[0]) || ms(p, field, b, &out[1]) ? -EINVAL : 0;
+}
+
+static int yesno(struct mparser *p, const char *field, const char *v, bool *out)
+{
+	if (iolab_parse_bool(field, v, out, NULL))
+		return ferr(p, field, "is not yes or no", v);
+	return 0;
+}
+
+static int list(struct mparser *p, const char *field, char *v, uint64_t **arr, uint32_t *n)
+{
+	for (char *sv, *tok = strtok_r(v, " \t,[]", &sv); tok; tok = strtok_r(NULL, " \t,[]", &sv)) {
+		uint64_t x;
+		if (u64(p, field, tok, 1e15, &x))
+			return -EINVAL;
+		if (*n % 64 == 0) {
+			uint64_t *na = realloc(*arr, (*n + 64) * sizeof(*na));
+			if (!na)
+				return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->name);
+			*arr = na;
+		}
+		(*arr)[(*n)++] = x;
+	}
+	return 0;
+}
+
+static int top_field(struct mparser *p, const char *k, char *v)
+{
+	struct iolab_disk_model *m = p->m;
+	if (!strcmp(k, "name")) {
+		if (!*v || strlen(v) >= sizeof(m->name))
+			return ferr(p, k, "must be 1..63 characters", v);
+		snprintf(m->name, sizeof(m->name), "%s", v);
+		return 0;
+	}
+	if (!strcmp(k, "about")) {
+		snprintf(m->about, sizeof(m->about), "%s", v);
+		return 0;
+	}
+	if (!strcmp(k, "block_bytes"))
+		return u32(p, k, v, 512, 65536, &m->block_bytes);
+	if (!strcmp(k, "surfaces"))
+		return u32(p, k, v, 1, 256, &m->surfaces);
+	if (!strcmp(k, "cylinders"))
+		return u32(p, k, v, 1, 10000000, &m->cylinders);
+	if (!strcmp(k, "blocks"))
+		return u64(p, k, v, 1e15, &m->blocks);
+	if (!strcmp(k, "mapping")) {
+		if (strcmp(v, "cylinder") && strcmp(v, "serpentine"))
+			return ferr(p, k, "is not 'cylinder' or 'serpentine'", v);
+		m->cylinder_serpentine = !strcmp(v, "serpentine");
+		return 0;
+	}
+	if (!strcmp(k, "rpm"))
+		return num(p, k, v, 1000, 30000, &m->rpm);
+	if (!strcmp(k, "seek_single_ms"))
+		return ms(p, k, v, &m->seek_single_ns);
+	if (!strcmp(k, "seek_average_ms"))
+		return ms(p, k, v, &m->seek_avg_ns);
+	if (!strcmp(k, "seek_full_ms"))
+		return ms(p, k, v, &m->seek_full_ns);
+	if (!strcmp(k, "write_settle_ms"))
+		return ms(p, k, v, &m->write_settle_ns);
+	if (!strcmp(k, "head_switch_ms"))
+		return ms(p, k, v, &m->head_switch_ns);
+	if (!strcmp(k, "bus_us_per_block")) {
+		double x;
+		int rc = num(p, k, v, 0, 1e6, &x);
+		if (!rc)
+			m->bus_ns_per_block = (uint64_t)llround(x * 1e3);
+		return rc;
+	}
+	if (!strcmp(k, "overhead_read_hit_ms"))
+		return ms_pair(p, k, v, m->ovh_read_hit);
+	if (!strcmp(k, "overhead_read_miss_ms"))
+		return ms_pair(p, k, v, m->ovh_read_miss);
+	if (!strcmp(k, "overhead_write_hit_ms"))
+		return ms_pair(p, k, v, m->ovh_write_hit);
+	if (!strcmp(k, "overhead_write_miss_ms"))
+		return ms_pair(p, k, v, m->ovh_write_miss);
+	if (!strcmp(k, "cache_segments"))
+		return u32(p, k, v, 0, 1024, (uint32_t *)&m->segments);
+	if (!strcmp(k, "separate_write_segment"))
+		return yesno(p, k, v, &m->separate_write_segment);
+	if (!strcmp(k, "readahead_track"))
+		return yesno(p, k, v, &m->readahead_track);
+	if (!strcmp(k, "zero_latency_read"))
+		return yesno(p, k, v, &m->zero_latency_read);
+	if (!strcmp(k, "zero_latency_write"))
+		return yesno(p, k, v, &m->zero_latency_write);
+	if (!strcmp(k, "segment_blocks"))
+		return u32(p, k, v, 1, 1 << 24, &m->segment_blocks);
+	if (!strcmp(k, "readahead_blocks"))
+		return u32(p, k, v, 0, 1 << 24, &m->readahead_blocks);
+	if (!strcmp(k, "readahead_over_request"))
+		return yesno(p, k, v, &m->readahead_over_request);
+	if (!strcmp(k, "write_back"))
+		return yesno(p, k, v, &m->write_back);
+	if (!strcmp(k, "write_segments"))
+		return u32(p, k, v, 0, 1024, (uint32_t *)&m->write_segments);
+	if (!strcmp(k, "read_hits_on_write_data"))
+		return yesno(p, k, v, &m->read_hits_on_write_data);
+	if (!strcmp(k, "queue_depth"))
+		return u32(p, k, v, 1, 256, (uint32_t *)&m->queue_depth);
+	if (!strcmp(k, "scheduler")) {
+		static const char *const names[] = {"fcfs", "sstf", "clook", "sptf"};
+		for (unsigned i = 0; i < 4; i++)
+			if (!strcmp(v, names[i])) {
+				m->sched = (enum iolab_sched)i;
+				return 0;
+			}
+		return ferr(p, k, "is not fcfs, sstf, clook or sptf", v);
+	}
+	return ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
+}
+
+static int zone_field(struct mparser *p, const char *k, char *v)
+{
+	struct iolab_zone *z = &p->m->zone[p->m->nzones - 1];
+	if (!strcmp(k, "cylinders")) {
+		char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
+		if (!a || !b || strtok_r(NULL, " \t", &sv))
+			return ferr(p, k, "needs the first and last cylinder", NULL);
+		return u32(p, k, a, 0, 1e7, &z->first_cyl) || u32(p, k, b, 0, 1e7, &z->last_cyl) ? -EINVAL : 0;
+	}
+	if (!strcmp(k, "sectors_per_track"))
+		return u32(p, k, v, 1, 100000, &z->spt);
+	if (!strcmp(k, "track_skew_sectors"))
+		return u32(p, k, v, 0, 100000, &z->track_skew);
+	if (!strcmp(k, "cylinder_skew_sectors"))
+		return u32(p, k, v, 0, 100000, &z->cyl_skew);
+	if (!strcmp(k, "first_sector_offset"))
+		return u32(p, k, v, 0, 100000, &z->first_offset);
+	if (!strcmp(k, "front_empty_sectors"))
+		return u32(p, k, v, 0, 1e9, &z->front_empty);
+	if (!strcmp(k, "sparing")) {
+		char *sv, *kind = strtok_r(v, " \t", &sv), *n = strtok_r(NULL, " \t", &sv);
+		char *r = strtok_r(NULL, " \t", &sv);
+		if (!kind || (strcmp(kind, "none") && strcmp(kind, "zone") && strcmp(kind, "range")))
+			return ferr(p, k, "is 'none', 'zone SPARES' or 'range SPARES CYLINDERS'", kind);
+		z->sparing = !strcmp(kind, "none") ? IOLAB_SPARE_NONE
+			     : !strcmp(kind, "zone") ? IOLAB_SPARE_ZONE : IOLAB_SPARE_RANGE;
+		unsigned want = z->sparing == IOLAB_SPARE_NONE ? 0 : z->sparing == IOLAB_SPARE_ZONE ? 1 : 2;
+		unsigned got = !!n + !!r;
+		if (got != want || strtok_r(NULL, " \t", &sv))
+			return ferr(p, k, "is 'none', 'zone SPARES' or 'range SPARES CYLINDERS'", NULL);
+		if (n && u32(p, k, n, 0, 1e9, &z->spares))
+			return -EINVAL;
+		return r ? u32(p, k, r, 1, 1e7, &z->range) : 0;
+	}
+	if (!strcmp(k, "slips"))
+		return list(p, k, v, &z->slips, &z->nslips);
+	if (!strcmp(k, "defects"))
+		return list(p, k, v, &z->defects, &z->ndefects);
+	return ferr(p, k, "unknown zone field (see docs/model-format.md)", NULL);
+}
+
+static int seek_line(struct mparser *p, char *l)
+{
+	char *sv, *a = strtok_r(l, " \t,", &sv), *b = strtok_r(NULL, " \t,", &sv);
+	if (!a || !b || strtok_r(NULL, " \t,", &sv))
+		return ferr(p, "seek", "a line is: distance_cylinders time_ms", NULL);
+	struct iolab_disk_model *m = p->m;
+	if (m->nseek == p->scap) {
+		p->scap = p->scap ? p->scap * 2 : 64;
+		struct iolab_seek_point *ns = realloc(m->seek, p->scap * sizeof(*ns));
+		if (!ns)
+			return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->name);
+		m->seek = ns;
+	}
+	struct iolab_seek_point *sp = &m->seek[m->nseek];
+	if (u32(p, "distance", a, 1, 1e7, &sp->dist) || ms(p, "time_ms", b, &sp->ns))
+		return -EINVAL;
+	if (m->nseek && sp->dist <= m->seek[m->nseek - 1].dist)
+		return ferr(p, "distance", "is not larger than the previous distance", a);
+	m->nseek++;
+	return 0;
+}
+
+int iolab_model_parse(const char *name, const char *text, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	m->block_bytes = 512;
+	m->queue_depth = 1;
+	struct mparser p = {.name = name, .m = m, .err = err};
+	int rc = 0;
+	for (const char *at = text; *at && !rc;) {
+		const char *nl = strchr(at, '\n');
+		size_t len = nl ? (size_t)(nl - at) : strlen(at);
+		char buf[8192];
+		p.line++;
+		if (len >= sizeof(buf)) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: line is too long", name, p.line);
+			break;
+		}
+		memcpy(buf, at, len);
+		buf[len] = 0;
+		at += len + (nl ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char *l = trim(buf);
+		if (!*l)
+			continue;
+		if (*l == '[') {
+			if (!strcmp(l, "[seek]")) {
+				if (m->nseek)
+					rc = iolab_errf(err, EINVAL, "%s:%u: a second [seek] section", name, p.line);
+				p.sec = SEC_SEEK;
+			} else if (!strcmp(l, "[zone]")) {
+				if (m->nzones == p.zcap) {
+					p.zcap = p.zcap ? p.zcap * 2 : 16;
+					struct iolab_zone *nz = realloc(m->zone, p.zcap * sizeof(*nz));
+					if (!nz) {
+						rc = iolab_errf(err, ENOMEM, "%s: out of memory", name);
+						break;
+					}
+					m->zone = nz;
+				}
+				memset(&m->zone[m->nzones++], 0, sizeof(struct iolab_zone));
+				p.sec = SEC_ZONE;
+			} else {
+				rc = iolab_errf(err, EINVAL, "%s:%u: unknown section '%s' ([seek] or [zone])",
+						name, p.line, l);
+			}
+			continue;
+		}
+		if (p.sec == SEC_SEEK) {
+			rc = seek_line(&p, l);
+			continue;
+		}
+		char *eq = strchr(l, '=');
+		if (!eq) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: expected 'field = value'", name, p.line);
+			break;
+		}
+		*eq = 0;
+		char *k = trim(l), *v = trim(eq + 1);
+		rc = p.sec == SEC_TOP ? top_field(&p, k, v) : zone_field(&p, k, v);
+	}
+	if (!rc)
+		rc = iolab_model_finish(m, err);
+	if (rc) {
+		if (strncmp(err->msg, name, strlen(name)))
+			iolab_err_prefix(err, "%s", name);
+		iolab_model_free(m);
+	}
+	return rc;
+}
+
+int iolab_model_load(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	char *text = malloc(4 << 20);
+	if (!text) {
+		fclose(f);
+		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
+	}
+	size_t n = fread(text, 1, (4 << 20) - 1, f);
+	bool big = !feof(f);
+	fclose(f);
+	text[n] = 0;
+	int rc;
+	if (big)
+		rc = iolab_errf(err, EFBIG, "%s: larger than 4 MiB", path);
+	else if (strlen(text) != n)
+		rc = iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a model file)", path);
+	else
+		rc = iolab_model_parse(path, text, m, err);
+	free(text);
+	return rc;
+}
+
+void iolab_model_free(struct iolab_disk_model *m)
+{
+	for (unsigned i = 0; i < m->nzones; i++) {
+		free(m->zone[i].slips);
+		free(m->zone[i].defects);
+	}
+	free(m->zone);
+	free(m->seek);
+	memset(m, 0, sizeof(*m));
+}
+
+static void put_list(FILE *f, const char *key, const uint64_t *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i += 10) {
+		fprintf(f, "%s =", key);
+		for (uint32_t j = i; j < n && j < i + 10; j++)
+			fprintf(f, " %" PRIu64, v[j]);
+		fputc('\n', f);
+	}
+}
+
+int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
+{
+	static const char *const sched[] = {"fcfs", "sstf", "clook", "sptf"};
+	fprintf(f, "# iolab drive model (format: docs/model-format.md)\n");
+	fprintf(f, "name = %s\nabout = %s\n\n", m->name, m->about);
+	fprintf(f, "# geometry\nblock_bytes = %u\nsurfaces = %u\ncylinders = %u\nblocks = %" PRIu64
+		   "\nmapping = %s\n\n", m->block_bytes, m->surfaces, m->cylinders, m->blocks,
+		m->cylinder_serpentine ? "serpentine" : "cylinder");
+	fprintf(f, "# mechanics\nrpm = %.6g\nseek_single_ms = %.6f\n", m->rpm, m->seek_single_ns / 1e6);
+	if (m->seek_avg_ns)
+		fprintf(f, "seek_average_ms = %.6f\n", m->seek_avg_ns / 1e6);
+	fprintf(f, "seek_full_ms = %.6f\nwrite_settle_ms = %.6f\nhead_switch_ms = %.6f\n\n",
+		m->seek_full_ns / 1e6, m->write_settle_ns / 1e6, m->head_switch_ns / 1e6);
+	fprintf(f, "# controller: overheads after a read, after a write\nbus_us_per_block = %.3f\n",
+		m->bus_ns_per_block / 1e3);
+	fprintf(f, "overhead_read_hit_ms = %.6f %.6f\n", m->ovh_read_hit[0] / 1e6, m->ovh_read_hit[1] / 1e6);
+	fprintf(f, "overhead_read_miss_ms = %.6f %.6f\n", m->ovh_read_miss[0] / 1e6, m->ovh_read_miss[1] / 1e6);
+	fprintf(f, "overhead_write_hit_ms = %.6f %.6f\n", m->ovh_write_hit[0] / 1e6, m->ovh_write_hit[1] / 1e6);
+	fprintf(f, "overhead_write_miss_ms = %.6f %.6f\n\n", m->ovh_write_miss[0] / 1e6,
+		m->ovh_write_miss[1] / 1e6);
+	fprintf(f, "# cache\ncache_segments = %u\nsegment_blocks = %u\nseparate_write_segment = %s\n"
+		   "readahead_blocks = %u\nreadahead_track = %s\nreadahead_over_request = %s\n"
+		   "zero_latency_read = %s\nzero_latency_write = %s\nwrite_back = %s\n"
+		   "write_segments = %u\nread_hits_on_write_data = %s\n\n",
+		m->segments, m->segment_blocks, m->separate_write_segment ? "yes" : "no",
+		m->readahead_blocks, m->readahead_track ? "yes" : "no",
+		m->readahead_over_request ? "yes" : "no", m->zero_latency_read ? "yes" : "no",
+		m->zero_latency_write ? "yes" : "no", m->write_back ? "yes" : "no",
+		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
+	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
+	if (m->nseek) {
+		fprintf(f, "\n[seek]\n# distance_cylinders time_ms\n");
+		for (unsigned i = 0; i < m->nseek; i++)
+			fprintf(f, "%u %.5f\n", m->seek[i].dist, m->seek[i].ns / 1e6);
+	}
+	for (unsigned i = 0; i < m->nzones; i++) {
+		const struct iolab_zone *z = &m->zone[i];
+		fprintf(f, "\n[zone]\ncylinders = %u %u\nsectors_per_track = %u\ntrack_skew_sectors = %u\n"
+			   "cylinder_skew_sectors = %u\n",
+			z->first_cyl, z->last_cyl, z->spt, z->track_skew, z->cyl_skew);
+		if (z->first_offset)
+			fprintf(f, "first_sector_offset = %u\n", z->first_offset);
+		if (z->front_empty)
+			fprintf(f, "front_empty_sectors = %u\n", z->front_empty);
+		if (z->sparing == IOLAB_SPARE_NONE)
+			fprintf(f, "sparing = none\n");
+		else if (z->sparing == IOLAB_SPARE_RANGE)
+			fprintf(f, "sparing = range %u %u\n", z->spares, z->range);
+		else
+			fprintf(f, "sparing = zone %u\n", z->spares);
+		put_list(f, "slips", z->slips, z->nslips);
+		put_list(f, "defects", z->defects, z->ndefects);
+	}
+	return ferror(f) ? -EIO : 0;
+}

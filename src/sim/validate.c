@@ -1,0 +1,171 @@
+/* validate.c: the validate-trace reader and the demerit figure (definitions in validate.h and
+ * in the DiskSim validation notes). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/parse.h"
+#include "iolab/validate.h"
+
+void iolab_vtrace_free(struct iolab_vtrace *t)
+{
+	free(t->req);
+	memset(t, 0, sizeof(*t));
+}
+
+static int field_err(struct iolab_err *err, const char *name, size_t line, const char *field,
+		     const char *v, const char *why)
+{
+	return iolab_errf(err, EINVAL, "%s:%zu: field '%s': '%s' %s", name, line, field, v, why);
+}
+
+/* Parses a non-negative decimal number (no sign, no exponent, no hex). */
+static bool plain_number(const char *s, double *out)
+{
+	const char *p = s;
+	unsigned digits = 0, dots = 0;
+	for (; *p; p++) {
+		if (isdigit((unsigned char)*p))
+			digits++;
+		else if (*p == '.' && !dots)
+			dots++;
+		else
+			return false;
+	}
+	if (!digits)
+		return false;
+	*out = strtod(s, NULL);
+	return isfinite(*out);
+}
+
+int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *t, struct iolab_err *err)
+{
+	memset(t, 0, sizeof(*t));
+	size_t cap = 0, line = 0;
+	const char *at = text;
+	while (*at) {
+		const char *nl = strchr(at, '\n');
+		size_t len = nl ? (size_t)(nl - at) : strlen(at);
+		char buf[512];
+		line++;
+		if (len >= sizeof(buf)) {
+			iolab_vtrace_free(t);
+			return iolab_errf(err, EINVAL, "%s:%zu: line is too long", name, line);
+		}
+		memcpy(buf, at, len);
+		buf[len] = 0;
+		at += len + (nl ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char *col[7];
+		unsigned n = 0;
+		for (char *sv, *tok = strtok_r(buf, " \t\r,", &sv); tok; tok = strtok_r(NULL, " \t\r,", &sv))
+			if (n < 7)
+				col[n++] = tok;
+		if (n == 0)
+			continue;
+		int rc = 0;
+		if (n != 6)
+			rc = iolab_errf(err, EINVAL, "%s:%zu: expected 6 fields (R|W Hit|Miss lbn blocks "
+					"service_us think_us), found %u", name, line, n);
+		struct iolab_vreq r = {0};
+		double lbn = 0, blocks = 0;
+		if (!rc && strcmp(col[0], "R") && strcmp(col[0], "W"))
+			rc = field_err(err, name, line, "type", col[0], "is not R or W");
+		if (!rc && strcmp(col[1], "Hit") && strcmp(col[1], "Miss"))
+			rc = field_err(err, name, line, "hit", col[1], "is not Hit or Miss");
+		if (!rc && (!plain_number(col[2], &lbn) || lbn != floor(lbn) || lbn > 1e15))
+			rc = field_err(err, name, line, "lbn", col[2], "is not a block number");
+		if (!rc && (!plain_number(col[3], &blocks) || blocks != floor(blocks) || blocks < 1 ||
+			    blocks > 1 << 20))
+			rc = field_err(err, name, line, "blocks", col[3], "is not a block count (1..1048576)");
+		if (!rc && !plain_number(col[4], &r.service_us))
+			rc = field_err(err, name, line, "service_us", col[4], "is not a non-negative time");
+		if (!rc && !plain_number(col[5], &r.think_us))
+			rc = field_err(err, name, line, "think_us", col[5], "is not a non-negative time");
+		if (rc) {
+			iolab_vtrace_free(t);
+			return rc;
+		}
+		r.write = col[0][0] == 'W';
+		r.lbn = (uint64_t)lbn;
+		r.blocks = (uint32_t)blocks;
+		if (t->n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			struct iolab_vreq *nr = realloc(t->req, cap * sizeof(*nr));
+			if (!nr) {
+				iolab_vtrace_free(t);
+				return iolab_errf(err, ENOMEM, "%s: out of memory", name);
+			}
+			t->req = nr;
+		}
+		t->req[t->n++] = r;
+	}
+	if (!t->n)
+		return iolab_errf(err, EINVAL, "%s: no requests", name);
+	return 0;
+}
+
+int iolab_vtrace_load(const char *path, struct iolab_vtrace *t, struct iolab_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	rewind(f);
+	if (size < 0 || size > (256l << 20)) {
+		fclose(f);
+		return iolab_errf(err, EFBIG, "%s: not a readable trace of at most 256 MiB", path);
+	}
+	char *text = malloc((size_t)size + 1);
+	if (!text) {
+		fclose(f);
+		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
+	}
+	size_t got = fread(text, 1, (size_t)size, f);
+	fclose(f);
+	text[got] = 0;
+	if (strlen(text) != got) {
+		free(text);
+		return iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a text trace)", path);
+	}
+	int rc = iolab_vtrace_parse(path, text, t, err);
+	free(text);
+	return rc;
+}
+
+double iolab_cdf_quantile(const double *x, size_t n, double p)
+{
+	double pos = p * (double)n; /* value i reaches probability (i+1)/n */
+	if (pos <= 1)
+		return x[0];
+	if (pos >= (double)n)
+		return x[n - 1];
+	size_t i = (size_t)floor(pos); /* between x[i-1] at i/n and x[i] at (i+1)/n */
+	double f = pos - (double)i;
+	return x[i - 1] + f * (x[i] - x[i - 1]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double iolab_demerit(double *meas, double *sim, size_t n)
+{
+	qsort(meas, n, sizeof(double), cmp_double);
+	qsort(sim, n, sizeof(double), cmp_double);
+	double acc = 0;
+	for (unsigned k = 1; k <= 10000; k++) {
+		double p = k / 10000.0;
+		double d = iolab_cdf_quantile(meas, n, p) - iolab_cdf_quantile(sim, n, p);
+		acc += d * d;
+	}
+	return sqrt(acc / 10000.0);
+}
