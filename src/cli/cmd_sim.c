@@ -13,12 +13,13 @@
 
 static void validate_help(void)
 {
-	printf("usage: iolab sim validate --model NAME|FILE TRACE [--json FILE]\n\n"
+	printf("usage: iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 	       "Replays a DiskSim validate-format trace (R|W Hit|Miss lbn blocks service_us think_us,\n"
 	       "measured on a real drive, closed loop at depth 1) on the model and prints the\n"
 	       "demerit figure: the RMS horizontal distance between the measured and simulated\n"
 	       "service-time distributions, as a percentage of the measured mean.\n"
-	       "--json FILE also writes both distributions (CDFs).\n");
+	       "--json FILE also writes both distributions (CDFs); --requests FILE writes one CSV\n"
+	       "row per request with its measured and simulated times.\n");
 }
 
 static json_t *cdf(const double *sorted, size_t n)
@@ -36,10 +37,11 @@ static int validate(int argc, char **argv)
 	static const struct option lo[] = {
 		{"model", required_argument, NULL, 'm'},
 		{"json", required_argument, NULL, 'j'},
+		{"requests", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	const char *model_name = NULL, *json = NULL;
+	const char *model_name = NULL, *json = NULL, *per_req = NULL;
 	int ch;
 	optind = 1;
 	opterr = 0;
@@ -47,6 +49,7 @@ static int validate(int argc, char **argv)
 		switch (ch) {
 		case 'm': model_name = optarg; break;
 		case 'j': json = optarg; break;
+		case 'r': per_req = optarg; break;
 		case 'h': validate_help(); return EXIT_OK;
 		case ':': {
 			char msg[256];
@@ -87,6 +90,19 @@ static int validate(int argc, char **argv)
 		status = EXIT_USAGE;
 	} else {
 		double ms = 0, ss = 0;
+		FILE *rf = per_req ? fopen(per_req, "w") : NULL;
+		if (per_req && !rf) {
+			fprintf(stderr, "iolab: %s: cannot write\n", per_req);
+			status = EXIT_FAILED;
+		}
+		if (rf) {
+			fprintf(rf, "index,type,lbn,blocks,think_us,measured_us,simulated_us\n");
+			for (size_t i = 0; i < t.n; i++)
+				fprintf(rf, "%zu,%c,%llu,%u,%.1f,%.1f,%.1f\n", i + 1, t.req[i].write ? 'W' : 'R',
+					(unsigned long long)t.req[i].lbn, t.req[i].blocks, t.req[i].think_us,
+					t.req[i].service_us, sim[i]);
+			fclose(rf);
+		}
 		for (size_t i = 0; i < t.n; i++) {
 			meas[i] = t.req[i].service_us;
 			ms += meas[i];

@@ -294,15 +294,44 @@ static void touch(struct iolab_disk *d, struct segment *s)
 
 /* ---- serving commands ------------------------------------------------------------------- */
 
+/* Blocks of the first block's track that pass under the head between landing at time `land`
+ * and the start of that block's sector, ending just before it: a drive that reads any free
+ * blocks keeps them. */
+static uint32_t passed_before(const struct iolab_disk *d, const struct iolab_phys *p, double land,
+			      uint64_t lbn)
+{
+	const struct iolab_zone *z = &d->m->zone[p->zone];
+	double rev = (double)d->m->rev_ns;
+	double head = fmod(land, rev) / rev * z->spt;       /* in sectors from angle 0 */
+	double target = p->angle * z->spt;
+	double ahead = target - head;                       /* sectors until the target starts */
+	if (ahead < 0)
+		ahead += z->spt;
+	uint32_t k = (uint32_t)floor(ahead);               /* whole sectors that pass first */
+	if (k > p->sector)                                  /* no further back than the track start */
+		k = p->sector;
+	return k < lbn ? k : (uint32_t)lbn;
+}
+
 /* Reads blocks [lbn, lbn + n) with the arm free at t; the interface starts no earlier than
- * *bus. Updates *bus to the end of the last transfer; returns the media end. */
-static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus)
+ * *bus. Updates *bus to the end of the last transfer; returns the media end. *pre gets the
+ * blocks before lbn read for free while waiting for the first one (zero_latency_read). */
+static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
+			 uint32_t *pre)
 {
 	double bulk = (double)d->m->bus_ns_per_block;
+	*pre = 0;
 	for (uint32_t k = 0; k < n; k++) {
 		struct iolab_phys p;
 		map(d, lbn + k, &p);
-		t = reach(d, &p, t, false) + p.sector_ns;
+		if (k == 0 && d->m->zero_latency_read) {
+			double land = t + move_ns(d, &p, false);
+			t = reach(d, &p, t, false);
+			*pre = passed_before(d, &p, land, lbn);
+			t += p.sector_ns;
+		} else {
+			t = reach(d, &p, t, false) + p.sector_ns;
+		}
 		d->st.media_ns += p.sector_ns;
 		*bus = (*bus > t ? *bus : t) + bulk;
 	}
@@ -378,7 +407,8 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		double arm = ta + (double)m->ovh_read_miss[prev];
 		if (arm < d->arm_free)
 			arm = d->arm_free;
-		double mend = media_read(d, have, (uint32_t)(end - have), arm, &bus);
+		uint32_t pre;
+		double mend = media_read(d, have, (uint32_t)(end - have), arm, &bus, &pre);
 		seg_extend(d, s, end);
 		d->arm_free = mend;
 		d->pf_on = m->segments > 0;
@@ -396,13 +426,14 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 	d->st.overhead_ns += (double)m->ovh_read_miss[prev];
 	d->st.queue_ns += arm - ta - (double)m->ovh_read_miss[prev];
 	double bus = arm;
-	double mend = media_read(d, lbn, r->blocks, arm, &bus);
+	uint32_t pre;
+	double mend = media_read(d, lbn, r->blocks, arm, &bus, &pre);
 	d->arm_free = mend;
 	struct segment *ns = m->segments ? take_segment(d, false) : NULL;
 	if (ns) {
 		ns->used = true;
 		ns->from_write = false;
-		ns->start = lbn;
+		ns->start = lbn - pre;
 		seg_extend(d, ns, end);
 		touch(d, ns);
 		d->pf_on = true;

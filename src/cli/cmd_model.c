@@ -1,0 +1,374 @@
+/* cmd_model.c: `iolab model import-disksim | show | list` and `iolab models`: drive models for
+ * the simulator (docs/model-format.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "iolab/disk_model.h"
+#include "iolab/disksim_import.h"
+
+static const char *const sched_names[] = {"fcfs", "sstf", "clook", "sptf"};
+
+static void help_model(void)
+{
+	printf("usage: iolab model import-disksim FILE.diskspecs -o OUT.model [--force]\n"
+	       "       iolab model show NAME|FILE [--json]\n"
+	       "       iolab model list\n\n"
+	       "Drive models for the simulator ('iolab sim'); the format is docs/model-format.md.\n"
+	       "  import-disksim  convert a DiskSim 4.0 drive (its .diskspecs, the .model it sources\n"
+	       "                  and that file's .seek curve) into a model file\n"
+	       "  show            capacity, rotation, seek figures and the zone table of a model\n"
+	       "  list            the built-in models (same as 'iolab models')\n\n"
+	       "NAME is a built-in model; a FILE is any argument that holds '/' or ends in '.model'.\n"
+	       "'iolab model COMMAND --help' for each command's options.\n");
+}
+
+static void help_import(void)
+{
+	printf("usage: iolab model import-disksim FILE.diskspecs -o OUT.model [--force]\n\n"
+	       "Reads a DiskSim 4.0 drive: FILE.diskspecs (controller, cache, queue), the file its\n"
+	       "'Model = source X.model' names (geometry, mechanics, zones) and that file's 'Full seek\n"
+	       "curve = X.seek', both relative to the directory of the file naming them. Writes the\n"
+	       "model, named after FILE's stem, to OUT ('-' = stdout).\n\n"
+	       "  -o, --output OUT   the model file to write (required)\n"
+	       "  --force            overwrite OUT if it exists\n\n"
+	       "Exit status: 0 written, 1 write error, 2 bad input or OUT exists.\n");
+}
+
+static void help_show(void)
+{
+	printf("usage: iolab model show NAME|FILE [--json]\n\n"
+	       "Prints a model's derived figures: capacity (GB = 10^9 bytes), rotation, mean rotational\n"
+	       "latency, single / average (over uniformly random cylinder pairs) / full-stroke seek,\n"
+	       "interface rate, cache and queue, and the zone table with each zone's media rate.\n\n"
+	       "  --json   the same as one JSON object on stdout\n");
+}
+
+static void help_list(const char *cmd)
+{
+	printf("usage: iolab %s\n\nLists the built-in drive models, one a line: name, then what the "
+	       "drive is and\nwhere its figures come from. Use them with 'iolab model show NAME' and "
+	       "'iolab sim'.\n", cmd);
+}
+
+static bool is_help(const char *a)
+{
+	return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+/* Reports a getopt failure for `iolab model SUB` and returns EXIT_USAGE. */
+static int opt_error(const char *sub, int ch, char **argv)
+{
+	char msg[256];
+	const char *bad = argv[optind - 1];
+	if (ch == ':')
+		snprintf(msg, sizeof(msg), "model %s: option '%s' needs a value", sub, bad);
+	else if (optopt)
+		snprintf(msg, sizeof(msg), "model %s: unknown option '-%c' (see 'iolab model %s --help')",
+			 sub, optopt, sub);
+	else
+		snprintf(msg, sizeof(msg), "model %s: unknown option '%s' (see 'iolab model %s --help')",
+			 sub, bad, sub);
+	return cli_usage_error(msg);
+}
+
+static int import_disksim(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"force", no_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	const char *out = NULL, *in = NULL;
+	bool force = false;
+	int ch;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'o': out = optarg; break;
+		case 'f': force = true; break;
+		case 'h': help_import(); return EXIT_OK;
+		default: return opt_error("import-disksim", ch, argv);
+		}
+	}
+	char msg[512];
+	if (optind >= argc)
+		return cli_usage_error("model import-disksim: which .diskspecs file? (see 'iolab model "
+				       "import-disksim --help')");
+	in = argv[optind++];
+	if (optind < argc) {
+		snprintf(msg, sizeof(msg), "model import-disksim: unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(msg);
+	}
+	if (!out)
+		return cli_usage_error("model import-disksim: -o OUT.model is required");
+	bool to_stdout = !strcmp(out, "-");
+	if (!to_stdout && !force && access(out, F_OK) == 0) {
+		snprintf(msg, sizeof(msg), "model import-disksim: %s exists (use --force to overwrite it)", out);
+		return cli_usage_error(msg);
+	}
+
+	struct iolab_disk_model m;
+	struct iolab_err err;
+	if (iolab_import_disksim(in, &m, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	FILE *f = to_stdout ? stdout : fopen(out, force ? "w" : "wx");
+	if (!f) {
+		int e = errno;
+		iolab_model_free(&m);
+		if (e == EEXIST) {
+			snprintf(msg, sizeof(msg), "model import-disksim: %s exists (use --force to overwrite it)", out);
+			return cli_usage_error(msg);
+		}
+		fprintf(stderr, "iolab: %s: %s\n", out, strerror(e));
+		return EXIT_USAGE;
+	}
+	const char *base = strrchr(in, '/');
+	fprintf(f, "# Imported by 'iolab model import-disksim' from ");
+	for (const char *c = base ? base + 1 : in; *c; c++)
+		fputc((unsigned char)*c < ' ' ? '?' : *c, f);
+	fputc('\n', f);
+	int rc = iolab_model_write(&m, f);
+	if (!to_stdout && fclose(f))
+		rc = -EIO;
+	else if (to_stdout && fflush(stdout))
+		rc = -EIO;
+	if (rc) {
+		fprintf(stderr, "iolab: %s: write error\n", out);
+		if (!to_stdout)
+			unlink(out);
+		iolab_model_free(&m);
+		return EXIT_FAILED;
+	}
+	if (!to_stdout)
+		fprintf(stderr, "iolab: wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points\n",
+			out, m.name, m.nzones, m.blocks, m.nseek);
+	iolab_model_free(&m);
+	return EXIT_OK;
+}
+
+/* Mean seek time over two uniformly random cylinders (the same one included: distance 0 takes
+ * no time): the distance d >= 1 has probability 2(C-d)/C^2. Exact, one term per distance. */
+static double mean_seek_ns(const struct iolab_disk_model *m)
+{
+	double c = m->cylinders, acc = 0;
+	for (uint32_t d = 1; d < m->cylinders; d++)
+		acc += 2.0 * (c - d) * (double)iolab_model_seek_ns(m, d, false);
+	return acc / (c * c);
+}
+
+struct figures {
+	double capacity_gb, rev_ms, latency_ms, seek_single_ms, seek_avg_ms, seek_full_ms;
+	double interface_mb_s; /* 0: no bus time given */
+};
+
+static void derive(const struct iolab_disk_model *m, struct figures *f)
+{
+	f->capacity_gb = (double)m->blocks * m->block_bytes / 1e9;
+	f->rev_ms = m->rev_ns / 1e6;
+	f->latency_ms = f->rev_ms / 2;
+	f->seek_single_ms = iolab_model_seek_ns(m, 1, false) / 1e6;
+	f->seek_avg_ms = mean_seek_ns(m) / 1e6;
+	f->seek_full_ms = m->cylinders > 1 ? iolab_model_seek_ns(m, m->cylinders - 1, false) / 1e6 : 0;
+	f->interface_mb_s = m->bus_ns_per_block ? m->block_bytes * 1e3 / (double)m->bus_ns_per_block : 0;
+}
+
+static double media_mb_s(const struct iolab_disk_model *m, const struct iolab_zone *z)
+{
+	return m->rev_ns ? (double)z->spt * m->block_bytes * 1e3 / (double)m->rev_ns : 0;
+}
+
+static void show_text(const struct iolab_disk_model *m, const struct figures *f)
+{
+	printf("%s: %s\n\n", m->name, m->about);
+	printf("%-12s %.2f GB (%" PRIu64 " blocks of %u bytes)\n", "capacity", f->capacity_gb,
+	       m->blocks, m->block_bytes);
+	printf("%-12s %u surfaces, %u cylinders, %u zones, %s mapping\n", "geometry", m->surfaces,
+	       m->cylinders, m->nzones, m->cylinder_serpentine ? "serpentine" : "cylinder");
+	printf("%-12s %.0f rpm: %.3f ms a revolution, mean rotational latency %.3f ms\n", "rotation",
+	       m->rpm, f->rev_ms, f->latency_ms);
+	printf("%-12s single %.3f ms, average %.3f ms (random cylinder pairs), full stroke %.3f ms\n",
+	       "seek", f->seek_single_ms, f->seek_avg_ms, f->seek_full_ms);
+	if (m->nseek)
+		printf("%-12s measured curve of %u points\n", "", m->nseek);
+	else
+		printf("%-12s fitted to the datasheet figures (single %.3f, average %.3f, full %.3f ms)\n",
+		       "", m->seek_single_ns / 1e6, m->seek_avg_ns / 1e6, m->seek_full_ns / 1e6);
+	printf("%-12s head switch %.3f ms, write settle +%.3f ms\n", "", m->head_switch_ns / 1e6,
+	       m->write_settle_ns / 1e6);
+	if (f->interface_mb_s > 0)
+		printf("%-12s %.1f MB/s (%.3f us a block)\n", "interface", f->interface_mb_s,
+		       m->bus_ns_per_block / 1e3);
+	else
+		printf("%-12s no transfer time\n", "interface");
+	printf("%-12s read hit %.3f/%.3f, read miss %.3f/%.3f, write hit %.3f/%.3f, write miss "
+	       "%.3f/%.3f ms\n", "overheads", m->ovh_read_hit[0] / 1e6, m->ovh_read_hit[1] / 1e6,
+	       m->ovh_read_miss[0] / 1e6, m->ovh_read_miss[1] / 1e6, m->ovh_write_hit[0] / 1e6,
+	       m->ovh_write_hit[1] / 1e6, m->ovh_write_miss[0] / 1e6, m->ovh_write_miss[1] / 1e6);
+	printf("%-12s (after a read / after a write)\n", "");
+	if (m->segments)
+		printf("%-12s %u segments of %u blocks (%.1f MiB)%s; read-ahead %s; write-%s\n", "cache",
+		       m->segments, m->segment_blocks,
+		       (double)m->segments * m->segment_blocks * m->block_bytes / 1048576.0,
+		       m->separate_write_segment ? " + a write segment" : "",
+		       m->readahead_track ? "to the end of the track" : "up to a number of blocks",
+		       m->write_back ? "back" : "through");
+	else
+		printf("%-12s none\n", "cache");
+	printf("%-12s depth %u, %s\n\n", "queue", m->queue_depth, sched_names[m->sched]);
+
+	printf("%5s %13s %6s %12s %12s %11s\n", "zone", "cylinders", "spt", "first lbn", "blocks",
+	       "media MB/s");
+	for (unsigned i = 0; i < m->nzones; i++) {
+		const struct iolab_zone *z = &m->zone[i];
+		char cyl[32];
+		snprintf(cyl, sizeof(cyl), "%u-%u", z->first_cyl, z->last_cyl);
+		printf("%5u %13s %6u %12" PRIu64 " %12" PRIu64 " %11.2f\n", i + 1, cyl, z->spt,
+		       z->first_lbn, z->nblocks, media_mb_s(m, z));
+	}
+}
+
+static int show_json(const struct iolab_disk_model *m, const struct figures *f)
+{
+	json_t *zones = json_array();
+	for (unsigned i = 0; i < m->nzones; i++) {
+		const struct iolab_zone *z = &m->zone[i];
+		json_array_append_new(zones, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+			"zone", (json_int_t)(i + 1), "first_cyl", (json_int_t)z->first_cyl,
+			"last_cyl", (json_int_t)z->last_cyl, "sectors_per_track", (json_int_t)z->spt,
+			"first_lbn", (json_int_t)z->first_lbn, "blocks", (json_int_t)z->nblocks,
+			"media_mb_s", media_mb_s(m, z)));
+	}
+	json_t *root = json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:s, s:f, s:f, s:f}",
+		"name", m->name, "about", m->about, "blocks", (json_int_t)m->blocks,
+		"block_bytes", (json_int_t)m->block_bytes, "capacity_gb", f->capacity_gb,
+		"surfaces", (json_int_t)m->surfaces, "cylinders", (json_int_t)m->cylinders,
+		"mapping", m->cylinder_serpentine ? "serpentine" : "cylinder", "rpm", m->rpm,
+		"revolution_ms", f->rev_ms, "rotational_latency_ms", f->latency_ms);
+	json_object_set_new(root, "seek_single_ms", json_real(f->seek_single_ms));
+	json_object_set_new(root, "seek_average_ms", json_real(f->seek_avg_ms));
+	json_object_set_new(root, "seek_full_ms", json_real(f->seek_full_ms));
+	json_object_set_new(root, "seek_points", json_integer(m->nseek));
+	json_object_set_new(root, "head_switch_ms", json_real(m->head_switch_ns / 1e6));
+	json_object_set_new(root, "write_settle_ms", json_real(m->write_settle_ns / 1e6));
+	json_object_set_new(root, "bus_us_per_block", json_real(m->bus_ns_per_block / 1e3));
+	json_object_set_new(root, "interface_mb_s", f->interface_mb_s > 0 ? json_real(f->interface_mb_s)
+									   : json_null());
+	json_object_set_new(root, "cache_segments", json_integer(m->segments));
+	json_object_set_new(root, "segment_blocks", json_integer(m->segment_blocks));
+	json_object_set_new(root, "write_back", json_boolean(m->write_back));
+	json_object_set_new(root, "queue_depth", json_integer(m->queue_depth));
+	json_object_set_new(root, "scheduler", json_string(sched_names[m->sched]));
+	json_object_set_new(root, "zones", zones);
+	int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	fputc('\n', stdout);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
+
+static int show(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	bool json = false;
+	int ch;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'j': json = true; break;
+		case 'h': help_show(); return EXIT_OK;
+		default: return opt_error("show", ch, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("model show: which model? (a name from 'iolab models', or a "
+				       "model file)");
+	if (optind + 1 < argc) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "model show: unexpected argument '%s'", argv[optind + 1]);
+		return cli_usage_error(msg);
+	}
+	struct iolab_disk_model m;
+	struct iolab_err err;
+	if (iolab_model_open(argv[optind], &m, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	struct figures f;
+	derive(&m, &f);
+	int rc = EXIT_OK;
+	if (json)
+		rc = show_json(&m, &f);
+	else
+		show_text(&m, &f);
+	iolab_model_free(&m);
+	return rc;
+}
+
+/* `iolab models` and `iolab model list` (cmd names which). */
+static int list_models(const char *cmd, int argc, char **argv)
+{
+	if (argc > 1 && is_help(argv[1])) {
+		help_list(cmd);
+		return EXIT_OK;
+	}
+	if (argc > 1) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: unexpected argument '%s'", cmd, argv[1]);
+		return cli_usage_error(msg);
+	}
+	int status = EXIT_OK;
+	for (unsigned i = 0; i < iolab_model_builtin_count(); i++) {
+		struct iolab_disk_model m;
+		struct iolab_err err;
+		const char *name = iolab_model_builtin_name(i);
+		if (iolab_model_open(name, &m, &err)) {
+			fprintf(stderr, "iolab: built-in model %s: %s\n", name, err.msg);
+			status = EXIT_FAILED;
+			continue;
+		}
+		printf("%-12s %s\n", name, m.about);
+		iolab_model_free(&m);
+	}
+	return status;
+}
+
+int cmd_models(int argc, char **argv)
+{
+	return list_models("models", argc, argv);
+}
+
+int cmd_model(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("model: which command? import-disksim, show or list (see 'iolab "
+				       "model --help')");
+	const char *sub = argv[1];
+	if (is_help(sub) || !strcmp(sub, "help")) {
+		help_model();
+		return EXIT_OK;
+	}
+	if (!strcmp(sub, "import-disksim"))
+		return import_disksim(argc - 1, argv + 1);
+	if (!strcmp(sub, "show"))
+		return show(argc - 1, argv + 1);
+	if (!strcmp(sub, "list"))
+		return list_models("model list", argc - 1, argv + 1);
+	char msg[256];
+	snprintf(msg, sizeof(msg), "model: unknown command '%s' (import-disksim, show or list)", sub);
+	return cli_usage_error(msg);
+}
