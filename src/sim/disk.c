@@ -194,7 +194,7 @@ static uint64_t readahead_limit(const struct iolab_disk *d, uint64_t lbn, uint32
 	if (m->readahead_track) {
 		uint64_t first;
 		uint32_t spt;
-		limit = track_end(d, lbn + n < m->blocks ? lbn + n : m->blocks - 1, &first, &spt);
+		limit = track_end(d, lbn + n - 1, &first, &spt); /* the track of the last block */
 		if (seg_start < first)
 			limit += spt;
 	} else {
