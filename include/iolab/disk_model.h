@@ -84,6 +84,8 @@ struct iolab_disk_model {
 					 reading sequentially) instead of readahead_blocks */
 	bool zero_latency_read;       /* reads start at the first wanted sector under the head */
 	bool zero_latency_write;
+	bool read_joins_readahead;    /* a read of the blocks the read-ahead is about to read waits
+					 for them instead of stopping it (DiskSim: almost read hits) */
 	uint32_t segment_blocks;
 	uint32_t readahead_blocks;    /* read-ahead after a read miss, at most */
 	bool readahead_over_request;  /* read-ahead counts from the request's end, not its start */

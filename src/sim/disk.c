@@ -418,6 +418,19 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		d->pf_limit = readahead_limit(d, lbn, r->blocks, s->start);
 		return bus;
 	}
+	if (d->pf_on && m->read_joins_readahead && lbn >= d->pf_next && lbn < d->pf_limit) {
+		/* The read-ahead is about to read these blocks: follow it instead of stopping it. */
+		d->st.read_partial_hits++;
+		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
+		double bus = ta + (double)m->ovh_read_hit[prev];
+		struct segment *ps = &d->seg[d->pf_seg];
+		uint64_t lim = readahead_limit(d, lbn, r->blocks, ps->start);
+		if (lim > d->pf_limit)
+			d->pf_limit = lim;
+		pf_follow(d, lbn, r->blocks, &bus);
+		touch(d, ps);
+		return bus;
+	}
 	/* Miss: stop the read-ahead, then seek, rotate, read. */
 	double stop = pf_stop(d, ta);
 	double arm = ta + (double)m->ovh_read_miss[prev] + (stop > ta ? stop - ta : 0);
@@ -524,9 +537,16 @@ static unsigned pick(struct iolab_disk *d, double t)
 	unsigned best = 0;
 	double best_v = INFINITY;
 	uint32_t best_cyl = UINT32_MAX;
+	if (d->pf_on)
+		pf_credit(d, t);
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_phys p;
-		map(d, d->q[i]->lbn, &p);
+		uint64_t lbn = d->q[i]->lbn;
+		/* Reads the cache holds, or the read-ahead is about to read, need no positioning. */
+		if (!d->q[i]->write && (find_hit(d, lbn) ||
+		    (d->pf_on && d->m->read_joins_readahead && lbn >= d->pf_next && lbn < d->pf_limit)))
+			return i;
+		map(d, lbn, &p);
 		double v;
 		switch (d->m->sched) {
 		case IOLAB_SCHED_SSTF:

@@ -184,6 +184,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return yesno(p, k, v, &m->readahead_track);
 	if (!strcmp(k, "zero_latency_read"))
 		return yesno(p, k, v, &m->zero_latency_read);
+	if (!strcmp(k, "read_joins_readahead"))
+		return yesno(p, k, v, &m->read_joins_readahead);
 	if (!strcmp(k, "zero_latency_write"))
 		return yesno(p, k, v, &m->zero_latency_write);
 	if (!strcmp(k, "segment_blocks"))
@@ -280,6 +282,7 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 	memset(m, 0, sizeof(*m));
 	m->block_bytes = 512;
 	m->queue_depth = 1;
+	m->read_joins_readahead = true;
 	struct mparser p = {.name = name, .m = m, .err = err};
 	int rc = 0;
 	for (const char *at = text; *at && !rc;) {
@@ -414,12 +417,14 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		m->ovh_write_miss[1] / 1e6);
 	fprintf(f, "# cache\ncache_segments = %u\nsegment_blocks = %u\nseparate_write_segment = %s\n"
 		   "readahead_blocks = %u\nreadahead_track = %s\nreadahead_over_request = %s\n"
-		   "zero_latency_read = %s\nzero_latency_write = %s\nwrite_back = %s\n"
+		   "zero_latency_read = %s\nzero_latency_write = %s\nread_joins_readahead = %s\n"
+		   "write_back = %s\n"
 		   "write_segments = %u\nread_hits_on_write_data = %s\n\n",
 		m->segments, m->segment_blocks, m->separate_write_segment ? "yes" : "no",
 		m->readahead_blocks, m->readahead_track ? "yes" : "no",
 		m->readahead_over_request ? "yes" : "no", m->zero_latency_read ? "yes" : "no",
-		m->zero_latency_write ? "yes" : "no", m->write_back ? "yes" : "no",
+		m->zero_latency_write ? "yes" : "no", m->read_joins_readahead ? "yes" : "no",
+		m->write_back ? "yes" : "no",
 		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
 	if (m->nseek) {
