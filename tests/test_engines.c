@@ -307,7 +307,7 @@ static void test_libaio(void **state)
 static void test_registry(void **state)
 {
 	(void)state;
-	assert_int_equal(iolab_engine_count(), 4);
+	assert_int_equal(iolab_engine_count(), 5);
 	assert_null(iolab_engine_at(iolab_engine_count()));
 	assert_null(iolab_engine_find("nope"));
 	assert_null(iolab_engine_find(""));
@@ -323,6 +323,7 @@ static void test_registry(void **state)
 	}
 	assert_ptr_equal(iolab_engine_find("null"), &iolab_engine_null);
 	assert_ptr_equal(iolab_engine_find("psync"), &iolab_engine_psync);
+	assert_ptr_equal(iolab_engine_find("sim"), &iolab_engine_sim);
 	assert_ptr_equal(iolab_engine_find("io_uring"), &iolab_engine_io_uring);
 	assert_ptr_equal(iolab_engine_find("libaio"), &iolab_engine_libaio);
 	assert_true(iolab_engine_null.flags & IOLAB_ENGINE_NO_IO);

@@ -292,6 +292,9 @@ static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth)
 		t = lex_peek(lx);
 		if (t.t == T_COMMA)
 			lex_next(lx);
+		else if (t.t == T_EOF)
+			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
+					  lx->file, t.line, what, open_line);
 		else if (t.t != T_RBRACE)
 			return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or '}' after "
 					  "the value, found %s", lx->file, t.line, name, tok_desc(&t));
@@ -855,7 +858,8 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	    get_flag(d, "Immediate buffer write", &imm_write, err) ||
 	    get_u32(d, "Fast write level", 0, 100, &fast, err) ||
 	    get_u32(d, "Maximum number of write segments", 0, 1024, &m->write_segments, err) ||
-	    get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err))
+	    get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err) ||
+	    get_flag(d, "Allow almost read hits", &m->read_joins_readahead, err))
 		return -EINVAL;
 	m->segments = enable ? segments : 0;
 	if (m->segments && !m->segment_blocks)

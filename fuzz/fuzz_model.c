@@ -1,0 +1,26 @@
+/* fuzz_model.c: libFuzzer target for the drive-model reader: any bytes must give a model or one
+ * error line, never a crash, a leak or undefined behaviour. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/disk_model.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	struct iolab_disk_model m;
+	struct iolab_err err;
+	if (iolab_model_parse("fuzz.model", text, &m, &err) == 0) {
+		(void)iolab_model_seek_ns(&m, m.cylinders - 1, true);
+		iolab_model_free(&m);
+	} else if (!memchr(err.msg, 0, sizeof(err.msg)) || strncmp(err.msg, "fuzz.model", 10) != 0) {
+		abort(); /* every error names the file */
+	}
+	free(text);
+	return 0;
+}
