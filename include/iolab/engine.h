@@ -50,6 +50,13 @@ enum iolab_engine_flags {
 	IOLAB_ENGINE_VIRTUAL = 1 << 2, /* keeps its own (simulated) clock: see now() */
 };
 
+/* Where the time of the I/Os went, for engines that know (the simulator): totals in ns over
+ * the I/Os completed, and cache hits. */
+struct iolab_breakdown {
+	double overhead_ns, queue_ns, seek_ns, rotate_ns, media_ns, bus_ns;
+	uint64_t ios, read_hits, read_partial_hits, reads;
+};
+
 struct iolab_engine_ops {
 	const char *name;
 	unsigned version; /* IOLAB_ENGINE_OPS_VERSION */
@@ -68,6 +75,8 @@ struct iolab_engine_ops {
 	/* The engine's clock in ns, for IOLAB_ENGINE_VIRTUAL engines; NULL means the wall clock.
 	 * Submissions happen at this time and reap() advances it to the completions it returns. */
 	uint64_t (*now)(struct iolab_engine *e);
+	/* Adds where the time went since init to *b. May be NULL. */
+	void (*breakdown)(struct iolab_engine *e, struct iolab_breakdown *b);
 };
 
 /* Registered engines, in listing order. */

@@ -95,6 +95,7 @@ struct iolab_point {
 	uint64_t bs;      /* 0: the pattern's mix */
 	int read_pct;     /* % of I/Os that are reads (the pattern's own unless --read) */
 	const char *engine;
+	const char *model; /* simulated drive, or NULL */
 	bool direct;
 	/* results (all repetitions merged) */
 	unsigned reps;
@@ -106,6 +107,9 @@ struct iolab_point {
 	bool has_disk;
 	double disk_util_pct, disk_queue;
 	uint64_t disk_ios;
+	bool has_breakdown;
+	struct iolab_breakdown bd; /* where the time went (simulator), all repetitions, whole run
+				      including the ramp */
 	unsigned nsec;    /* per-second series of the last repetition */
 	uint64_t *sec_ios, *sec_bytes;
 	bool partial;     /* interrupted or stopped by an error */

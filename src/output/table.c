@@ -39,6 +39,23 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 		fputc('\n', f);
 		free(all);
 	}
+	bool any_bd = false;
+	for (unsigned i = 0; i < r->n; i++)
+		any_bd |= r->point[i].has_breakdown && r->point[i].bd.ios;
+	if (any_bd) {
+		fprintf(f, "\nwhere the time went, per I/O in us (the drive's work; queue = waiting in it):\n");
+		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %7s\n", "#", "overhead", "queue", "seek", "rotation",
+			"media", "interface", "hits%");
+		for (unsigned i = 0; i < r->n; i++) {
+			const struct iolab_breakdown *b = &r->point[i].bd;
+			if (!r->point[i].has_breakdown || !b->ios)
+				continue;
+			double n = (double)b->ios * 1e3;
+			fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, b->overhead_ns / n,
+				b->queue_ns / n, b->seek_ns / n, b->rotate_ns / n, b->media_ns / n, b->bus_ns / n,
+				b->reads ? 100.0 * (double)b->read_hits / (double)b->reads : 0.0);
+		}
+	}
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
@@ -47,8 +64,12 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 	}
 	if (r->n) {
 		const struct iolab_point *p = &r->point[0];
-		fprintf(f, "\nengine %s, %s I/O; MB/s = 10^6 bytes/s; latency from submission to completion; "
-			"qd@ = mean I/Os in flight\n", p->engine, p->direct ? "direct" : "buffered");
+		if (p->model)
+			fprintf(f, "\nsimulated drive %s, virtual time", p->model);
+		else
+			fprintf(f, "\nengine %s, %s I/O", p->engine, p->direct ? "direct" : "buffered");
+		fprintf(f, "; MB/s = 10^6 bytes/s; latency from submission to completion; "
+			"qd@ = mean I/Os in flight\n");
 	}
 	if (r->interrupted)
 		fprintf(f, "interrupted: the last point is partial\n");

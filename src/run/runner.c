@@ -325,6 +325,20 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		}
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
+		if (c->engine->breakdown) {
+			struct iolab_breakdown *a = &p->bd, *b = &w[i].bd;
+			p->has_breakdown = true;
+			a->overhead_ns += b->overhead_ns;
+			a->queue_ns += b->queue_ns;
+			a->seek_ns += b->seek_ns;
+			a->rotate_ns += b->rotate_ns;
+			a->media_ns += b->media_ns;
+			a->bus_ns += b->bus_ns;
+			a->ios += b->ios;
+			a->reads += b->reads;
+			a->read_hits += b->read_hits;
+			a->read_partial_hits += b->read_partial_hits;
+		}
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}
@@ -503,6 +517,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->bs = pp.spec.nlines == 1 ? pp.spec.line[0].size : 0;
 		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
 		p->engine = c->engine->name;
+		p->model = c->model_name;
 		p->direct = c->direct && !env.no_io;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);

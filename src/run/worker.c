@@ -47,8 +47,10 @@ struct loop_state {
 	struct iolab_io **freel, **batch, **done;
 };
 
-static void free_state(struct loop_state *s, unsigned qd)
+static void free_state(struct worker *w, struct loop_state *s, unsigned qd)
 {
+	if (s->eng.ops && s->eng.ops->breakdown)
+		s->eng.ops->breakdown(&s->eng, &w->bd);
 	if (s->eng.ops && s->eng.ops->cleanup)
 		s->eng.ops->cleanup(&s->eng);
 	if (s->bufs)
@@ -222,7 +224,7 @@ void *iolab_worker_main(void *arg)
 	pthread_mutex_unlock(&c->lock);
 	if (!w->rc && !atomic_load(&w->ctl->stop))
 		run_loop(w, &s);
-	free_state(&s, w->ctl->qd);
+	free_state(w, &s, w->ctl->qd);
 	atomic_store(&w->finished, true);
 	return NULL;
 }

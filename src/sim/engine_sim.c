@@ -74,6 +74,21 @@ static uint64_t sim_now(struct iolab_engine *e)
 	return ((struct sim_state *)e->priv)->now;
 }
 
+static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
+{
+	const struct iolab_disk_stats *st = iolab_disk_stats(((struct sim_state *)e->priv)->disk);
+	b->overhead_ns += st->overhead_ns;
+	b->queue_ns += st->queue_ns;
+	b->seek_ns += st->seek_ns;
+	b->rotate_ns += st->rotate_ns;
+	b->media_ns += st->media_ns;
+	b->bus_ns += st->bus_ns;
+	b->ios += st->reads + st->writes;
+	b->reads += st->reads;
+	b->read_hits += st->read_hits;
+	b->read_partial_hits += st->read_partial_hits;
+}
+
 static void sim_cleanup(struct iolab_engine *e)
 {
 	struct sim_state *s = e->priv;
@@ -95,4 +110,5 @@ const struct iolab_engine_ops iolab_engine_sim = {
 	.reap = sim_reap,
 	.cleanup = sim_cleanup,
 	.now = sim_now,
+	.breakdown = sim_breakdown,
 };
