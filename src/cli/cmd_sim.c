@@ -114,8 +114,9 @@ static int validate(int argc, char **argv)
 		printf("model %s, trace %s: %zu requests\n", m.name, trace, t.n);
 		printf("mean service time: measured %.3f ms, simulated %.3f ms (%+.1f%%)\n", ms / 1e3,
 		       ss / 1e3, 100 * (ss - ms) / ms);
-		printf("read hits %llu of %llu reads (partial %llu); simulated time: seek %.0f%%, "
-		       "rotation %.0f%%, media %.0f%%, interface %.0f%%, overhead %.0f%%, waits %.0f%%\n",
+		printf("read hits %llu of %llu reads (partial %llu); of the simulated time: seek %.0f%%, "
+		       "rotation %.0f%%, media %.0f%%, interface %.0f%% (overlaps media), overhead %.0f%%, "
+		       "waits %.0f%%\n",
 		       (unsigned long long)st.read_hits, (unsigned long long)st.reads,
 		       (unsigned long long)st.read_partial_hits, 100 * st.seek_ns / (ss * 1e3 * t.n),
 		       100 * st.rotate_ns / (ss * 1e3 * t.n), 100 * st.media_ns / (ss * 1e3 * t.n),

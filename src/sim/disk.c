@@ -512,7 +512,10 @@ static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double
 	double arm = ta + ovh + (stop > ta ? stop - ta : 0);
 	if (arm < d->arm_free)
 		arm = d->arm_free;
+	struct iolab_disk_stats saved = d->st;
 	double mend = media_write(d, lbn, r->blocks, arm, start);
+	if (m->write_back)
+		d->st = saved; /* the flush happens after the command has completed */
 	d->arm_free = mend;
 	if (m->write_back && d->nflush < MAX_FLUSH)
 		d->flush_end[d->nflush++] = mend;
