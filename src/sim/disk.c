@@ -60,6 +60,8 @@ struct iolab_disk {
 	unsigned pf_seg;
 	uint64_t pf_next, pf_limit;
 	double pf_t;               /* the arm is free to go for pf_next */
+	struct iolab_phys pf_p;    /* place of the last block the read-ahead looked up */
+	bool pf_p_valid;
 };
 
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
@@ -130,8 +132,8 @@ static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bo
 /* Wait from time t until sector p starts under the head. */
 static double rotate_ns(const struct iolab_disk *d, const struct iolab_phys *p, double t)
 {
-	double rev = (double)d->m->rev_ns;
-	double w = p->angle - fmod(t, rev) / rev;
+	double rev = (double)d->m->rev_ns, q = t / rev;
+	double w = p->angle - (q - floor(q));
 	if (w < 0)
 		w += 1;
 	if (w > 1 - 1e-6) /* the sector is just starting */
@@ -139,25 +141,51 @@ static double rotate_ns(const struct iolab_disk *d, const struct iolab_phys *p, 
 	return w * rev;
 }
 
-/* Moves the arm to block p and waits for its sector; returns when the sector starts. */
-static double reach(struct iolab_disk *d, const struct iolab_phys *p, double t, bool write)
+/* Moves the arm to block p and waits for its sector; returns when the sector starts. The
+ * time is charged to the command unless it is background work. */
+static double reach_bg(struct iolab_disk *d, const struct iolab_phys *p, double t, bool write,
+		       bool background)
 {
-	double mv = move_ns(d, p, write);
-	if (p->cyl != d->cyl)
-		d->st.seeks++;
-	d->st.seek_ns += mv;
+	double mv = p->cyl == d->cyl && p->head == d->head ? 0 : move_ns(d, p, write);
 	t += mv;
+	double w = rotate_ns(d, p, t);
+	if (!background) {
+		d->st.seeks += p->cyl != d->cyl;
+		d->st.seek_ns += mv;
+		d->st.rotate_ns += w;
+	}
 	d->cyl = p->cyl;
 	d->head = p->head;
-	double w = rotate_ns(d, p, t);
-	d->st.rotate_ns += w;
 	return t + w;
+}
+
+static double reach(struct iolab_disk *d, const struct iolab_phys *p, double t, bool write)
+{
+	return reach_bg(d, p, t, write, false);
 }
 
 static void map(const struct iolab_disk *d, uint64_t lbn, struct iolab_phys *p)
 {
 	if (iolab_layout_map(d->m, lbn, p))
 		iolab_layout_map(d->m, d->m->blocks - 1, p); /* the caller checked bounds */
+}
+
+/* Place of the read-ahead's next block, stepping from the last one looked up. */
+static void pf_place(struct iolab_disk *d, struct iolab_phys *p)
+{
+	if (d->pf_p_valid && d->pf_p.lbn == d->pf_next) {
+		*p = d->pf_p;
+		return;
+	}
+	if (d->pf_p_valid && d->pf_p.lbn + 1 == d->pf_next) {
+		*p = d->pf_p;
+		if (iolab_layout_next(d->m, p))
+			map(d, d->pf_next, p);
+	} else {
+		map(d, d->pf_next, p);
+	}
+	d->pf_p = *p;
+	d->pf_p_valid = true;
 }
 
 /* ---- read-ahead -------------------------------------------------------------------------- */
@@ -215,11 +243,9 @@ static void pf_credit(struct iolab_disk *d, double until)
 {
 	while (d->pf_on && d->pf_next < d->pf_limit) {
 		struct iolab_phys p;
-		map(d, d->pf_next, &p);
+		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
-		struct iolab_disk_stats saved = d->st;
-		double end = reach(d, &p, d->pf_t, false) + p.sector_ns;
-		d->st = saved; /* background work is not charged to a command */
+		double end = reach_bg(d, &p, d->pf_t, false, true) + p.sector_ns;
 		if (end > until) {
 			d->cyl = cyl;
 			d->head = head;
@@ -242,7 +268,7 @@ static double pf_stop(struct iolab_disk *d, double t)
 	if (!d->pf_on)
 		return t > d->pf_t ? t : d->pf_t;
 	struct iolab_phys p;
-	map(d, d->pf_next, &p);
+	pf_place(d, &p);
 	double mv = move_ns(d, &p, false), seek_end = d->pf_t + mv;
 	d->cyl = p.cyl;
 	d->head = p.head;
@@ -302,7 +328,8 @@ static uint32_t passed_before(const struct iolab_disk *d, const struct iolab_phy
 {
 	const struct iolab_zone *z = &d->m->zone[p->zone];
 	double rev = (double)d->m->rev_ns;
-	double head = fmod(land, rev) / rev * z->spt;       /* in sectors from angle 0 */
+	double q = land / rev;
+	double head = (q - floor(q)) * z->spt;              /* in sectors from angle 0 */
 	double target = p->angle * z->spt;
 	double ahead = target - head;                       /* sectors until the target starts */
 	if (ahead < 0)
@@ -321,9 +348,12 @@ static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double 
 {
 	double bulk = (double)d->m->bus_ns_per_block;
 	*pre = 0;
+	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
-		struct iolab_phys p;
-		map(d, lbn + k, &p);
+		if (k == 0)
+			map(d, lbn, &p);
+		else if (iolab_layout_next(d->m, &p))
+			map(d, lbn + k, &p);
 		if (k == 0 && d->m->zero_latency_read) {
 			double land = t + move_ns(d, &p, false);
 			t = reach(d, &p, t, false);
@@ -344,7 +374,7 @@ static void pf_follow(struct iolab_disk *d, uint64_t lbn, uint32_t n, double *bu
 	double bulk = (double)d->m->bus_ns_per_block;
 	while (d->pf_next < lbn + n) {
 		struct iolab_phys p;
-		map(d, d->pf_next, &p);
+		pf_place(d, &p);
 		double end = reach(d, &p, d->pf_t, false) + p.sector_ns;
 		d->st.media_ns += p.sector_ns;
 		d->pf_t = end;

@@ -217,6 +217,10 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 			break;
 		}
 	uint64_t c = pbn / spc, t = (pbn % spc) / z->spt;
+	p->lbn = lbn;
+	p->pbn = pbn;
+	uint32_t k = lower_bound(z->slips, z->nslips, pbn + 1);
+	p->next_slip = k < z->nslips ? z->slips[k] : UINT64_MAX;
 	p->zone = lo;
 	p->cyl = (uint32_t)(z->first_cyl + c);
 	p->track = (uint32_t)t;
@@ -227,5 +231,22 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 			 c * z->cyl_skew + p->sector + z->first_offset;
 	p->angle = (double)(steps % z->spt) / z->spt;
 	p->sector_ns = (double)m->rev_ns / z->spt;
+	return 0;
+}
+
+int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p)
+{
+	const struct iolab_zone *z = &m->zone[p->zone];
+	uint64_t lbn = p->lbn + 1;
+	bool same_track = p->sector + 1 < z->spt && p->pbn + 1 != p->next_slip && !z->ndefects &&
+			  lbn < z->first_lbn + z->nblocks && z->sparing != IOLAB_SPARE_RANGE;
+	if (!same_track)
+		return iolab_layout_map(m, lbn, p);
+	p->lbn = lbn;
+	p->pbn++;
+	p->sector++;
+	p->angle += 1.0 / z->spt;
+	if (p->angle >= 1)
+		p->angle -= 1;
 	return 0;
 }

@@ -10,9 +10,16 @@ struct iolab_phys {
 	uint32_t sector;
 	double angle;     /* where the sector starts, in revolutions [0, 1) */
 	double sector_ns; /* time one sector takes to pass under the head */
+	/* for iolab_layout_next */
+	uint64_t lbn, pbn;   /* the block, and its physical sector within the zone */
+	uint64_t next_slip;  /* first slipped sector after pbn in the zone (UINT64_MAX: none) */
 };
 
 /* Physical place of lbn. Returns 0 or -ERANGE past the last block. */
 int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p);
+
+/* Moves p (a result of iolab_layout_map) to the next block: in O(1) when it is the next sector
+ * of the same track, else by a full lookup. Returns 0 or -ERANGE. */
+int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p);
 
 #endif
