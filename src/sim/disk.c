@@ -245,14 +245,37 @@ static void pf_credit(struct iolab_disk *d, double until)
 		struct iolab_phys p;
 		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
-		double end = reach_bg(d, &p, d->pf_t, false, true) + p.sector_ns;
-		if (end > until) {
+		double start = reach_bg(d, &p, d->pf_t, false, true);
+		if (start + p.sector_ns > until) {
 			d->cyl = cyl;
 			d->head = head;
 			return;
 		}
-		d->pf_t = end;
-		d->pf_next++;
+		/* The following sectors of this track come back to back: take as many at once as
+		 * have passed by `until`. */
+		const struct iolab_zone *z = &d->m->zone[p.zone];
+		uint64_t run = z->spt - p.sector;
+		if (p.next_slip - p.pbn < run)
+			run = p.next_slip - p.pbn;
+		if (d->pf_limit - d->pf_next < run)
+			run = d->pf_limit - d->pf_next;
+		if (z->ndefects || z->sparing == IOLAB_SPARE_RANGE ||
+		    z->first_lbn + z->nblocks - p.lbn < run)
+			run = 1;
+		uint64_t k = (uint64_t)((until - start) / p.sector_ns);
+		if (k > run)
+			k = run;
+		if (k < 1) /* the first sector has passed (checked above), whatever the rounding */
+			k = 1;
+		d->pf_t = start + (double)k * p.sector_ns;
+		d->pf_next += k;
+		p.lbn += k - 1;
+		p.pbn += k - 1;
+		p.sector += (uint32_t)(k - 1);
+		p.angle += (double)(k - 1) / z->spt;
+		if (p.angle >= 1)
+			p.angle -= 1;
+		d->pf_p = p;
 		seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
 	}
 	d->pf_on = false;
