@@ -82,8 +82,12 @@ struct iolab_disk_model {
 	bool separate_write_segment;  /* one more segment, used by writes only */
 	bool readahead_track;         /* read-ahead to the end of the track (one more track when
 					 reading sequentially) instead of readahead_blocks */
-	bool zero_latency_read;       /* reads start at the first wanted sector under the head */
-	bool zero_latency_write;
+	bool zero_latency_read;       /* while waiting on the target track for the first wanted
+					 sector, the sectors passing under the head are cached
+					 ("read any free blocks"); the wanted ones are still read
+					 in order */
+	bool zero_latency_write;      /* recorded from the specification; writes are not yet
+					 modelled out of order */
 	bool read_joins_readahead;    /* a read of the blocks the read-ahead is about to read waits
 					 for them instead of stopping it (DiskSim: almost read hits) */
 	uint32_t segment_blocks;

@@ -299,7 +299,13 @@ static double pf_stop(struct iolab_disk *d, double t)
 	if (t < seek_end)
 		return seek_end;
 	double start = seek_end + rotate_ns(d, &p, seek_end);
-	return t < start ? start : start + p.sector_ns;
+	if (t < start)
+		return start;
+	/* The sector in progress is read to its end, and kept. */
+	d->pf_t = start + p.sector_ns;
+	d->pf_next++;
+	seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
+	return d->pf_t;
 }
 
 /* ---- cache ------------------------------------------------------------------------------- */
@@ -428,10 +434,18 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 	if (d->pf_on)
 		pf_credit(d, ta);
 	struct segment *s = find_hit(d, lbn);
+	double stop = ta; /* when the arm is free of the read-ahead */
+	bool joins = d->pf_on && m->read_joins_readahead && lbn >= d->pf_next && lbn < d->pf_limit;
+	if (!s && !joins) { /* stopping the read-ahead may finish the very block wanted */
+		stop = pf_stop(d, ta);
+		s = find_hit(d, lbn);
+	}
 	bool on_pf = s && d->pf_on && s == &d->seg[d->pf_seg];
 	if (s) {
 		/* Hit: the cached blocks go at once (after a running flush, which cannot stop). */
 		double start = ta + (double)m->ovh_read_hit[prev];
+		if (start < stop)
+			start = stop;
 		if (d->arm_free > ta && !on_pf && s->from_write)
 			start = d->arm_free + (double)m->ovh_read_hit[prev];
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
@@ -471,7 +485,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		d->pf_limit = readahead_limit(d, lbn, r->blocks, s->start);
 		return bus;
 	}
-	if (d->pf_on && m->read_joins_readahead && lbn >= d->pf_next && lbn < d->pf_limit) {
+	if (joins) {
 		/* The read-ahead is about to read these blocks: follow it instead of stopping it. */
 		d->st.read_partial_hits++;
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
@@ -484,8 +498,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		touch(d, ps);
 		return bus;
 	}
-	/* Miss: stop the read-ahead, then seek, rotate, read. */
-	double stop = pf_stop(d, ta);
+	/* Miss: once the read-ahead has stopped, seek, rotate, read. */
 	double arm = ta + (double)m->ovh_read_miss[prev] + (stop > ta ? stop - ta : 0);
 	if (arm < d->arm_free)
 		arm = d->arm_free;
@@ -588,6 +601,8 @@ static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double
 static unsigned pick(struct iolab_disk *d, double t)
 {
 	unsigned n = d->nq < d->m->queue_depth ? d->nq : d->m->queue_depth;
+	while (n > 1 && (double)d->q[n - 1]->t_arrive > t) /* only commands that have arrived */
+		n--;
 	if (n <= 1 || d->m->sched == IOLAB_SCHED_FCFS)
 		return 0;
 	unsigned best = 0;

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# bench/sim-speed.sh: how fast the drive simulator runs: simulated requests per wall-clock second
+# on one core (the simulator is single-threaded; the runs are pinned to CPU 0 with taskset when
+# it is there), for the built-in atlas10k model (Quantum Atlas 10K, DiskSim 4.0 validation suite):
+#
+#   (a) 4 KiB random reads at QD 1:
+#         iolab sim --model atlas10k --pattern rand-read --bs 4k --qd 1 --time T_A --quiet --json F
+#       with T_A simulated seconds (default 14000: ~1.5 million requests at ~107 IOPS);
+#   (b) the same at QD 32 on a queuing drive: a copy of models/atlas10k.model with
+#       queue_depth = 32 and scheduler = sptf (written to a temporary file), --qd 32, T_B
+#       simulated seconds (default 7500: ~1.5 million requests at ~200 IOPS);
+#   (c) the validation replay of the DiskSim trace (10,000 requests measured on the real drive):
+#         iolab sim validate --model atlas10k TRACE
+#       run TRACE_REPS times (default 20) back to back; rate = requests x TRACE_REPS / wall time.
+#       This includes process start, reading the model and parsing the trace every time.
+#
+# For (a) and (b) the rate is the point's "ios" from the JSON divided by the wall time measured
+# around the command (process start, model load and JSON output included); each is run REPS
+# times (default 3) and the median rate is reported. Target (docs/benchmarks.md): >= 1,000,000
+# simulated requests/s at QD 1. DiskSim 4.0 (-O2) does about 55,000-110,000 requests/s on the
+# validation traces on this class of machine.
+#
+# This is a benchmark, not a test: it exits 0 after a complete run whatever the figures.
+# Environment: IOLAB (default build/iolab), REPS (3), T_A (14000), T_B (7500), TRACE (default
+#              ../shared/data/disksim/atlas10k.trace beside the repository; case (c) is skipped
+#              when it is missing), TRACE_REPS (20), CASES (default "a b c").
+# Needs: jq. Run: bench/sim-speed.sh after building build/iolab (Release).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+IOLAB=${IOLAB:-$root/build/iolab}
+REPS=${REPS:-3}
+T_A=${T_A:-14000}
+T_B=${T_B:-7500}
+TRACE=${TRACE:-$root/../shared/data/disksim/atlas10k.trace}
+TRACE_REPS=${TRACE_REPS:-20}
+CASES=${CASES:-a b c}
+
+die() { echo "sim-speed: $*" >&2; exit 2; }
+for v in REPS T_A T_B TRACE_REPS; do
+    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
+done
+for c in $CASES; do [[ $c == [abc] ]] || die "CASES takes a, b and c (got '$CASES')"; done
+want() { [[ " $CASES " == *" $1 "* ]]; }
+[[ -x $IOLAB ]] || die "$IOLAB not found: build it first (cmake --build build)"
+command -v jq >/dev/null || die "jq not found (scripts/install-deps.sh installs it)"
+[[ -f $root/models/atlas10k.model ]] || die "$root/models/atlas10k.model not found"
+
+pin=()
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/iolab-sim-speed.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# run_sim NAME MODEL QD TIME: REPS runs; prints "ios wall_s rate" of the median-rate run.
+run_sim() {
+    local name=$1 model=$2 qd=$3 time=$4 i t0 t1 ios
+    : >"$work/$name.runs"
+    for ((i = 1; i <= REPS; i++)); do
+        t0=$(now)
+        "${pin[@]}" "$IOLAB" sim --model "$model" --pattern rand-read --bs 4k --qd "$qd" \
+            --time "$time" --quiet --json "$work/$name.json" >/dev/null
+        t1=$(now)
+        ios=$(jq '.points[0].ios' "$work/$name.json")
+        awk -v n="$ios" -v a="$t0" -v b="$t1" 'BEGIN {printf "%d %.3f %.0f\n", n, b - a, n / (b - a)}' \
+            >>"$work/$name.runs"
+    done
+    local med
+    med=$(awk '{print $3}' "$work/$name.runs" | median)
+    awk -v m="$med" '$3 == m {print; exit}' "$work/$name.runs" | grep . ||
+        sort -k3,3g "$work/$name.runs" | sed -n "$(((REPS + 1) / 2))p"
+}
+
+rows=()
+if want a; then
+    read -r ios wall rate < <(run_sim a atlas10k 1 "$T_A")
+    rows+=("(a) rand-read 4k QD 1|$ios|$wall|$rate")
+fi
+if want b; then
+    sed -e 's/^queue_depth *=.*/queue_depth = 32/' -e 's/^scheduler *=.*/scheduler = sptf/' \
+        "$root/models/atlas10k.model" >"$work/atlas10k-q32.model"
+    grep -q '^queue_depth = 32$' "$work/atlas10k-q32.model" || die "could not set queue_depth in the model copy"
+    grep -q '^scheduler = sptf$' "$work/atlas10k-q32.model" || die "could not set scheduler in the model copy"
+    read -r ios wall rate < <(run_sim b "$work/atlas10k-q32.model" 32 "$T_B")
+    rows+=("(b) rand-read 4k QD 32 SPTF|$ios|$wall|$rate")
+fi
+if want c; then
+    if [[ -f $TRACE ]]; then
+        n=$("$IOLAB" sim validate --model atlas10k "$TRACE" | sed -n 's/.*: \([0-9]*\) requests$/\1/p')
+        [[ $n =~ ^[0-9]+$ ]] || die "could not read the request count of $TRACE"
+        t0=$(now)
+        for ((i = 1; i <= TRACE_REPS; i++)); do
+            "${pin[@]}" "$IOLAB" sim validate --model atlas10k "$TRACE" >/dev/null
+        done
+        t1=$(now)
+        read -r ios wall rate < <(awk -v n="$((n * TRACE_REPS))" -v a="$t0" -v b="$t1" \
+            'BEGIN {printf "%d %.3f %.0f\n", n, b - a, n / (b - a)}')
+        rows+=("(c) validate replay x$TRACE_REPS|$ios|$wall|$rate")
+    else
+        echo "sim-speed: $TRACE not found: case (c) skipped" >&2
+    fi
+fi
+
+echo
+echo "iolab sim speed: model atlas10k, $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), ${pin[*]:-not pinned}"
+printf '%-30s %12s %10s %14s\n' case requests "wall s" "requests/s"
+for r in "${rows[@]}"; do
+    IFS='|' read -r c ios wall rate <<<"$r"
+    printf '%-30s %12s %10s %14s\n' "$c" "$ios" "$wall" "$rate"
+done
+echo
+echo "(a), (b): median of $REPS runs; target: >= 1000000 requests/s at QD 1"
+for r in "${rows[@]}"; do
+    IFS='|' read -r c ios wall rate <<<"$r"
+    if [[ $c == "(a)"* ]]; then
+        if ((rate >= 1000000)); then echo "QD 1 target met"; else echo "QD 1 target missed"; fi
+    fi
+done
