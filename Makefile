@@ -43,6 +43,7 @@ check: fuzz test-san test
 
 bench: build
 	bench/vs-fio.sh
+	bench/sim-speed.sh
 
 clean:
 	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD)
