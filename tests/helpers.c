@@ -130,3 +130,20 @@ void th_make_file(const char *path, size_t size)
 	free(zero);
 	close(fd);
 }
+
+void th_data_path(char *buf, size_t n, const char *name)
+{
+	const char *src = getenv("IOLAB_SRC");
+	if (src) {
+		snprintf(buf, n, "%s/tests/data/%s", src, name);
+		return;
+	}
+	char here[1024];
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	char *slash = strrchr(here, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(here, sizeof(here), ".");
+	snprintf(buf, n, "%s/data/%s", here, name);
+}

@@ -26,6 +26,10 @@ void th_out_free(struct th_out *o);
 bool th_loop_attach(const char *file, bool direct, char *dev, size_t devsz);
 void th_loop_detach(const char *dev);
 
+/* Path of a file under tests/data ($IOLAB_SRC/tests/data/NAME, set by ctest; else next to
+ * helpers.c). */
+void th_data_path(char *buf, size_t n, const char *name);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -53,21 +53,12 @@ static const char *in_dir(char *buf, size_t n, const char *name)
 	return buf;
 }
 
+/* Path of NAME in tests/data. */
 static void data_file(char *buf, size_t n, const char *name)
 {
-	const char *src = getenv("IOLAB_SRC");
-	if (src) {
-		snprintf(buf, n, "%s/tests/data/%s", src, name);
-		return;
-	}
-	char here[1024];
-	snprintf(here, sizeof(here), "%s", __FILE__);
-	char *slash = strrchr(here, '/');
-	if (slash)
-		*slash = 0;
-	else
-		snprintf(here, sizeof(here), ".");
-	snprintf(buf, n, "%s/data/%s", here, name);
+	char rel[256];
+	snprintf(rel, sizeof(rel), "%s", name);
+	th_data_path(buf, n, rel);
 }
 
 /* Expects exit status 0 (shows the output otherwise). Frees o. */

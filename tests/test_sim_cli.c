@@ -36,22 +36,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Path of a file in tests/data/disksim ($IOLAB_SRC, or next to this source file). */
+/* Path of NAME in tests/data/disksim. */
 static void data_file(char *buf, size_t n, const char *name)
 {
-	const char *src = getenv("IOLAB_SRC");
-	if (src) {
-		snprintf(buf, n, "%s/tests/data/disksim/%s", src, name);
-		return;
-	}
-	char here[512];
-	snprintf(here, sizeof(here), "%s", __FILE__);
-	char *slash = strrchr(here, '/');
-	if (slash)
-		*slash = 0;
-	else
-		snprintf(here, sizeof(here), ".");
-	snprintf(buf, n, "%s/data/disksim/%s", here, name);
+	char rel[256];
+	snprintf(rel, sizeof(rel), "disksim/%s", name);
+	th_data_path(buf, n, rel);
 }
 
 static void write_file(const char *path, const char *text)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iolab/job.h"
+#include "iolab/textfile.h"
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_PATTERN, SEC_RUN };
 
@@ -20,16 +21,6 @@ struct parser {
 	struct iolab_err *err;
 	unsigned pattern_line[IOLAB_PATTERNS_MAX]; /* where each [pattern] starts */
 };
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
 
 static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
 {
@@ -49,15 +40,15 @@ static bool valid_name(const char *s)
 static int section(struct parser *p, char *hdr)
 {
 	char *end = strchr(hdr, ']');
-	if (!end || *trim(end + 1))
+	if (!end || *iolab_trim(end + 1))
 		return fail(p, "a section header looks like [global], [pattern NAME] or [run NAME]", NULL, NULL);
 	*end = 0;
-	char *kind = trim(hdr + 1), *name = kind;
+	char *kind = iolab_trim(hdr + 1), *name = kind;
 	while (*name && !isspace((unsigned char)*name))
 		name++;
 	if (*name)
 		*name++ = 0;
-	name = trim(name);
+	name = iolab_trim(name);
 	if (!strcmp(kind, "global")) {
 		if (*name)
 			return fail(p, "[global] takes no name", NULL, NULL);
@@ -149,9 +140,9 @@ static int option_line(struct parser *p, char *text)
 	char *key = text, *val = NULL;
 	if (eq) {
 		*eq = 0;
-		val = trim(eq + 1);
+		val = iolab_trim(eq + 1);
 	}
-	key = trim(key);
+	key = iolab_trim(key);
 	struct iolab_config *c = p->sec == SEC_GLOBAL ? &p->global : &p->job->run[p->job->nrun - 1];
 	c->patterns = &p->job->patterns;
 	int rc = iolab_config_set(c, key, val && *val ? val : (eq ? "" : NULL), p->err);
@@ -200,7 +191,7 @@ int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, s
 		char *hash = strchr(buf, '#');
 		if (hash)
 			*hash = 0;
-		char *l = trim(buf);
+		char *l = iolab_trim(buf);
 		if (!*l)
 			continue;
 		if (*l == '[')
@@ -228,44 +219,11 @@ int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, s
 
 int iolab_job_load(const char *path, struct iolab_job *job, struct iolab_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
-	char *text = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (cap - n < 4096) {
-			if (cap > (16u << 20)) {
-				fclose(f);
-				free(text);
-				return iolab_errf(err, EFBIG, "%s: larger than 16 MiB", path);
-			}
-			cap = cap ? cap * 2 : 8192;
-			char *t = realloc(text, cap);
-			if (!t) {
-				fclose(f);
-				free(text);
-				return iolab_errf(err, ENOMEM, "%s: out of memory", path);
-			}
-			text = t;
-		}
-		size_t r = fread(text + n, 1, cap - n - 1, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(text);
-		return iolab_errf(err, EIO, "%s: read error", path);
-	}
-	text[n] = 0;
-	if (strlen(text) != n) {
-		free(text);
-		return iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a text file)", path);
-	}
-	int rc = iolab_job_parse(path, text, job, err);
+	char *text;
+	int rc = iolab_read_text(path, 16u << 20, "a job file", &text, err);
+	if (rc)
+		return rc;
+	rc = iolab_job_parse(path, text, job, err);
 	free(text);
 	return rc;
 }

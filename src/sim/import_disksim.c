@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "iolab/disksim_import.h"
+#include "iolab/textfile.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_DEPTH 32
@@ -555,30 +556,7 @@ static int get_list(const struct dval *blk, const char *name, uint64_t **arr, ui
 
 static int slurp(const char *path, char **out, struct iolab_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
-	char *buf = malloc(MAX_FILE_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		return oom(err, path);
-	}
-	size_t n = fread(buf, 1, MAX_FILE_BYTES, f);
-	int rc = 0;
-	if (ferror(f))
-		rc = iolab_errf(err, EIO, "%s: read error", path);
-	else if (!feof(f) && fgetc(f) != EOF)
-		rc = iolab_errf(err, EFBIG, "%s: larger than %u MiB", path, MAX_FILE_BYTES >> 20);
-	fclose(f);
-	buf[n] = 0;
-	if (!rc && strlen(buf) != n)
-		rc = iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a DiskSim file)", path);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	*out = buf;
-	return 0;
+	return iolab_read_text(path, MAX_FILE_BYTES, "a DiskSim file", out, err);
 }
 
 /* The path of name, relative to the directory of the file `from`. */

@@ -13,6 +13,7 @@
 
 #include "iolab/disk_model.h"
 #include "iolab/parse.h"
+#include "iolab/textfile.h"
 
 enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE };
 
@@ -24,16 +25,6 @@ struct mparser {
 	struct iolab_err *err;
 	unsigned zcap, scap;
 };
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
 
 static int ferr(struct mparser *p, const char *field, const char *fmt, const char *v)
 {
@@ -300,7 +291,7 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 		char *hash = strchr(buf, '#');
 		if (hash)
 			*hash = 0;
-		char *l = trim(buf);
+		char *l = iolab_trim(buf);
 		if (!*l)
 			continue;
 		if (*l == '[') {
@@ -336,7 +327,7 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 			break;
 		}
 		*eq = 0;
-		char *k = trim(l), *v = trim(eq + 1);
+		char *k = iolab_trim(l), *v = iolab_trim(eq + 1);
 		rc = p.sec == SEC_TOP ? top_field(&p, k, v) : zone_field(&p, k, v);
 	}
 	if (!rc)
@@ -351,25 +342,11 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 
 int iolab_model_load(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
-	char *text = malloc(4 << 20);
-	if (!text) {
-		fclose(f);
-		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
-	}
-	size_t n = fread(text, 1, (4 << 20) - 1, f);
-	bool big = !feof(f);
-	fclose(f);
-	text[n] = 0;
-	int rc;
-	if (big)
-		rc = iolab_errf(err, EFBIG, "%s: larger than 4 MiB", path);
-	else if (strlen(text) != n)
-		rc = iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a model file)", path);
-	else
-		rc = iolab_model_parse(path, text, m, err);
+	char *text;
+	int rc = iolab_read_text(path, 4u << 20, "a model file", &text, err);
+	if (rc)
+		return rc;
+	rc = iolab_model_parse(path, text, m, err);
 	free(text);
 	return rc;
 }

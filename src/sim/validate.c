@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iolab/parse.h"
+#include "iolab/textfile.h"
 #include "iolab/validate.h"
 
 void iolab_vtrace_free(struct iolab_vtrace *t)
@@ -112,29 +113,11 @@ int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *
 
 int iolab_vtrace_load(const char *path, struct iolab_vtrace *t, struct iolab_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	rewind(f);
-	if (size < 0 || size > (256l << 20)) {
-		fclose(f);
-		return iolab_errf(err, EFBIG, "%s: not a readable trace of at most 256 MiB", path);
-	}
-	char *text = malloc((size_t)size + 1);
-	if (!text) {
-		fclose(f);
-		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
-	}
-	size_t got = fread(text, 1, (size_t)size, f);
-	fclose(f);
-	text[got] = 0;
-	if (strlen(text) != got) {
-		free(text);
-		return iolab_errf(err, EINVAL, "%s: holds a NUL byte (not a text trace)", path);
-	}
-	int rc = iolab_vtrace_parse(path, text, t, err);
+	char *text;
+	int rc = iolab_read_text(path, 256u << 20, "a text trace", &text, err);
+	if (rc)
+		return rc;
+	rc = iolab_vtrace_parse(path, text, t, err);
 	free(text);
 	return rc;
 }

@@ -1,0 +1,17 @@
+/* textfile.h: reading a text input (job file, model, trace) whole, and trimming its lines. */
+#ifndef IOLAB_TEXTFILE_H
+#define IOLAB_TEXTFILE_H
+
+#include <stddef.h>
+
+#include "iolab/error.h"
+
+/* Reads the file at path into a new NUL-terminated string (*text, to free()). Fails with a
+ * message naming the path if it cannot be read, is larger than max bytes, or holds a NUL byte
+ * (what = "a job file", "a trace", ... for that message). Returns 0 or -errno. */
+int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err);
+
+/* Strips leading and trailing white space in place; returns the start. */
+char *iolab_trim(char *s);
+
+#endif
