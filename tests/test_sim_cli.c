@@ -176,7 +176,7 @@ static void test_validate(void **state)
 	struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", trace, NULL);
 	expect_status(&o, 0);
 	print_message("%s", o.out);
-	assert_true(matches(o.out, "demerit [0-9]+\\.[0-9]{2}%"));
+	assert_true(matches(o.out, "demerit [0-9]+\\.[0-9]% \\([0-9]+\\.[0-9]{3}%"));
 	assert_true(matches(o.out, "2000 requests"));
 	th_out_free(&o);
 

@@ -122,8 +122,8 @@ static int validate(int argc, char **argv)
 		       100 * st.rotate_ns / (ss * 1e3 * t.n), 100 * st.media_ns / (ss * 1e3 * t.n),
 		       100 * st.bus_ns / (ss * 1e3 * t.n), 100 * st.overhead_ns / (ss * 1e3 * t.n),
 		       100 * st.queue_ns / (ss * 1e3 * t.n));
-		printf("demerit %.2f%% (%.4f ms RMS distance between the distributions)\n", 100 * dem / ms,
-		       dem / 1e3);
+		printf("demerit %.1f%% (%.3f%%: %.4f ms RMS distance between the distributions)\n",
+		       100 * dem / ms, 100 * dem / ms, dem / 1e3);
 		if (json) {
 			json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
 						 IOLAB_VERSION, "command", "sim validate", "model", m.name,
