@@ -1,17 +1,21 @@
 /* engine_sim.c: the simulator as an engine. Requests from the generator go to a simulated
- * drive (disk.c) at the engine's virtual time; reap() advances virtual time to the next
- * completion. Byte offsets become blocks of the model's block size. */
+ * drive (disk.c) at the engine's virtual time; the drive's completions become events in the
+ * engine's event queue, and reap() advances virtual time to the earliest one. (One drive has one
+ * completion pending at a time; the queue is what several devices will share.) Byte offsets
+ * become blocks of the model's block size. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "iolab/disk_sim.h"
 #include "iolab/engine.h"
+#include "iolab/event_queue.h"
 #include "iolab/workload.h"
 
 struct sim_state {
 	struct iolab_disk *disk;
 	const struct iolab_disk_model *m;
 	struct iolab_disk_req *req; /* one per slot */
+	struct iolab_evq events;    /* completions, by virtual time */
 	uint64_t now;
 };
 
@@ -32,6 +36,7 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		free(s);
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
+	iolab_evq_init(&s->events);
 	e->priv = s;
 	return 0;
 }
@@ -58,10 +63,17 @@ static int sim_reap(struct iolab_engine *e, unsigned min, struct iolab_io **done
 	struct sim_state *s = e->priv;
 	unsigned got = 0;
 	while (got < max && (got < min || got == 0)) {
-		struct iolab_disk_req *r = iolab_disk_next(s->disk);
-		if (!r)
-			break;
-		s->now = r->t_done;
+		if (!iolab_evq_size(&s->events)) {
+			struct iolab_disk_req *r = iolab_disk_next(s->disk);
+			if (!r)
+				break;
+			if (iolab_evq_push(&s->events, r->t_done, r))
+				return got ? (int)got : -ENOMEM;
+		}
+		struct iolab_event ev;
+		iolab_evq_pop(&s->events, &ev);
+		struct iolab_disk_req *r = ev.data;
+		s->now = ev.time;
 		struct iolab_io *io = r->user;
 		io->res = (int32_t)io->len;
 		done[got++] = io;
@@ -94,6 +106,7 @@ static void sim_cleanup(struct iolab_engine *e)
 	struct sim_state *s = e->priv;
 	if (s) {
 		iolab_disk_free(s->disk);
+		iolab_evq_free(&s->events);
 		free(s->req);
 		free(s);
 	}
