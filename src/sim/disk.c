@@ -597,6 +597,17 @@ static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double
 	return m->write_back ? data_end : (mend > data_end ? mend : data_end);
 }
 
+/* With read-ahead over requested data, a segment does not keep what it has sent to the host:
+ * its read-ahead may overwrite it, so the segment starts after the request. */
+static void drop_delivered(struct iolab_disk *d, uint64_t lbn, uint64_t end)
+{
+	for (unsigned i = 0; i < d->nseg; i++) {
+		struct segment *s = &d->seg[i];
+		if (s->used && !s->from_write && s->start <= lbn && lbn < s->end)
+			s->start = end < s->end ? end : s->end;
+	}
+}
+
 /* Index in the queue of the next command by the scheduler, among the first queue_depth. */
 static unsigned pick(struct iolab_disk *d, double t)
 {
@@ -656,6 +667,8 @@ struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d)
 		t = (double)r->t_arrive;
 	d->st.queue_ns += t - (double)r->t_arrive;
 	double done = r->write ? serve_write(r, d, t) : serve_read(d, r, t);
+	if (!r->write && d->m->readahead_over_request)
+		drop_delivered(d, r->lbn, r->lbn + r->blocks);
 	if (!r->write)
 		d->st.bus_ns += (double)r->blocks * (double)d->m->bus_ns_per_block;
 	r->write ? d->st.writes++ : d->st.reads++;
