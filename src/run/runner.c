@@ -153,6 +153,9 @@ static int check_point(const struct iolab_config *c, const struct run_env *env,
 		       const struct point_params *pp, struct iolab_err *err)
 {
 	int rc = iolab_spec_validate(&pp->spec, err);
+	if (!rc && (c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
+		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
+				  "drive; use --qd for more outstanding I/Os", pp->workers);
 	if (rc || env->no_io || !c->direct)
 		return rc;
 	for (unsigned t = 0; t < env->n; t++) {
