@@ -425,6 +425,23 @@ static unsigned flushing(struct iolab_disk *d, double t)
 	return k;
 }
 
+/* The read-ahead starts into segment s at block `next`, the arm free for it at t. */
+static void start_readahead(struct iolab_disk *d, struct segment *s, uint64_t next, double t,
+			    uint64_t limit)
+{
+	d->pf_on = true;
+	d->pf_seg = (unsigned)(s - d->seg);
+	d->pf_next = next;
+	d->pf_t = t;
+	d->pf_limit = limit;
+}
+
+static void raise_limit(struct iolab_disk *d, uint64_t limit)
+{
+	if (limit > d->pf_limit)
+		d->pf_limit = limit;
+}
+
 static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double ta)
 {
 	const struct iolab_disk_model *m = d->m;
@@ -455,18 +472,13 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		touch(d, s);
 		if (have == end) {
 			d->st.read_hits++;
-			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
-				uint64_t lim = readahead_limit(d, lbn, r->blocks, s->start);
-				if (lim > d->pf_limit)
-					d->pf_limit = lim;
-			}
+			if (on_pf) /* the read-ahead goes on, as far as this request would take it */
+				raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
 			return bus;
 		}
 		d->st.read_partial_hits++;
 		if (on_pf) {
-			uint64_t lim = readahead_limit(d, lbn, r->blocks, s->start);
-			if (lim > d->pf_limit)
-				d->pf_limit = lim;
+			raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
 			pf_follow(d, have, (uint32_t)(end - have), &bus);
 			return bus;
 		}
@@ -478,11 +490,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		double mend = media_read(d, have, (uint32_t)(end - have), arm, &bus, &pre);
 		seg_extend(d, s, end);
 		d->arm_free = mend;
-		d->pf_on = m->segments > 0;
-		d->pf_seg = (unsigned)(s - d->seg);
-		d->pf_next = end;
-		d->pf_t = mend;
-		d->pf_limit = readahead_limit(d, lbn, r->blocks, s->start);
+		start_readahead(d, s, end, mend, readahead_limit(d, lbn, r->blocks, s->start));
 		return bus;
 	}
 	if (joins) {
@@ -491,9 +499,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
 		double bus = ta + (double)m->ovh_read_hit[prev];
 		struct segment *ps = &d->seg[d->pf_seg];
-		uint64_t lim = readahead_limit(d, lbn, r->blocks, ps->start);
-		if (lim > d->pf_limit)
-			d->pf_limit = lim;
+		raise_limit(d, readahead_limit(d, lbn, r->blocks, ps->start));
 		pf_follow(d, lbn, r->blocks, &bus);
 		touch(d, ps);
 		return bus;
@@ -515,11 +521,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		ns->start = lbn - pre;
 		seg_extend(d, ns, end);
 		touch(d, ns);
-		d->pf_on = true;
-		d->pf_seg = (unsigned)(ns - d->seg);
-		d->pf_next = end;
-		d->pf_t = mend;
-		d->pf_limit = readahead_limit(d, lbn, r->blocks, lbn);
+		start_readahead(d, ns, end, mend, readahead_limit(d, lbn, r->blocks, lbn));
 	}
 	return bus;
 }
