@@ -47,6 +47,7 @@ struct iolab_zone {
 				    ascending (the mapping skips them) */
 	uint64_t *defects;       /* remapped sectors, as pairs: defect, replacement (offsets
 				    within the zone); ndefects counts numbers, not pairs */
+	unsigned line;           /* where its [zone] section starts in the model file (0: none) */
 	/* derived by iolab_model_finish */
 	uint64_t first_lbn, nblocks;
 };

@@ -110,6 +110,29 @@ static void fit_seek(struct iolab_disk_model *m)
 	}
 }
 
+/* Checks zone i on its own and against the previous one. */
+static int check_zone(const struct iolab_disk_model *m, unsigned i, struct iolab_err *err)
+{
+	const struct iolab_zone *z = &m->zone[i];
+	if (!z->spt)
+		return iolab_errf(err, EINVAL, "zone %u: field 'sectors_per_track': required", i + 1);
+	if (z->last_cyl < z->first_cyl || z->last_cyl >= m->cylinders ||
+	    (i && z->first_cyl <= m->zone[i - 1].last_cyl))
+		return iolab_errf(err, EINVAL, "zone %u: field 'cylinders': %u..%u is not after the "
+				  "previous zone and inside 0..%u", i + 1, z->first_cyl, z->last_cyl,
+				  m->cylinders - 1);
+	if (z->sparing == IOLAB_SPARE_RANGE && !z->range)
+		return iolab_errf(err, EINVAL, "zone %u: field 'sparing': range needs cylinders", i + 1);
+	for (uint32_t s = 1; s < z->nslips; s++)
+		if (z->slips[s] <= z->slips[s - 1])
+			return iolab_errf(err, EINVAL, "zone %u: field 'slips': not ascending at %" PRIu64,
+					  i + 1, z->slips[s]);
+	if (z->ndefects % 2)
+		return iolab_errf(err, EINVAL, "zone %u: field 'defects': needs pairs (defect, "
+				  "replacement)", i + 1);
+	return 0;
+}
+
 int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 {
 	if (!m->surfaces || !m->cylinders || !m->blocks || m->rpm <= 0)
@@ -118,24 +141,17 @@ int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 	if (!m->nzones)
 		return iolab_errf(err, EINVAL, "no [zone] section: a model needs at least one zone");
 	uint64_t lbn = 0;
-	for (unsigned i = 0; i < m->nzones; i++) {
+	int rc = 0;
+	for (unsigned i = 0; i < m->nzones && !rc; i++) {
 		struct iolab_zone *z = &m->zone[i];
-		if (!z->spt)
-			return iolab_errf(err, EINVAL, "zone %u: field 'sectors_per_track': required", i + 1);
-		if (z->last_cyl < z->first_cyl || z->last_cyl >= m->cylinders ||
-		    (i && z->first_cyl <= m->zone[i - 1].last_cyl))
-			return iolab_errf(err, EINVAL, "zone %u: field 'cylinders': %u..%u is not after the "
-					  "previous zone and inside 0..%u", i + 1, z->first_cyl, z->last_cyl,
-					  m->cylinders - 1);
-		if (z->sparing == IOLAB_SPARE_RANGE && !z->range)
-			return iolab_errf(err, EINVAL, "zone %u: field 'sparing': range needs cylinders", i + 1);
-		for (uint32_t s = 1; s < z->nslips; s++)
-			if (z->slips[s] <= z->slips[s - 1])
-				return iolab_errf(err, EINVAL, "zone %u: field 'slips': not ascending at %" PRIu64,
-						  i + 1, z->slips[s]);
-		if (z->ndefects % 2)
-			return iolab_errf(err, EINVAL, "zone %u: field 'defects': needs pairs (defect, "
-					  "replacement)", i + 1);
+		rc = check_zone(m, i, err);
+		if (rc && z->line) { /* name the line where the zone is defined */
+			char msg[sizeof(err->msg)];
+			memcpy(msg, err->msg, sizeof(msg));
+			iolab_errf(err, EINVAL, "line %u: %s", z->line, msg);
+		}
+		if (rc)
+			return rc;
 		z->first_lbn = lbn;
 		z->nblocks = zone_blocks(m, z);
 		lbn += z->nblocks;

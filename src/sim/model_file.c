@@ -309,7 +309,8 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 					}
 					m->zone = nz;
 				}
-				memset(&m->zone[m->nzones++], 0, sizeof(struct iolab_zone));
+				memset(&m->zone[m->nzones], 0, sizeof(struct iolab_zone));
+				m->zone[m->nzones++].line = p.line;
 				p.sec = SEC_ZONE;
 			} else {
 				rc = iolab_errf(err, EINVAL, "%s:%u: unknown section '%s' ([seek] or [zone])",
