@@ -4,23 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "iolab/job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = 0;
 	struct iolab_job job;
 	struct iolab_err err;
 	if (iolab_job_parse("fuzz.job", text, &job, &err) == 0) {
 		for (unsigned i = 0; i < job.nrun; i++)
 			(void)iolab_config_points(&job.run[i]);
 		iolab_job_free(&job);
-	} else if (!memchr(err.msg, 0, sizeof(err.msg)) || strncmp(err.msg, "fuzz.job", 8) != 0) {
-		abort(); /* every error names the file */
+	} else {
+		fuzz_check_error(&err, "fuzz.job"); /* every error names the file */
 	}
 	free(text);
 	return 0;

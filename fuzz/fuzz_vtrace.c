@@ -4,21 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "iolab/validate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = 0;
 	struct iolab_vtrace t;
 	struct iolab_err err;
 	if (iolab_vtrace_parse("fuzz.trace", text, &t, &err) == 0)
 		iolab_vtrace_free(&t);
-	else if (!memchr(err.msg, 0, sizeof(err.msg)) || strncmp(err.msg, "fuzz.trace", 10) != 0)
-		abort(); /* every error names the file */
+	else
+		fuzz_check_error(&err, "fuzz.trace"); /* every error names the file */
 	free(text);
 	return 0;
 }
