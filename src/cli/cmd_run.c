@@ -131,7 +131,8 @@ static int run_all(const char *command, struct iolab_config **cfg, unsigned ncfg
 		}
 	}
 	if (res.n || status == EXIT_OK) {
-		if (!json || strcmp(json, "-"))
+		bool to_stdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-"));
+		if (!to_stdout) /* '-' sends JSON or CSV to stdout instead of the table */
 			iolab_output_table(stdout, &res);
 		struct iolab_report rep = {.command = command, .job = job, .nconfig = ncfg,
 					   .config = (const struct iolab_config *const *)cfg};

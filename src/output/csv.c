@@ -11,7 +11,7 @@ int iolab_output_csv(const char *path, const struct iolab_results *r, struct iol
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!f)
 		return iolab_errf(err, errno, "%s: cannot write the CSV file: %s", path, strerror(errno));
-	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,direct,reps,seconds,ios,iops,mb_per_s,"
+	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,model,direct,reps,seconds,ios,iops,mb_per_s,"
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
@@ -26,10 +26,10 @@ int iolab_output_csv(const char *path, const struct iolab_results *r, struct iol
 		const struct iolab_point *p = &r->point[i];
 		point_all(p, all);
 		const struct iolab_hist *h = &all->lat;
-		fprintf(f, "%s,%s,%" PRIu64 ",%d,%u,%u,%s,%d,%u,%.3f,%" PRIu64 ",%.1f,%.3f,%.1f,%.1f,%.1f,"
-			   "%.3f,%.3f,%.3f,%.3f",
+		fprintf(f, "%s,%s,%" PRIu64 ",%d,%u,%u,%s,%s,%d,%u,%.3f,%" PRIu64 ",%.1f,%.3f,%.1f,%.1f,"
+			   "%.1f,%.3f,%.3f,%.3f,%.3f",
 			p->run ? p->run : "", p->pattern, p->bs, p->read_pct, p->workers, p->qd, p->engine,
-			p->direct, p->reps, p->seconds, all->ios, p->iops.mean, p->mbps.mean, p->iops.stddev,
+			p->model ? p->model : "", p->direct, p->reps, p->seconds, all->ios, p->iops.mean, p->mbps.mean, p->iops.stddev,
 			dir_rate(p, p->dir[0].ios), dir_rate(p, p->dir[1].ios),
 			h->count ? (double)h->min / 1e3 : 0, iolab_hist_mean(h) / 1e3,
 			iolab_hist_stddev(h) / 1e3, h->count ? (double)h->max / 1e3 : 0);
