@@ -34,6 +34,10 @@
 
 struct segment {
 	uint64_t start, end; /* cached blocks [start, end) */
+	uint64_t lo;         /* a write from here to end invalidates it: the first block the read
+				that filled it asked for (or, on a drive without read hits on write
+				data, read for free before it), even once read-ahead has wrapped over
+				it (the segment's descriptor keeps its starting address) */
 	bool used, from_write, write_only;
 	uint64_t stamp;      /* last use, for LRU */
 };
@@ -222,7 +226,9 @@ static uint64_t readahead_limit(const struct iolab_disk *d, uint64_t lbn, uint32
 	if (m->readahead_track) {
 		uint64_t first;
 		uint32_t spt;
-		limit = track_end(d, lbn + n - 1, &first, &spt); /* the track of the last block */
+		/* the track of the block after the request (DiskSim's prefetch scheme 4) */
+		uint64_t next = lbn + n < m->blocks ? lbn + n : lbn + n - 1;
+		limit = track_end(d, next, &first, &spt);
 		if (seg_start < first)
 			limit += spt;
 	} else {
@@ -519,6 +525,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		ns->used = true;
 		ns->from_write = false;
 		ns->start = lbn - pre;
+		ns->lo = m->read_hits_on_write_data ? lbn : ns->start;
 		seg_extend(d, ns, end);
 		touch(d, ns);
 		start_readahead(d, ns, end, mend, readahead_limit(d, lbn, r->blocks, lbn));
@@ -559,7 +566,7 @@ static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double
 	/* Cached copies of these blocks are dropped; the written data takes a segment. */
 	for (unsigned i = 0; i < d->nseg; i++) {
 		struct segment *s = &d->seg[i];
-		if (s->used && s->start < end && lbn < s->end)
+		if (s->used && s->lo < end && lbn < s->end)
 			s->used = false;
 	}
 	double start = ta + ovh;
@@ -592,6 +599,7 @@ static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double
 		s->used = true;
 		s->from_write = true;
 		s->start = lbn;
+		s->lo = lbn;
 		s->end = lbn;
 		seg_extend(d, s, end);
 		touch(d, s);
@@ -606,7 +614,7 @@ static void drop_delivered(struct iolab_disk *d, uint64_t lbn, uint64_t end)
 	for (unsigned i = 0; i < d->nseg; i++) {
 		struct segment *s = &d->seg[i];
 		if (s->used && !s->from_write && s->start <= lbn && lbn < s->end)
-			s->start = end < s->end ? end : s->end;
+			s->start = s->lo = end < s->end ? end : s->end;
 	}
 }
 
