@@ -129,7 +129,9 @@ struct iolab_results {
 struct iolab_progress {
 	unsigned point, points; /* 1-based */
 	unsigned rep, reps;
-	double elapsed_s, iops;
+	double elapsed_s, iops; /* wall-clock; for a simulator, iops counts simulated I/Os per
+				   wall-clock second */
+	bool simulated;
 };
 typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
 

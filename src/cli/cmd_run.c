@@ -76,7 +76,8 @@ static void progress(const struct iolab_progress *p, void *ctx)
 	fprintf(stderr, "\r\033[Kpoint %u/%u", p->point, p->points);
 	if (p->reps > 1)
 		fprintf(stderr, " run %u/%u", p->rep, p->reps);
-	fprintf(stderr, "  %6.1f s  %12.0f IOPS", p->elapsed_s, p->iops);
+	fprintf(stderr, "  %6.1f s  %12.0f %s", p->elapsed_s, p->iops,
+		p->simulated ? "simulated I/Os per s" : "IOPS");
 }
 
 /* True if an output file can be written at path (NULL and "-" always can). Checked before a

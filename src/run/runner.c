@@ -528,7 +528,8 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
-						      .reps = c->repeat};
+						      .reps = c->repeat,
+						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_once(c, &env, &pp, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
 			if (rc) {
 				res->n--;
