@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "helpers.h"
 
 const char *th_tmpdir(void)
@@ -146,4 +148,13 @@ void th_data_path(char *buf, size_t n, const char *name)
 	else
 		snprintf(here, sizeof(here), ".");
 	snprintf(buf, n, "%s/data/%s", here, name);
+}
+
+json_t *th_load_json(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+	if (!j)
+		fprintf(stderr, "%s: not valid JSON: line %d: %s\n", path, e.line, e.text);
+	return j;
 }

@@ -30,6 +30,9 @@ void th_loop_detach(const char *dev);
  * helpers.c). */
 void th_data_path(char *buf, size_t n, const char *name);
 
+/* Parses the JSON file at path; on failure prints why (path, line, message) and returns NULL. */
+struct json_t *th_load_json(const char *path);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -95,10 +95,7 @@ static int release_docs(void **state)
 
 static json_t *load_json(const char *path)
 {
-	json_error_t e;
-	json_t *j = json_load_file(path, 0, &e);
-	if (!j)
-		print_error("%s: not valid JSON: line %d: %s\n", path, e.line, e.text);
+	json_t *j = th_load_json(path);
 	assert_non_null(j);
 	hold(j);
 	assert_true(json_is_object(j));

@@ -54,10 +54,7 @@ static void write_file(const char *path, const char *text)
 
 static json_t *load_json(const char *path)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
-	if (!root)
-		print_error("%s: %s (line %d)\n", path, je.text, je.line);
+	json_t *root = th_load_json(path);
 	assert_non_null(root);
 	return root;
 }

@@ -37,7 +37,7 @@ void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
 /* Serves until the next request completes and returns it (t_done set), or NULL if none is
  * outstanding. */
 struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d);
-/* Requests submitted and not yet returned. */
+/* Requests submitted and not yet served (a served one is returned at once). */
 unsigned iolab_disk_outstanding(const struct iolab_disk *d);
 const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d);
 

@@ -148,16 +148,15 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 	return 0;
 }
 
-/* Checks one point's spec against the targets; returns 0 or -EINVAL. */
+/* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
 static int check_point(const struct iolab_config *c, const struct run_env *env,
 		       const struct point_params *pp, struct iolab_err *err)
 {
-	int rc = iolab_spec_validate(&pp->spec, err);
-	if (!rc && (c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
+	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
 		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
 				  "drive; use --qd for more outstanding I/Os", pp->workers);
-	if (rc || env->no_io || !c->direct)
-		return rc;
+	if (env->no_io || !c->direct)
+		return 0;
 	for (unsigned t = 0; t < env->n; t++) {
 		unsigned lbs = env->tgt[t].lbs;
 		for (unsigned i = 0; i < pp->spec.nlines; i++) {

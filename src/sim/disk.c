@@ -48,7 +48,6 @@ struct iolab_disk {
 	struct iolab_disk_req **q; /* accepted and waiting, in arrival order */
 	unsigned nq, qcap;
 	double free_at;            /* the controller finishes the command in service */
-	struct iolab_disk_req *done; /* served, not yet returned */
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
@@ -98,7 +97,7 @@ void iolab_disk_free(struct iolab_disk *d)
 
 unsigned iolab_disk_outstanding(const struct iolab_disk *d)
 {
-	return d->nq + (d->done ? 1 : 0);
+	return d->nq; /* served requests are returned at once */
 }
 
 const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d)
@@ -554,7 +553,7 @@ static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double
 	return t;
 }
 
-static double serve_write(struct iolab_disk_req *r, struct iolab_disk *d, double ta)
+static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double ta)
 {
 	const struct iolab_disk_model *m = d->m;
 	int prev = d->last_write;
@@ -676,7 +675,7 @@ struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d)
 	if ((double)r->t_arrive > t)
 		t = (double)r->t_arrive;
 	d->st.queue_ns += t - (double)r->t_arrive;
-	double done = r->write ? serve_write(r, d, t) : serve_read(d, r, t);
+	double done = r->write ? serve_write(d, r, t) : serve_read(d, r, t);
 	if (!r->write && d->m->readahead_over_request)
 		drop_delivered(d, r->lbn, r->lbn + r->blocks);
 	if (!r->write)

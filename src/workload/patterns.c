@@ -91,12 +91,10 @@ int iolab_spec_validate(const struct iolab_spec *spec, struct iolab_err *err)
 void iolab_spec_set_bs(struct iolab_spec *spec, uint64_t bs)
 {
 	/* One line that keeps the mix's overall read and random shares. */
-	double rd = 0, rn = 0;
-	for (unsigned i = 0; i < spec->nlines; i++) {
-		rd += (double)spec->line[i].share * spec->line[i].read_pct / 100.0;
+	double rn = 0;
+	for (unsigned i = 0; i < spec->nlines; i++)
 		rn += (double)spec->line[i].share * spec->line[i].random_pct / 100.0;
-	}
-	spec->line[0].read_pct = (unsigned)(rd + 0.5);
+	spec->line[0].read_pct = (unsigned)(iolab_spec_read_share(spec) + 0.5);
 	spec->line[0].random_pct = (unsigned)(rn + 0.5);
 	spec->nlines = 1;
 	spec->line[0].size = bs;
