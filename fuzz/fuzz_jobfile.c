@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	struct iolab_job job;
 	struct iolab_err err;
-	if (iolab_job_parse("fuzz.job", text, &job, &err) == 0) {
+	if (iolab_job_parse("fuzz.job", text, size % 2, &job, &err) == 0) {
 		for (unsigned i = 0; i < job.nrun; i++)
 			(void)iolab_config_points(&job.run[i]);
 		iolab_job_free(&job);

@@ -120,7 +120,7 @@ static void test_bad_sizes(void **state)
 	EXPECT_BAD(o, "--bs");
 	o = RUN_NULL("--length", "0");
 	EXPECT_BAD(o, "--length");
-	o = RUN_NULL("--bytes", "ten");
+	o = th_iolab("run", "--engine", "null", "--bytes", "ten", NULL);
 	EXPECT_BAD(o, "--bytes", "ten");
 }
 
@@ -155,7 +155,7 @@ static void test_bad_other_values(void **state)
 	(void)state;
 	struct th_out o = RUN_NULL("--time", "0");
 	EXPECT_BAD(o, "--time");
-	o = RUN_NULL("--time", "soon");
+	o = th_iolab("run", "--engine", "null", "--time", "soon", NULL);
 	EXPECT_BAD(o, "--time", "soon");
 	o = RUN_NULL("--on-error", "panic");
 	EXPECT_BAD(o, "--on-error", "panic");

@@ -647,6 +647,7 @@ static void test_sigint(void **state)
 
 static long long bytes_run(const char *f, const char *qd)
 {
+	unlink(f); /* an existing report is replaced only with --force */
 	struct th_out o = th_iolab("run", "--engine", "null", "--bytes", "10m", "--qd", qd, "--json", f,
 				   NULL);
 	EXPECT_OK(o);
@@ -677,6 +678,7 @@ static void test_bytes_limit(void **state)
 /* reads and writes of one null-engine rand-rw run with a byte budget. */
 static void seeded_run(const char *f, const char *seed, const char *workers, long long rw[2])
 {
+	unlink(f); /* an existing report is replaced only with --force */
 	struct th_out o = th_iolab("run", "--engine", "null", "--pattern", "rand-rw", "--bytes", "10m",
 				   "--seed", seed, "--workers", workers, "--json", f, NULL);
 	EXPECT_OK(o);

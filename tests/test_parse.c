@@ -62,8 +62,17 @@ static void test_size_accepts(void **state)
 	size_ok("4K", 4096);
 	size_ok("4KiB", 4096);
 	size_ok("4kib", 4096);
-	size_ok("4kB", 4096);
-	size_ok("64kb", 64 * 1024);
+	size_ok("4kB", 4000); /* SI: kB, MB, GB, TB are powers of 1000 */
+	size_ok("64kb", 64000);
+	size_ok("500GB", 500000000000ull);
+	size_ok("2TB", 2000000000000ull);
+	size_ok("1MB", 1000000);
+	size_ok("1TiB", 1ull << 40);
+	size_ok("36.7G", 39406324941ull); /* 36.7 x 2^30 = 39406324940.8, to the nearest byte */
+	size_ok("1.5k", 1536);
+	size_ok("0.5KiB", 512);
+	size_ok("2.5MB", 2500000);
+	size_ok("1.0", 1);
 	size_ok("512b", 512);
 	size_ok("512B", 512);
 	size_ok("1m", 1ull << 20);
@@ -86,7 +95,12 @@ static void test_size_rejects(void **state)
 	size_bad("-1");
 	size_bad("+1");
 	size_bad("4x");
-	size_bad("1.5k");
+	size_bad("1.5"); /* a fraction of a byte */
+	size_bad("1.k");
+	size_bad(".5k");
+	size_bad("1..5k");
+	size_bad("4Ki");
+	size_bad("0.1234567890123456789k"); /* more decimals than are exact */
 	size_bad("k");
 	size_bad("KiB");
 	size_bad(" 4k");

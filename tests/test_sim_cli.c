@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -118,6 +119,7 @@ static double rand_read_iops(const char *stroke)
 {
 	char json[300];
 	snprintf(json, sizeof(json), "%s/stroke.json", dir);
+	unlink(json); /* an existing report is replaced only with --force */
 	struct th_out o = stroke
 		? th_iolab("sim", "--model", "atlas10k", "--pattern", "rand-read", "--bs", "4k", "--qd", "1",
 			   "--time", "20", "--seed", "5", "--stroke", stroke, "--quiet", "--json", json, NULL)

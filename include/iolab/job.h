@@ -29,10 +29,14 @@ struct iolab_job {
 	struct iolab_config *run; /* nrun configurations, in file order */
 };
 
-/* Parses text (name is used in messages). Returns 0 or -EINVAL with "name:line: ..." in err. */
-int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, struct iolab_err *err);
+/* Parses text (name is used in messages). An option given twice in one section, or with one it
+ * excludes (time and bytes), is an error; so, when simulated (the job is for `iolab sim`), is
+ * an option only real targets use (engine, size, ...). Returns 0 or -EINVAL with
+ * "name:line: ..." in err. */
+int iolab_job_parse(const char *name, const char *text, bool simulated, struct iolab_job *job,
+		    struct iolab_err *err);
 /* Reads and parses the file at path. */
-int iolab_job_load(const char *path, struct iolab_job *job, struct iolab_err *err);
+int iolab_job_load(const char *path, bool simulated, struct iolab_job *job, struct iolab_err *err);
 void iolab_job_free(struct iolab_job *job);
 
 #endif

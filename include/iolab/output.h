@@ -17,11 +17,12 @@ struct iolab_report {
 
 /* One row per point, then the warnings of each point. */
 void iolab_output_table(FILE *f, const struct iolab_results *r);
-/* Writes the JSON document to path ("-" = stdout). Returns 0 or -errno with err set. */
-int iolab_output_json(const char *path, const struct iolab_report *rep, const struct iolab_results *r,
+/* Writes the JSON document to f (opened with iolab_out_open, include/iolab/outfile.h). Returns 0
+ * or -errno with err set. */
+int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,
 		      struct iolab_err *err);
-/* Writes one CSV row per point (with a header) to path ("-" = stdout). */
-int iolab_output_csv(const char *path, const struct iolab_results *r, struct iolab_err *err);
+/* Writes one CSV row per point (with a header) to f. */
+int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err);
 
 /* The latency percentiles every output reports, in order, and their JSON keys. */
 #define IOLAB_NPCT 11

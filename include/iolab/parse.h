@@ -10,8 +10,10 @@
 
 #define IOLAB_LIST_MAX 32
 
-/* "4096", "4k", "4K", "4KiB", "64kb", "1m", "2G", "1t": binary multiples (k = 1024).
- * Fails on empty, negative, fractional, unknown suffix or overflow. */
+/* "4096", "4k", "4K", "4KiB", "1m", "2G", "1t", "36.7G": k, m, g, t, p and KiB, MiB, GiB, TiB,
+ * PiB are multiples of 1024; kB, MB, GB, TB, PB multiples of 1000; "b" or "B" alone is bytes.
+ * A fraction needs a suffix and is rounded to the nearest byte. Fails on empty, negative,
+ * unknown suffix or overflow. */
 int iolab_parse_size(const char *field, const char *s, uint64_t *out, struct iolab_err *err);
 /* Integer 0..100, optional trailing '%'. */
 int iolab_parse_pct(const char *field, const char *s, unsigned *out, struct iolab_err *err);

@@ -20,6 +20,7 @@
 #include "iolab/workload.h"
 
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
+#define IOLAB_REPEAT_MAX 1000 /* most --repeat runs of a point */
 #define IOLAB_PATTERNS_MAX 16
 
 /* Patterns a job file defines, visible to the runs after the definition. */
@@ -53,6 +54,7 @@ struct iolab_config {
 	uint64_t seed;
 	struct iolab_dist dist;
 	unsigned repeat;
+	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 };
@@ -73,6 +75,14 @@ struct iolab_option {
 };
 unsigned iolab_option_count(void);
 const struct iolab_option *iolab_option_at(unsigned i);
+/* The option that cannot be given in the same place as name (--time and --bytes), or NULL. */
+const char *iolab_option_excludes(const char *name);
+/* False for options that only a measurement of real targets uses (--engine, --size, ...):
+ * `iolab sim` refuses them. */
+bool iolab_option_simulated(const char *name);
+/* True for options that may be given more than once in one place (--target adds targets);
+ * any other option given twice is an error. */
+bool iolab_option_repeatable(const char *name);
 
 #define IOLAB_WARN_MAX 8
 #define IOLAB_WARN_LEN 200
@@ -123,6 +133,8 @@ struct iolab_results {
 	struct iolab_point *point;
 	bool interrupted; /* SIGINT */
 	bool io_failed;   /* a point stopped on an I/O error */
+	unsigned empty_point; /* 1-based index of a point that completed no I/O (the run stopped
+				 there: it has no result), or 0 */
 };
 
 /* Called by the runner about twice a second while a point runs. */
@@ -135,7 +147,8 @@ struct iolab_progress {
 };
 typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
 
-/* Set from a signal handler to stop the run after the current point (which is marked partial). */
+/* Set from a signal handler, to the signal's number, to stop the run after the current point
+ * (which is marked partial). SIGTERM also removes the scratch files the run created. */
 extern volatile sig_atomic_t iolab_stop_requested;
 
 /* Number of points c expands into. */

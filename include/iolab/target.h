@@ -32,6 +32,7 @@ struct iolab_target {
 	int fd;
 	bool blockdev;
 	bool created;      /* iolab created (or extended) it as a scratch file in this run */
+	bool fresh;        /* the file did not exist before this run: discarding removes it */
 	bool tmpfs;        /* lives in memory (tmpfs/ramfs): O_DIRECT is not direct there */
 	bool direct;
 	uint64_t size;     /* bytes */
@@ -39,11 +40,15 @@ struct iolab_target {
 	char stat_path[96]; /* sysfs block statistics of the device holding it, or "" */
 };
 
-/* Opens (creating if need be) the target at path. Returns 0, or -errno with one line in err:
- * -EINVAL/-EPERM/-EBUSY for refusals, the open/create error otherwise. */
+/* Opens (creating if need be) the target at path. A scratch file larger than the free space of
+ * its file system is refused before anything is written. Returns 0, or -errno with one line in
+ * err: -EINVAL/-EPERM/-EBUSY/-ENOSPC for refusals, the open/create error otherwise. */
 int iolab_target_open(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
 		      struct iolab_err *err);
 void iolab_target_close(struct iolab_target *t);
+/* Closes t and removes the file if this run created it (a refused or terminated run leaves no
+ * scratch file behind). */
+void iolab_target_discard(struct iolab_target *t);
 
 /* True if the block device (major:minor) or a partition of it is mounted; mnt gets the mount
  * point. */

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "iolab/disk_model.h"
 #include "iolab/disksim_import.h"
+#include "iolab/outfile.h"
 
 static const char *const sched_names[] = {"fcfs", "sstf", "clook", "sptf"};
 
@@ -110,47 +111,41 @@ static int import_disksim(int argc, char **argv)
 	}
 	if (!out)
 		return cli_usage_error("model import-disksim: -o OUT.model is required");
-	bool to_stdout = !strcmp(out, "-");
-	if (!to_stdout && !force && access(out, F_OK) == 0) {
-		snprintf(msg, sizeof(msg), "model import-disksim: %s exists (use --force to overwrite it)", out);
-		return cli_usage_error(msg);
-	}
-
-	struct iolab_disk_model m;
 	struct iolab_err err;
+	const struct iolab_output outs[] = {{"--output", out}};
+	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
+		fprintf(stderr, "iolab: model import-disksim: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	struct iolab_disk_model m;
 	if (iolab_import_disksim(in, &m, &err)) {
 		fprintf(stderr, "iolab: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	FILE *f = to_stdout ? stdout : fopen(out, force ? "w" : "wx");
-	if (!f) {
-		int e = errno;
-		iolab_model_free(&m);
-		if (e == EEXIST) {
-			snprintf(msg, sizeof(msg), "model import-disksim: %s exists (use --force to overwrite it)", out);
-			return cli_usage_error(msg);
-		}
-		fprintf(stderr, "iolab: %s: %s\n", out, strerror(e));
-		return EXIT_USAGE;
-	}
-	const char *base = strrchr(in, '/');
-	fprintf(f, "# Imported by 'iolab model import-disksim' from ");
-	for (const char *c = base ? base + 1 : in; *c; c++)
-		fputc((unsigned char)*c < ' ' ? '?' : *c, f);
-	fputc('\n', f);
-	int rc = iolab_model_write(&m, f);
-	if (!to_stdout && fclose(f))
-		rc = -EIO;
-	else if (to_stdout && fflush(stdout))
-		rc = -EIO;
-	if (rc) {
-		fprintf(stderr, "iolab: %s: write error\n", out);
-		if (!to_stdout)
-			unlink(out);
+	struct iolab_out o;
+	if (iolab_out_open(&o, out, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
 		iolab_model_free(&m);
 		return EXIT_FAILED;
 	}
-	if (!to_stdout)
+	const char *base = strrchr(in, '/');
+	fprintf(o.f, "# Imported by 'iolab model import-disksim' from ");
+	for (const char *c = base ? base + 1 : in; *c; c++)
+		fputc((unsigned char)*c < ' ' ? '?' : *c, o.f);
+	fputc('\n', o.f);
+	int rc = iolab_model_write(&m, o.f);
+	if (rc) {
+		iolab_out_abort(&o);
+		iolab_errf(&err, -rc, "%s: error writing the model", out);
+	} else {
+		rc = iolab_out_commit(&o, &err);
+	}
+	if (rc) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		iolab_model_free(&m);
+		return EXIT_FAILED;
+	}
+	if (!o.to_stdout)
 		fprintf(stderr, "iolab: wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points\n",
 			out, m.name, m.nzones, m.blocks, m.nseek);
 	iolab_model_free(&m);

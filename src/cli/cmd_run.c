@@ -1,6 +1,12 @@
-/* cmd_run.c: `iolab run`: parses the command line (or a job file) into configurations, runs
- * them with a progress line, prints the table and writes --json / --csv. SIGINT stops the run
- * cleanly: what was measured is still printed and written, the last point marked partial. */
+/* cmd_run.c: `iolab run` and `iolab sim` (a workload on a drive model): parses the command line
+ * (or a job file) into configurations, checks every output before anything runs, runs them with
+ * a progress line, prints the table and writes --json / --csv.
+ *
+ * Stopping: the first SIGINT or SIGTERM stops the run cleanly; what was measured is still
+ * printed and written, the last point marked partial, and SIGTERM also removes the scratch files
+ * the run created. Further signals are ignored while the results are saved (`timeout` signals
+ * iolab and then its process group, so a second one is normal); a third one while the run is
+ * still stopping ends iolab at once. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -12,6 +18,7 @@
 #include "cli.h"
 #include "iolab/disk_model.h"
 #include "iolab/job.h"
+#include "iolab/outfile.h"
 #include "iolab/output.h"
 #include "iolab/run.h"
 
@@ -29,19 +36,22 @@ static void help(bool sim)
 {
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
-		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE]\n\n"
+		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
-		       "seconds. Every option of 'iolab run' applies (targets are not needed).\n"
-		       "'iolab models' lists the built-in drives. Options:\n\n");
+		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
+		       "the built-in drives. Options:\n\n");
 	else
-	printf("usage: iolab run [OPTIONS] [TARGET...]\n"
-	       "       iolab run --job FILE [OPTIONS]\n"
-	       "       iolab run --default\n\n"
-	       "Measures files and block devices. List options (pattern, bs, qd, read, workers)\n"
-	       "take comma lists; the run is their cross product, pattern outermost, then\n"
-	       "workers, read, bs, and qd innermost. Sizes: 4096, 4k, 1m, 2G. Times: 30, 500ms, 2m.\n\n");
+		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
+		       "       iolab run --job FILE [OPTIONS]\n"
+		       "       iolab run --default\n\n"
+		       "Measures files and block devices. List options (pattern, bs, qd, read, workers)\n"
+		       "take comma lists; the run is their cross product, pattern outermost, then\n"
+		       "workers, read, bs, and qd innermost. Sizes: 4096, 4k, 1.5m, 2G (1024-based),\n"
+		       "500GB (1000-based). Times: 30, 500ms, 2m.\n\n");
 	for (unsigned i = 0; i < iolab_option_count(); i++) {
 		const struct iolab_option *o = iolab_option_at(i);
+		if (sim && !iolab_option_simulated(o->name))
+			continue;
 		char left[64];
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		printf("  %-28s %s\n", left, o->help);
@@ -55,20 +65,155 @@ static void help(bool sim)
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
 	else
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
-	printf("\nExit status: 0 success, 1 stopped by I/O errors, 2 bad input or refused, "
-	       "130 interrupted.\n");
+	printf("\nAn existing output file is replaced only with --force. Limits: --qd 1..4096,\n"
+	       "--workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
+	       "Exit status: 0 success, 1 the run failed (I/O errors, no I/O completed, a write\n"
+	       "error), 2 bad input or refused, 130 interrupted.\n", IOLAB_REPEAT_MAX);
 }
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t saving, extra_signals;
+
+static void on_stop(int sig)
+{
+	if (!iolab_stop_requested) {
+		iolab_stop_requested = sig;
+		return;
+	}
+	if (!saving && ++extra_signals >= 2)
+		_exit(EXIT_INTERRUPTED);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- the command line ---- */
 
 struct setting {
 	const char *name, *value;
 };
 
-static void on_sigint(int sig)
+struct args {
+	bool sim, quiet, use_default, help;
+	const char *job, *json, *csv, *model;
+	unsigned nset, ntarget;
+	struct setting *set;  /* table options, in command-line order */
+	char **targets;
+};
+
+static int usage_errorf(const char *cmd, const char *fmt, const char *a, const char *b)
 {
-	(void)sig;
-	iolab_stop_requested = 1;
-	signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process at once */
+	fprintf(stderr, "iolab: %s: ", cmd);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
 }
+
+/* Refuses an option given twice, two that exclude each other, and, for sim, one it does not
+ * use. seen[] holds the names given so far (the table options and the CLI's own). */
+static int check_given(const struct args *a, const char *name, const char *const *seen, unsigned nseen)
+{
+	const char *cmd = a->sim ? "sim" : "run";
+	const char *other = iolab_option_excludes(name);
+	for (unsigned i = 0; i < nseen; i++) {
+		if (!strcmp(seen[i], name) && !iolab_option_repeatable(name))
+			return usage_errorf(cmd, "--%s is given twice%s", name, "");
+		if (other && !strcmp(seen[i], other))
+			return usage_errorf(cmd, "--%s and --%s cannot be used together", other, name);
+	}
+	if (a->sim && !iolab_option_simulated(name))
+		return usage_errorf(cmd, "--%s does not apply to a simulated drive (see 'iolab sim "
+				    "--help')%s", name, "");
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	const char *cmd = a->sim ? "sim" : "run";
+	unsigned nopt = iolab_option_count();
+	struct option *lo = calloc(nopt + 8, sizeof(*lo));
+	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
+	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
+	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
+	int status = EXIT_OK;
+	if (!lo || !seen || !a->set || !a->targets) {
+		status = cli_usage_error("out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < nopt; i++) {
+		const struct iolab_option *o = iolab_option_at(i);
+		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+					OPT_TABLE_BASE + (int)i};
+	}
+	lo[nopt + 0] = (struct option){"job", required_argument, NULL, OPT_JOB};
+	lo[nopt + 1] = (struct option){"json", required_argument, NULL, OPT_JSON};
+	lo[nopt + 2] = (struct option){"csv", required_argument, NULL, OPT_CSV};
+	lo[nopt + 3] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
+	lo[nopt + 4] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	lo[nopt + 5] = a->sim ? (struct option){"model", required_argument, NULL, OPT_MODEL}
+			      : (struct option){"default", no_argument, NULL, OPT_DEFAULT};
+	unsigned nseen = 0;
+	int ch, idx;
+	opterr = 0;
+	optind = 1;
+	while (!status && (ch = getopt_long(argc, argv, ":h", lo, &idx)) != -1) {
+		if (ch == 'h' || ch == OPT_HELP) {
+			a->help = true;
+			break;
+		}
+		if (ch == ':' || ch == '?') {
+			const char *bad = argv[optind - 1];
+			if (ch == ':')
+				status = usage_errorf(cmd, "option '%s' needs a value%s", bad, "");
+			else if (optopt >= OPT_JOB) { /* getopt names it as typed: "--quiet=yes" */
+				char name[64];
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad, "="), bad);
+				status = usage_errorf(cmd, "option '%s' takes no value%s", name, "");
+			}
+			else if (optopt)
+				status = usage_errorf(cmd, "unknown option '-%s' (see 'iolab %s --help')",
+						      (char[]){(char)optopt, 0}, cmd);
+			else
+				status = usage_errorf(cmd, "unknown option '%s' (see 'iolab %s --help')", bad,
+						      cmd);
+			break;
+		}
+		const char *name = lo[idx].name;
+		if ((status = check_given(a, name, seen, nseen)))
+			break;
+		seen[nseen++] = name;
+		switch (ch) {
+		case OPT_JOB: a->job = optarg; break;
+		case OPT_JSON: a->json = optarg; break;
+		case OPT_CSV: a->csv = optarg; break;
+		case OPT_QUIET: a->quiet = true; break;
+		case OPT_DEFAULT: a->use_default = true; break;
+		case OPT_MODEL: a->model = optarg; break;
+		default:
+			a->set[a->nset++] = (struct setting){name, optarg};
+		}
+	}
+	while (!status && optind < argc)
+		a->targets[a->ntarget++] = argv[optind++];
+out:
+	free(lo);
+	free(seen);
+	return status;
+}
+
+static void free_args(struct args *a)
+{
+	free(a->set);
+	free(a->targets);
+}
+
+/* ---- running ---- */
 
 static void progress(const struct iolab_progress *p, void *ctx)
 {
@@ -80,48 +225,37 @@ static void progress(const struct iolab_progress *p, void *ctx)
 		p->simulated ? "simulated I/Os per s" : "IOPS");
 }
 
-/* True if an output file can be written at path (NULL and "-" always can). Checked before a
- * run so that a typo does not cost the whole measurement. */
-static bool writable(const char *path)
+/* Writes one report (JSON or CSV) to path through a temporary file; returns an exit status. */
+static int save(const char *path, const struct iolab_report *rep, const struct iolab_results *res,
+		bool json)
 {
-	if (!path || !strcmp(path, "-"))
-		return true;
-	if (access(path, F_OK) == 0)
-		return access(path, W_OK) == 0;
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		return access(".", W_OK) == 0;
-	if (slash == dir)
-		slash[1] = 0;
-	else
-		*slash = 0;
-	return access(dir, W_OK) == 0;
-}
-
-static int apply(struct iolab_config *c, const struct setting *s, unsigned n, const char *where)
-{
+	struct iolab_out out;
 	struct iolab_err err;
-	for (unsigned i = 0; i < n; i++)
-		if (iolab_config_set(c, s[i].name, s[i].value, &err)) {
-			fprintf(stderr, "iolab: %s%s--%s\n", where, *where ? ": " : "", err.msg);
-			return -1;
-		}
-	return 0;
+	int rc = iolab_out_open(&out, path, &err);
+	if (rc) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		return EXIT_FAILED;
+	}
+	rc = json ? iolab_output_json(out.f, rep, res, &err) : iolab_output_csv(out.f, res, &err);
+	if (rc) {
+		iolab_out_abort(&out);
+		iolab_err_prefix(&err, "%s", path);
+	} else {
+		rc = iolab_out_commit(&out, &err);
+	}
+	if (rc)
+		fprintf(stderr, "iolab: %s\n", err.msg);
+	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
-static int run_all(const char *command, struct iolab_config **cfg, unsigned ncfg, const char *job,
-		   const char *json, const char *csv, bool quiet)
+static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
 {
 	struct iolab_results res = {0};
 	struct iolab_err err;
 	int status = EXIT_OK;
-	bool show_progress = !quiet && isatty(2);
-	struct sigaction sa = {.sa_handler = on_sigint};
-	sigaction(SIGINT, &sa, NULL);
-	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed; i++) {
-		cfg[i]->quiet = quiet;
+	bool show_progress = !a->quiet && isatty(2);
+	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.empty_point; i++) {
+		cfg[i]->quiet = a->quiet;
 		int rc = iolab_run(cfg[i], &res, show_progress ? progress : NULL, NULL, &err);
 		if (show_progress)
 			fprintf(stderr, "\r\033[K");
@@ -131,23 +265,26 @@ static int run_all(const char *command, struct iolab_config **cfg, unsigned ncfg
 			break;
 		}
 	}
+	saving = 1;
 	if (res.n || status == EXIT_OK) {
-		bool to_stdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-"));
-		if (!to_stdout) /* '-' sends JSON or CSV to stdout instead of the table */
-			iolab_output_table(stdout, &res);
-		struct iolab_report rep = {.command = command, .job = job, .nconfig = ncfg,
+		if (!iolab_out_is_stdout(a->json) && !iolab_out_is_stdout(a->csv))
+			iolab_output_table(stdout, &res); /* '-' puts JSON or CSV there instead */
+		struct iolab_report rep = {.command = a->sim ? "sim" : "run", .job = a->job, .nconfig = ncfg,
 					   .config = (const struct iolab_config *const *)cfg};
-		if (json && iolab_output_json(json, &rep, &res, &err)) {
-			fprintf(stderr, "iolab: %s\n", err.msg);
+		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;
+		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
+		if (s || t)
 			status = EXIT_FAILED;
-		}
-		if (csv && iolab_output_csv(csv, &res, &err)) {
-			fprintf(stderr, "iolab: %s\n", err.msg);
-			status = EXIT_FAILED;
-		}
 	}
 	if (status == EXIT_OK && res.io_failed) {
 		fprintf(stderr, "iolab: stopped by an I/O error (use --on-error continue to go on)\n");
+		status = EXIT_FAILED;
+	}
+	if (status == EXIT_OK && res.empty_point) {
+		const struct iolab_point *p = &res.point[res.empty_point - 1];
+		fprintf(stderr, "iolab: point %u completed no I/O in its measured time (%u worker(s) x "
+			"queue depth %u): there is no result; give more --time or lower --qd/--workers\n",
+			res.empty_point, p->workers, p->qd);
 		status = EXIT_FAILED;
 	}
 	if (res.interrupted)
@@ -156,178 +293,168 @@ static int run_all(const char *command, struct iolab_config **cfg, unsigned ncfg
 	return status;
 }
 
-/* `iolab run` and `iolab sim` (sim: a drive model instead of targets). */
-static int run_main(int argc, char **argv, bool sim)
+/* ---- assembling the configurations ---- */
+
+static int apply(struct iolab_config *c, const struct setting *s, unsigned n)
 {
-	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 8, sizeof(*lo));
-	struct setting *set = calloc((size_t)argc + 1, sizeof(*set));
-	char **targets = calloc((size_t)argc + 1, sizeof(*targets));
-	if (!lo || !set || !targets) {
-		free(lo);
-		free(set);
-		free(targets);
-		return cli_usage_error("out of memory");
-	}
-	for (unsigned i = 0; i < nopt; i++) {
-		const struct iolab_option *o = iolab_option_at(i);
-		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					OPT_TABLE_BASE + (int)i};
-	}
-	lo[nopt + 0] = (struct option){"job", required_argument, NULL, OPT_JOB};
-	lo[nopt + 1] = (struct option){"json", required_argument, NULL, OPT_JSON};
-	lo[nopt + 2] = (struct option){"csv", required_argument, NULL, OPT_CSV};
-	lo[nopt + 3] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
-	lo[nopt + 4] = (struct option){"default", no_argument, NULL, OPT_DEFAULT};
-	lo[nopt + 5] = (struct option){"help", no_argument, NULL, OPT_HELP};
-	if (sim)
-		lo[nopt + 6] = (struct option){"model", required_argument, NULL, OPT_MODEL};
-
-	const char *job_path = NULL, *json = NULL, *csv = NULL, *model_name = NULL;
-	struct iolab_disk_model model = {0};
-	bool quiet = false, use_default = false;
-	unsigned nset = 0, ntarget = 0;
-	int status = EXIT_OK, ch;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		if (ch >= OPT_TABLE_BASE) {
-			set[nset++] = (struct setting){iolab_option_at((unsigned)(ch - OPT_TABLE_BASE))->name,
-						       optarg};
-			continue;
-		}
-		switch (ch) {
-		case OPT_JOB: job_path = optarg; break;
-		case OPT_JSON: json = optarg; break;
-		case OPT_CSV: csv = optarg; break;
-		case OPT_QUIET: quiet = true; break;
-		case OPT_DEFAULT: use_default = !sim; break;
-		case OPT_MODEL: model_name = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			help(sim);
-			goto out;
-		case ':': {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "run: option '%s' needs a value", argv[optind - 1]);
-			status = cli_usage_error(msg);
-			goto out;
-		}
-		default: {
-			char msg[256];
-			const char *bad = argv[optind - 1];
-			if (optopt >= OPT_TABLE_BASE || (optopt >= OPT_JOB && optopt < OPT_TABLE_BASE))
-				snprintf(msg, sizeof(msg), "run: option '%.*s' takes no value",
-					 (int)strcspn(bad, "="), bad);
-			else if (optopt)
-				snprintf(msg, sizeof(msg), "run: unknown option '-%c' (see 'iolab run --help')",
-					 optopt);
-			else
-				snprintf(msg, sizeof(msg), "run: unknown option '%s' (see 'iolab run --help')", bad);
-			status = cli_usage_error(msg);
-			goto out;
-		}
-		}
-	}
-	while (optind < argc)
-		targets[ntarget++] = argv[optind++];
-
-	if (!writable(json) || !writable(csv)) {
-		fprintf(stderr, "iolab: %s: cannot write there: %s\n", !writable(json) ? json : csv,
-			strerror(errno));
-		status = EXIT_USAGE;
-		goto out;
-	}
-	struct iolab_job job = {0};
 	struct iolab_err err;
-	char tmpdir[64] = "", scratch[96] = "";
-	if (sim) {
-		if (!model_name) {
-			status = cli_usage_error("sim: --model is required (see 'iolab models')");
-			goto out;
+	for (unsigned i = 0; i < n; i++)
+		if (iolab_config_set(c, s[i].name, s[i].value, &err)) {
+			fprintf(stderr, "iolab: --%s\n", err.msg);
+			return -1;
 		}
-		if (ntarget) {
-			status = cli_usage_error("sim: takes no targets: the drive is --model");
-			goto out;
-		}
-		if (iolab_model_open(model_name, &model, &err)) {
-			fprintf(stderr, "iolab: %s\n", err.msg);
-			status = EXIT_USAGE;
-			goto out;
-		}
+	return 0;
+}
+
+/* Checks --json and --csv against each other and every input of the run (targets, the job
+ * file, a model file) before anything runs. */
+static int check_outputs(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
+{
+	unsigned n = 0;
+	bool force = ncfg > 0;
+	for (unsigned i = 0; i < ncfg; i++) {
+		n += cfg[i]->ntargets;
+		force &= cfg[i]->force;
 	}
-	if (job_path && use_default) {
-		status = cli_usage_error("run: --job and --default cannot be used together");
-		goto out;
+	const char **inputs = calloc(n + 2, sizeof(*inputs));
+	if (!inputs)
+		return cli_usage_error("out of memory");
+	n = 0;
+	for (unsigned i = 0; i < ncfg; i++)
+		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
+			inputs[n++] = cfg[i]->target[t];
+	inputs[n++] = a->job;
+	inputs[n++] = a->model && (strchr(a->model, '/') || strstr(a->model, ".model")) ? a->model : NULL;
+	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv}};
+	struct iolab_err err;
+	int rc = iolab_outputs_check(outs, 2, inputs, n, force, &err);
+	free(inputs);
+	if (rc)
+		fprintf(stderr, "iolab: %s\n", err.msg);
+	return rc ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Loads the job (a file, the default job, or one run from the command line alone). */
+static int load_job(const struct args *a, struct iolab_job *job)
+{
+	struct iolab_err err;
+	int rc = 0;
+	if (a->use_default)
+		rc = iolab_job_parse("(default job)", default_job, false, job, &err);
+	else if (a->job)
+		rc = iolab_job_load(a->job, a->sim, job, &err);
+	else if (!(job->run = calloc(1, sizeof(*job->run))))
+		return cli_usage_error("out of memory");
+	else {
+		job->nrun = 1;
+		iolab_config_init(&job->run[0]);
 	}
-	if (use_default) {
-		snprintf(tmpdir, sizeof(tmpdir), "/var/tmp/iolab-XXXXXX");
-		if (!mkdtemp(tmpdir)) {
-			fprintf(stderr, "iolab: cannot create a temporary directory in /var/tmp: %s\n",
-				strerror(errno));
-			status = EXIT_USAGE;
-			goto out;
-		}
-		snprintf(scratch, sizeof(scratch), "%s/scratch.img", tmpdir);
-		printf("iolab: the default job: rand-read, seq-read and rand-write at QD 1 and 16, "
-		       "2 s each, on a 256 MiB scratch file %s\n", scratch);
-		fflush(stdout);
-	}
-	if (job_path || use_default) {
-		int rc = use_default ? iolab_job_parse("(default job)", default_job, &job, &err)
-				     : iolab_job_load(job_path, &job, &err);
-		if (rc) {
-			fprintf(stderr, "iolab: %s\n", err.msg);
-			status = EXIT_USAGE;
-			goto out_tmp;
-		}
-	} else {
-		job.run = calloc(1, sizeof(*job.run));
-		if (!job.run) {
-			status = cli_usage_error("out of memory");
-			goto out_tmp;
-		}
-		job.nrun = 1;
-		iolab_config_init(&job.run[0]);
-	}
-	struct iolab_config **cfg = calloc(job.nrun, sizeof(*cfg));
-	for (unsigned i = 0; cfg && i < job.nrun; i++) {
-		struct iolab_config *c = &job.run[i];
-		c->patterns = &job.patterns;
-		if (apply(c, set, nset, job_path ? job_path : "")) {
-			status = EXIT_USAGE;
-			break;
-		}
-		for (unsigned t = 0; t < ntarget && !status; t++)
-			if (iolab_config_set(c, "target", targets[t], &err)) {
+	if (rc)
+		fprintf(stderr, "iolab: %s\n", err.msg);
+	return rc ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Applies the command line over each run of the job; returns an exit status. */
+static int build_configs(const struct args *a, struct iolab_job *job,
+			 const struct iolab_disk_model *model, struct iolab_config **cfg)
+{
+	struct iolab_err err;
+	for (unsigned i = 0; i < job->nrun; i++) {
+		struct iolab_config *c = &job->run[i];
+		c->patterns = &job->patterns;
+		if (apply(c, a->set, a->nset))
+			return EXIT_USAGE;
+		for (unsigned t = 0; t < a->ntarget; t++)
+			if (iolab_config_set(c, "target", a->targets[t], &err)) {
 				fprintf(stderr, "iolab: %s\n", err.msg);
-				status = EXIT_USAGE;
+				return EXIT_USAGE;
 			}
-		if (use_default && !status)
-			iolab_config_set(c, "target", scratch, &err);
-		if (sim) {
+		if (model) {
 			c->engine = &iolab_engine_sim;
-			c->engine_config = &model;
-			c->model_name = model.name;
-			c->virtual_size = model.blocks * model.block_bytes;
-			c->direct = true;
+			c->engine_config = model;
+			c->model_name = model->name;
+			c->virtual_size = model->blocks * model->block_bytes;
 		}
 		cfg[i] = c;
 	}
-	if (!status && cfg)
-		status = run_all(sim ? "sim" : "run", cfg, job.nrun, job_path, json, csv, quiet);
-	free(cfg);
-	iolab_job_free(&job);
-out_tmp:
-	if (*scratch) {
+	return EXIT_OK;
+}
+
+/* Makes the temporary directory of the default job; returns an exit status. */
+static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t sn)
+{
+	snprintf(tmpdir, tn, "/var/tmp/iolab-XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, "iolab: cannot create a temporary directory in /var/tmp: %s\n",
+			strerror(errno));
+		*tmpdir = 0;
+		return EXIT_USAGE;
+	}
+	snprintf(scratch, sn, "%s/scratch.img", tmpdir);
+	printf("iolab: the default job: rand-read, seq-read and rand-write at QD 1 and 16, "
+	       "2 s each, on a 256 MiB scratch file %s\n", scratch);
+	fflush(stdout);
+	return EXIT_OK;
+}
+
+static int run_main(int argc, char **argv, bool sim)
+{
+	struct args a = {.sim = sim};
+	struct iolab_disk_model model = {0};
+	struct iolab_job job = {0};
+	struct iolab_config **cfg = NULL;
+	char tmpdir[64] = "", scratch[96] = "";
+	struct iolab_err err;
+	int status = parse_args(argc, argv, &a);
+	if (status || a.help) {
+		if (a.help)
+			help(sim);
+		goto out;
+	}
+	if (sim && !a.model)
+		status = cli_usage_error("sim: --model is required (see 'iolab models')");
+	else if (sim && a.ntarget)
+		status = cli_usage_error("sim: takes no targets: the drive is --model");
+	else if (a.job && a.use_default)
+		status = cli_usage_error("run: --job and --default cannot be used together");
+	if (status)
+		goto out;
+	if (sim && iolab_model_open(a.model, &model, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if ((status = load_job(&a, &job)))
+		goto out;
+	cfg = calloc(job.nrun, sizeof(*cfg));
+	if (!cfg) {
+		status = cli_usage_error("out of memory");
+		goto out;
+	}
+	if ((status = build_configs(&a, &job, sim ? &model : NULL, cfg)) ||
+	    (status = check_outputs(&a, cfg, job.nrun)))
+		goto out;
+	if (a.use_default) {
+		if ((status = make_default_scratch(tmpdir, sizeof(tmpdir), scratch, sizeof(scratch))))
+			goto out;
+		for (unsigned i = 0; i < job.nrun; i++)
+			if (iolab_config_set(cfg[i], "target", scratch, &err)) {
+				fprintf(stderr, "iolab: %s\n", err.msg);
+				status = EXIT_USAGE;
+				goto out;
+			}
+	}
+	catch_stop_signals();
+	status = run_all(&a, cfg, job.nrun);
+out:
+	if (*tmpdir) {
 		unlink(scratch);
 		rmdir(tmpdir);
 	}
-out:
+	free(cfg);
+	iolab_job_free(&job);
 	iolab_model_free(&model);
-	free(lo);
-	free(set);
-	free(targets);
+	free_args(&a);
 	return status;
 }
 

@@ -1,5 +1,6 @@
 /* cmd_sim.c: `iolab sim validate`: a drive model against measurements of the real drive (the
  * demerit figure), and dispatch of `iolab sim` workload runs to cmd_run.c. */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -9,17 +10,19 @@
 #include "cli.h"
 #include "iolab/disk_model.h"
 #include "iolab/disk_sim.h"
+#include "iolab/outfile.h"
 #include "iolab/validate.h"
 
 static void validate_help(void)
 {
-	printf("usage: iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
+	printf("usage: iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE] [--force]\n\n"
 	       "Replays a DiskSim validate-format trace (R|W Hit|Miss lbn blocks service_us think_us,\n"
 	       "measured on a real drive, closed loop at depth 1) on the model and prints the\n"
 	       "demerit figure: the RMS horizontal distance between the measured and simulated\n"
 	       "service-time distributions, as a percentage of the measured mean.\n"
 	       "--json FILE also writes both distributions (CDFs); --requests FILE writes one CSV\n"
-	       "row per request with its measured and simulated times.\n");
+	       "row per request with its measured and simulated times. '-' is standard output\n"
+	       "(the summary then goes to standard error); --force replaces an existing file.\n");
 }
 
 static json_t *cdf(const double *sorted, size_t n)
@@ -32,16 +35,54 @@ static json_t *cdf(const double *sorted, size_t n)
 	return a;
 }
 
+/* Writes the per-request CSV; returns 0 or -errno (said on stderr). */
+static int write_requests(const char *path, const struct iolab_vtrace *t, const double *sim)
+{
+	struct iolab_out out;
+	struct iolab_err err;
+	int rc = iolab_out_open(&out, path, &err);
+	if (!rc) {
+		fprintf(out.f, "index,type,lbn,blocks,think_us,measured_us,simulated_us\n");
+		for (size_t i = 0; i < t->n; i++)
+			fprintf(out.f, "%zu,%c,%llu,%u,%.1f,%.1f,%.1f\n", i + 1, t->req[i].write ? 'W' : 'R',
+				(unsigned long long)t->req[i].lbn, t->req[i].blocks, t->req[i].think_us,
+				t->req[i].service_us, sim[i]);
+		rc = iolab_out_commit(&out, &err);
+	}
+	if (rc)
+		fprintf(stderr, "iolab: %s\n", err.msg);
+	return rc;
+}
+
+/* Writes the JSON document; returns 0 or -errno (said on stderr). */
+static int write_json(const char *path, json_t *root)
+{
+	struct iolab_out out;
+	struct iolab_err err;
+	int rc = iolab_out_open(&out, path, &err);
+	if (!rc && (json_dumpf(root, out.f, JSON_INDENT(2)) || fputc('\n', out.f) == EOF)) {
+		iolab_out_abort(&out);
+		rc = iolab_errf(&err, EIO, "%s: error writing the JSON document", path);
+	} else if (!rc) {
+		rc = iolab_out_commit(&out, &err);
+	}
+	if (rc)
+		fprintf(stderr, "iolab: %s\n", err.msg);
+	return rc;
+}
+
 static int validate(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{"model", required_argument, NULL, 'm'},
 		{"json", required_argument, NULL, 'j'},
 		{"requests", required_argument, NULL, 'r'},
+		{"force", no_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	const char *model_name = NULL, *json = NULL, *per_req = NULL;
+	bool force = false;
 	int ch;
 	optind = 1;
 	opterr = 0;
@@ -50,6 +91,7 @@ static int validate(int argc, char **argv)
 		case 'm': model_name = optarg; break;
 		case 'j': json = optarg; break;
 		case 'r': per_req = optarg; break;
+		case 'f': force = true; break;
 		case 'h': validate_help(); return EXIT_OK;
 		case ':': {
 			char msg[256];
@@ -71,6 +113,12 @@ static int validate(int argc, char **argv)
 	struct iolab_disk_model m;
 	struct iolab_vtrace t;
 	struct iolab_err err;
+	const struct iolab_output outs[] = {{"--json", json}, {"--requests", per_req}};
+	const char *inputs[] = {trace, model_name};
+	if (iolab_outputs_check(outs, 2, inputs, 2, force, &err)) {
+		fprintf(stderr, "iolab: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
 	if (iolab_model_open(model_name, &m, &err)) {
 		fprintf(stderr, "iolab: %s\n", err.msg);
 		return EXIT_USAGE;
@@ -90,19 +138,8 @@ static int validate(int argc, char **argv)
 		status = EXIT_USAGE;
 	} else {
 		double ms = 0, ss = 0;
-		FILE *rf = per_req ? fopen(per_req, "w") : NULL;
-		if (per_req && !rf) {
-			fprintf(stderr, "iolab: %s: cannot write\n", per_req);
+		if (per_req && write_requests(per_req, &t, sim))
 			status = EXIT_FAILED;
-		}
-		if (rf) {
-			fprintf(rf, "index,type,lbn,blocks,think_us,measured_us,simulated_us\n");
-			for (size_t i = 0; i < t.n; i++)
-				fprintf(rf, "%zu,%c,%llu,%u,%.1f,%.1f,%.1f\n", i + 1, t.req[i].write ? 'W' : 'R',
-					(unsigned long long)t.req[i].lbn, t.req[i].blocks, t.req[i].think_us,
-					t.req[i].service_us, sim[i]);
-			fclose(rf);
-		}
 		for (size_t i = 0; i < t.n; i++) {
 			meas[i] = t.req[i].service_us;
 			ms += meas[i];
@@ -111,10 +148,12 @@ static int validate(int argc, char **argv)
 		ms /= (double)t.n;
 		ss /= (double)t.n;
 		double dem = iolab_demerit(meas, sim, t.n); /* sorts both */
-		printf("model %s, trace %s: %zu requests\n", m.name, trace, t.n);
-		printf("mean service time: measured %.3f ms, simulated %.3f ms (%+.1f%%)\n", ms / 1e3,
+		/* The summary goes where no output does. */
+		FILE *sum = iolab_out_is_stdout(json) || iolab_out_is_stdout(per_req) ? stderr : stdout;
+		fprintf(sum, "model %s, trace %s: %zu requests\n", m.name, trace, t.n);
+		fprintf(sum, "mean service time: measured %.3f ms, simulated %.3f ms (%+.1f%%)\n", ms / 1e3,
 		       ss / 1e3, 100 * (ss - ms) / ms);
-		printf("read hits %llu of %llu reads (partial %llu); of the simulated time: seek %.0f%%, "
+		fprintf(sum, "read hits %llu of %llu reads (partial %llu); of the simulated time: seek %.0f%%, "
 		       "rotation %.0f%%, media %.0f%%, interface %.0f%% (overlaps media), overhead %.0f%%, "
 		       "waits %.0f%%\n",
 		       (unsigned long long)st.read_hits, (unsigned long long)st.reads,
@@ -122,7 +161,7 @@ static int validate(int argc, char **argv)
 		       100 * st.rotate_ns / (ss * 1e3 * t.n), 100 * st.media_ns / (ss * 1e3 * t.n),
 		       100 * st.bus_ns / (ss * 1e3 * t.n), 100 * st.overhead_ns / (ss * 1e3 * t.n),
 		       100 * st.queue_ns / (ss * 1e3 * t.n));
-		printf("demerit %.1f%% (%.3f%%: %.4f ms RMS distance between the distributions)\n",
+		fprintf(sum, "demerit %.1f%% (%.3f%%: %.4f ms RMS distance between the distributions)\n",
 		       100 * dem / ms, 100 * dem / ms, dem / 1e3);
 		if (json) {
 			json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
@@ -131,10 +170,11 @@ static int validate(int argc, char **argv)
 						 "measured_mean_us", ms, "simulated_mean_us", ss,
 						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
 						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));
-			if (!root || json_dump_file(root, json, JSON_INDENT(2))) {
-				fprintf(stderr, "iolab: %s: cannot write the JSON file\n", json);
+			if (!root)
+				fprintf(stderr, "iolab: %s: cannot build the JSON document (a name that is "
+					"not UTF-8?)\n", json);
+			if (!root || write_json(json, root))
 				status = EXIT_FAILED;
-			}
 			json_decref(root);
 		}
 	}

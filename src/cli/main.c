@@ -1,4 +1,6 @@
-/* main.c: iolab's entry point: dispatches to a subcommand. */
+/* main.c: iolab's entry point: dispatches to a subcommand, and makes sure what it printed on
+ * standard output arrived (a full disk or a closed pipe there is a failure, exit 1). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,16 @@ int cli_usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
+/* The exit status, made EXIT_FAILED if standard output could not be written. */
+static int stdout_checked(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "iolab: standard output: write error: %s\n", strerror(errno ? errno : EIO));
+	return status == EXIT_OK ? EXIT_FAILED : status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -49,7 +61,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(cmd, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "iolab: unknown command '%s' (try 'iolab --help')\n", cmd);
 	return EXIT_USAGE;
 }

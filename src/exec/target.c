@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -161,6 +162,27 @@ static int blockdev_write_checks(const char *path, dev_t rdev, const struct iola
 	return 0;
 }
 
+/* Refuses to grow the file at path (now have bytes) to want bytes when its file system has not
+ * the room: filling it would fill the file system instead of measuring anything. */
+static int check_room(const char *path, uint64_t have, uint64_t want, struct iolab_err *err)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = 0;
+	struct statvfs sv;
+	if (statvfs(dir, &sv) < 0)
+		return 0; /* cannot tell: the write itself reports ENOSPC */
+	uint64_t room = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (want - have > room)
+		return iolab_errf(err, ENOSPC, "%s: --size %.2f GiB does not fit: its file system has "
+				  "%.2f GiB free", path, (double)want / (1ull << 30), (double)room / (1ull << 30));
+	return 0;
+}
+
 static unsigned dio_align(int fd)
 {
 #ifdef STATX_DIOALIGN
@@ -178,6 +200,13 @@ static int open_err(const char *path, const char *what, int e, struct iolab_err 
 	if (e == EINVAL && strstr(what, "O_DIRECT"))
 		return iolab_errf(err, e, "%s: the file system does not support O_DIRECT (use --buffered)", path);
 	return iolab_errf(err, e, "%s: %s: %s", path, what, strerror(e));
+}
+
+/* Removes a scratch file this open created before failing; returns rc. */
+static int fail_fresh(struct iolab_target *t, int rc)
+{
+	iolab_target_discard(t);
+	return rc;
 }
 
 int iolab_target_open(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
@@ -200,6 +229,8 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		if (!o->size)
 			return iolab_errf(err, ENOENT,
 					  "%s: does not exist (give --size to create a scratch file)", path);
+		if ((rc = check_room(path, 0, o->size, err)))
+			return rc;
 		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return open_err(path, "create", errno, err);
@@ -210,9 +241,9 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 			unlink(path);
 			return rc;
 		}
-		t->created = true;
+		t->created = t->fresh = true;
 		if (stat(path, &st) < 0)
-			return open_err(path, "stat", errno, err);
+			return fail_fresh(t, open_err(path, "stat", errno, err));
 	}
 
 	if (S_ISBLK(st.st_mode)) {
@@ -230,8 +261,11 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		int lbs = 512;
 		ioctl(fd, BLKSSZGET, &lbs);
 		t->lbs = (unsigned)lbs;
-		if (ioctl(fd, BLKGETSIZE64, &t->size) < 0)
-			return open_err(path, "BLKGETSIZE64", errno, err);
+		if (ioctl(fd, BLKGETSIZE64, &t->size) < 0) {
+			rc = open_err(path, "BLKGETSIZE64", errno, err);
+			iolab_target_close(t);
+			return rc;
+		}
 		set_stat_path(t, st.st_rdev);
 		return 0;
 	}
@@ -240,7 +274,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 
 	int fd = open(path, (o->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
-		return open_err(path, "open", errno, err);
+		return fail_fresh(t, open_err(path, "open", errno, err));
 	bool ours = is_scratch(fd);
 	if (o->write && !ours && !o->force && !t->created) {
 		close(fd);
@@ -255,6 +289,8 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 					  (uint64_t)st.st_size, o->size);
 		}
 		close(fd);
+		if ((rc = check_room(path, (uint64_t)st.st_size, o->size, err)))
+			return rc;
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			return open_err(path, "open", errno, err);
@@ -269,7 +305,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 	close(fd);
 	fd = open(path, (o->write ? O_RDWR : O_RDONLY) | dflag | O_CLOEXEC);
 	if (fd < 0)
-		return open_err(path, how, errno, err);
+		return fail_fresh(t, open_err(path, how, errno, err));
 	t->fd = fd;
 	t->size = (uint64_t)st.st_size;
 	t->lbs = dio_align(fd);
@@ -285,6 +321,14 @@ void iolab_target_close(struct iolab_target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+}
+
+void iolab_target_discard(struct iolab_target *t)
+{
+	iolab_target_close(t);
+	if (t->fresh)
+		unlink(t->path);
+	t->fresh = false;
 }
 
 int iolab_diskstat_read(const char *stat_path, struct iolab_diskstat *d)

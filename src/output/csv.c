@@ -1,4 +1,6 @@
-/* csv.c: one CSV row per point, for spreadsheets and scripts. Latencies in microseconds. */
+/* csv.c: one CSV row per point, for spreadsheets and scripts. Latencies in microseconds.
+ * Text fields are quoted as RFC 4180 says (a field holding a comma, a quote or a line break is
+ * enclosed in quotes, its quotes doubled); a figure that does not apply is an empty field. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -6,51 +8,77 @@
 
 #include "output_common.h"
 
-int iolab_output_csv(const char *path, const struct iolab_results *r, struct iolab_err *err)
+/* Writes a text field, quoted when it needs to be. */
+static void csv_text(FILE *f, const char *s)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f)
-		return iolab_errf(err, errno, "%s: cannot write the CSV file: %s", path, strerror(errno));
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_warnings(FILE *f, const struct iolab_point *p)
+{
+	size_t len = 0;
+	for (unsigned w = 0; w < p->nwarn; w++)
+		len += strlen(p->warn[w]) + 2;
+	char *all = calloc(1, len + 1);
+	if (!all)
+		return;
+	for (unsigned w = 0; w < p->nwarn; w++) {
+		if (w)
+			strcat(all, "; ");
+		strcat(all, p->warn[w]);
+	}
+	csv_text(f, all);
+	free(all);
+}
+
+int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err)
+{
 	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,model,direct,reps,seconds,ios,iops,mb_per_s,"
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
 	fprintf(f, ",qd_reached,cpu_user_pct,cpu_sys_pct,errors,partial,warnings\n");
 	struct iolab_dir_result *all = malloc(sizeof(*all));
-	if (!all) {
-		if (f != stdout)
-			fclose(f);
+	if (!all)
 		return iolab_errf(err, ENOMEM, "out of memory");
-	}
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		point_all(p, all);
 		const struct iolab_hist *h = &all->lat;
-		fprintf(f, "%s,%s,%" PRIu64 ",%d,%u,%u,%s,%s,%d,%u,%.3f,%" PRIu64 ",%.1f,%.3f,%.1f,%.1f,"
-			   "%.1f,%.3f,%.3f,%.3f,%.3f",
-			p->run ? p->run : "", p->pattern, p->bs, p->read_pct, p->workers, p->qd, p->engine,
-			p->model ? p->model : "", p->direct, p->reps, p->seconds, all->ios, p->iops.mean, p->mbps.mean, p->iops.stddev,
+		csv_text(f, p->run ? p->run : "");
+		fputc(',', f);
+		csv_text(f, p->pattern);
+		fputc(',', f);
+		if (p->bs) /* empty for a size mix */
+			fprintf(f, "%" PRIu64, p->bs);
+		fprintf(f, ",%d,%u,%u,", p->read_pct, p->workers, p->qd);
+		csv_text(f, p->engine);
+		fputc(',', f);
+		csv_text(f, p->model ? p->model : "");
+		fprintf(f, ",%d,%u,%.3f,%" PRIu64 ",%.1f,%.3f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f",
+			p->direct, p->reps, p->seconds, all->ios, p->iops.mean, p->mbps.mean, p->iops.stddev,
 			dir_rate(p, p->dir[0].ios), dir_rate(p, p->dir[1].ios),
 			h->count ? (double)h->min / 1e3 : 0, iolab_hist_mean(h) / 1e3,
 			iolab_hist_stddev(h) / 1e3, h->count ? (double)h->max / 1e3 : 0);
 		for (unsigned k = 0; k < IOLAB_NPCT; k++)
 			fprintf(f, ",%.3f", iolab_hist_percentile(h, iolab_pct_value[k]) / 1e3);
-		fprintf(f, ",%.2f,%.1f,%.1f,%" PRIu64 ",%d,\"", p->qd_reached, p->cpu_user_pct,
+		fprintf(f, ",%.2f,%.1f,%.1f,%" PRIu64 ",%d,", p->qd_reached, p->cpu_user_pct,
 			p->cpu_sys_pct, all->errors, p->partial);
-		for (unsigned w = 0; w < p->nwarn; w++) {
-			fputs(w ? "; " : "", f);
-			for (const char *c = p->warn[w]; *c; c++)
-				fprintf(f, *c == '"' ? "\"\"" : "%c", *c);
-		}
-		fprintf(f, "\"\n");
+		csv_warnings(f, p);
+		fputc('\n', f);
 	}
 	free(all);
-	int bad = ferror(f);
-	if (f != stdout)
-		bad |= fclose(f);
-	else
-		fflush(f);
-	if (bad)
-		return iolab_errf(err, EIO, "%s: error writing the CSV file", path);
+	if (ferror(f))
+		return iolab_errf(err, EIO, "error writing the CSV rows");
 	return 0;
 }

@@ -160,7 +160,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	return o;
 }
 
-int iolab_output_json(const char *path, const struct iolab_report *rep, const struct iolab_results *r,
+int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,
 		      struct iolab_err *err)
 {
 	json_t *runs = json_array();
@@ -173,13 +173,11 @@ int iolab_output_json(const char *path, const struct iolab_report *rep, const st
 				 rep->command, "config", "job", rep->job ? json_string(rep->job) : json_null(),
 				 "runs", runs, "points", points, "interrupted", r->interrupted);
 	if (!root)
-		return iolab_errf(err, ENOMEM, "%s: cannot build the JSON document", path);
-	int rc = strcmp(path, "-") ? json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
-				   : json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		return iolab_errf(err, ENOMEM, "cannot build the JSON document (out of memory, or text "
+				  "that is not UTF-8)");
+	int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(root);
-	if (rc)
-		return iolab_errf(err, EIO, "%s: cannot write the JSON file: %s", path, strerror(errno));
-	if (!strcmp(path, "-"))
-		fputc('\n', stdout);
+	if (rc || fputc('\n', f) == EOF)
+		return iolab_errf(err, EIO, "error writing the JSON document");
 	return 0;
 }

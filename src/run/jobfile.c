@@ -19,7 +19,9 @@ struct parser {
 	struct iolab_config global;
 	struct iolab_job *job;
 	struct iolab_err *err;
+	bool simulated;    /* read for `iolab sim`: options for real targets are errors */
 	unsigned pattern_line[IOLAB_PATTERNS_MAX]; /* where each [pattern] starts */
+	unsigned given_line[64]; /* by option index: the line that set it in this section, or 0 */
 };
 
 static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
@@ -49,6 +51,7 @@ static int section(struct parser *p, char *hdr)
 	if (*name)
 		*name++ = 0;
 	name = iolab_trim(name);
+	memset(p->given_line, 0, sizeof(p->given_line));
 	if (!strcmp(kind, "global")) {
 		if (*name)
 			return fail(p, "[global] takes no name", NULL, NULL);
@@ -134,6 +137,40 @@ static int spec_line(struct parser *p, char *text)
 	return 0;
 }
 
+/* The index of option name in the option table, or -1. */
+static int option_index(const char *name)
+{
+	for (unsigned i = 0; i < iolab_option_count(); i++)
+		if (!strcmp(iolab_option_at(i)->name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Refuses an option given twice in one section, one that excludes another given there, and
+ * one a simulation does not use. */
+static int check_given(struct parser *p, const char *key)
+{
+	int i = option_index(key);
+	if (i < 0 || i >= 64)
+		return 0; /* unknown: iolab_config_set says so */
+	char line[16];
+	if (p->given_line[i] && !iolab_option_repeatable(key)) {
+		snprintf(line, sizeof(line), "%u", p->given_line[i]);
+		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': already given on line %s of this "
+				  "section", p->name, p->line, key, line);
+	}
+	const char *other = iolab_option_excludes(key);
+	int j = other ? option_index(other) : -1;
+	if (j >= 0 && j < 64 && p->given_line[j])
+		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': cannot be used with '%s' (line %u)",
+				  p->name, p->line, key, other, p->given_line[j]);
+	if (p->simulated && !iolab_option_simulated(key))
+		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': does not apply to a simulated drive",
+				  p->name, p->line, key);
+	p->given_line[i] = p->line;
+	return 0;
+}
+
 static int option_line(struct parser *p, char *text)
 {
 	char *eq = strchr(text, '=');
@@ -143,6 +180,9 @@ static int option_line(struct parser *p, char *text)
 		val = iolab_trim(eq + 1);
 	}
 	key = iolab_trim(key);
+	int given = check_given(p, key);
+	if (given)
+		return given;
 	struct iolab_config *c = p->sec == SEC_GLOBAL ? &p->global : &p->job->run[p->job->nrun - 1];
 	c->patterns = &p->job->patterns;
 	int rc = iolab_config_set(c, key, val && *val ? val : (eq ? "" : NULL), p->err);
@@ -158,7 +198,8 @@ static int option_line(struct parser *p, char *text)
 	return rc;
 }
 
-int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, struct iolab_err *err)
+int iolab_job_parse(const char *name, const char *text, bool simulated, struct iolab_job *job,
+		    struct iolab_err *err)
 {
 	memset(job, 0, sizeof(*job));
 	struct parser *p = calloc(1, sizeof(*p));
@@ -169,6 +210,7 @@ int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, s
 	p->name = name;
 	p->job = job;
 	p->err = err;
+	p->simulated = simulated;
 	iolab_config_init(&p->global);
 	int rc = 0;
 	const char *at = text;
@@ -217,13 +259,13 @@ int iolab_job_parse(const char *name, const char *text, struct iolab_job *job, s
 	return rc;
 }
 
-int iolab_job_load(const char *path, struct iolab_job *job, struct iolab_err *err)
+int iolab_job_load(const char *path, bool simulated, struct iolab_job *job, struct iolab_err *err)
 {
 	char *text;
 	int rc = iolab_read_text(path, 16u << 20, "a job file", &text, err);
 	if (rc)
 		return rc;
-	rc = iolab_job_parse(path, text, job, err);
+	rc = iolab_job_parse(path, text, simulated, job, err);
 	free(text);
 	return rc;
 }

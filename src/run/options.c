@@ -216,7 +216,7 @@ static int set_dist(struct iolab_config *c, const char *f, const char *v, struct
 static int set_repeat(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, 1000, &n, err);
+	int rc = iolab_parse_uint(f, v, 1, IOLAB_REPEAT_MAX, &n, err);
 	if (!rc)
 		c->repeat = (unsigned)n;
 	return rc;
@@ -229,6 +229,14 @@ static int set_on_error(struct iolab_config *c, const char *f, const char *v, st
 		return 0;
 	}
 	return iolab_errf(err, EINVAL, "%s: '%s' is not 'stop' or 'continue'", f, v);
+}
+
+static int set_mem_limit(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->mem_limit, err);
+	if (!rc && !c->mem_limit)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0", f);
+	return rc;
 }
 
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -267,9 +275,44 @@ static const struct option_entry table[] = {
 	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
+	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or a block device"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
 };
+
+/* Options that cannot be given together in one place (the command line, one job-file section):
+ * one would silently cancel the other. */
+static const char *const exclusive[][2] = {
+	{"time", "bytes"},
+	{"direct", "buffered"},
+};
+
+/* Options only a measurement of real targets uses; a simulation refuses them. */
+static const char *const targets_only[] = {
+	"target", "size", "engine", "direct", "buffered", "destroy-data",
+};
+
+const char *iolab_option_excludes(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(exclusive) / sizeof(exclusive[0]); i++)
+		for (unsigned k = 0; k < 2; k++)
+			if (!strcmp(exclusive[i][k], name))
+				return exclusive[i][1 - k];
+	return NULL;
+}
+
+bool iolab_option_simulated(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(targets_only) / sizeof(targets_only[0]); i++)
+		if (!strcmp(targets_only[i], name))
+			return false;
+	return true;
+}
+
+bool iolab_option_repeatable(const char *name)
+{
+	return !strcmp(name, "target");
+}
 
 unsigned iolab_option_count(void)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "iolab/clock.h"
 #include "iolab/target.h"
@@ -75,10 +76,6 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 		iolab_spec_set_bs(&pp->spec, pp->bs);
 	if (pp->read_pct >= 0)
 		iolab_spec_set_read(&pp->spec, (unsigned)pp->read_pct);
-	if (pp->spec.copy) { /* a copy is one stream at depth 1, by definition */
-		pp->qd = 1;
-		pp->workers = 1;
-	}
 }
 
 /* Everything opened for the run. */
@@ -91,10 +88,14 @@ struct run_env {
 	uint64_t working_set;
 };
 
-static void close_env(struct run_env *env)
+/* Closes the targets; a refused run (discard) also removes the scratch files it created. */
+static void close_env(struct run_env *env, bool discard)
 {
 	for (unsigned i = 0; i < env->n; i++)
-		iolab_target_close(&env->tgt[i]);
+		if (discard)
+			iolab_target_discard(&env->tgt[i]);
+		else
+			iolab_target_close(&env->tgt[i]);
 }
 
 static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
@@ -126,7 +127,7 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 	for (unsigned i = 0; i < c->ntargets; i++) {
 		int rc = iolab_target_open(&env->tgt[i], c->target[i], &o, err);
 		if (rc) {
-			close_env(env);
+			close_env(env, true);
 			return rc;
 		}
 		env->n++;
@@ -136,7 +137,7 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 			       : c->stroke_pct ? t->size / 100 * c->stroke_pct
 			       : (t->size > c->offset ? t->size - c->offset : 0);
 		if (c->offset + len > t->size || len == 0) {
-			close_env(env);
+			close_env(env, true);
 			return iolab_errf(err, EINVAL,
 					  "%s: is %" PRIu64 " bytes, smaller than the region (offset %" PRIu64
 					  " + length %" PRIu64 ")",
@@ -145,6 +146,35 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		env->region[i] = (struct iolab_region){.start = c->offset, .len = len};
 		env->working_set += len;
 	}
+	return 0;
+}
+
+/* The default --mem-limit: half of the machine's memory. */
+static uint64_t default_mem_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
+}
+
+/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
+ * the I/O buffers (workers x queue depth x largest transfer) must fit the memory limit. */
+static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+			 struct iolab_err *err)
+{
+	if (pp->spec.copy && (pp->qd > 1 || pp->workers > 1))
+		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
+				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
+				  pp->spec.name, pp->qd, pp->workers);
+	unsigned qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd;
+	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
+	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
+	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
+	if (need > limit)
+		return iolab_errf(err, ENOMEM, "point %u needs %.2f GiB of I/O buffers (%u workers x "
+				  "queue depth %u x %.1f MiB), more than the %.2f GiB allowed (%s; "
+				  "--mem-limit SIZE changes it)", k + 1, (double)need / (1ull << 30),
+				  pp->workers, qd, (double)buf / (1 << 20), (double)limit / (1ull << 30),
+				  c->mem_limit ? "--mem-limit" : "half of the machine's memory");
 	return 0;
 }
 
@@ -479,6 +509,8 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	for (unsigned k = 0; k < npoints; k++) {
 		decode_point(c, k, &pp);
 		int rc = iolab_spec_validate(&pp.spec, err);
+		if (!rc)
+			rc = check_request(c, k, &pp, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
@@ -496,13 +528,13 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		}
 	}
 	if (rc) {
-		close_env(&env);
+		close_env(&env, true);
 		return rc;
 	}
 	if (res->cap < res->n + npoints) {
 		struct iolab_point *np = realloc(res->point, (res->n + npoints) * sizeof(*np));
 		if (!np) {
-			close_env(&env);
+			close_env(&env, true);
 			return iolab_errf(err, ENOMEM, "out of memory");
 		}
 		res->point = np;
@@ -523,7 +555,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->direct = c->direct && !env.no_io;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
-		double iops[1000], mbps[1000];
+		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
@@ -532,7 +564,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 			rc = run_once(c, &env, &pp, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
 			if (rc) {
 				res->n--;
-				close_env(&env);
+				close_env(&env, false);
 				return rc;
 			}
 			p->reps++;
@@ -552,9 +584,13 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 			res->io_failed = true;
 			break;
 		}
+		if (!p->dir[0].ios && !p->dir[1].ios && !iolab_stop_requested) {
+			res->empty_point = res->n;
+			break;
+		}
 	}
 	if (iolab_stop_requested)
 		res->interrupted = true;
-	close_env(&env);
+	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
 	return 0;
 }

@@ -33,32 +33,65 @@ static const char *parse_digits(const char *s, uint64_t *v)
 	return p;
 }
 
+/* The multiplier a size suffix stands for, and its length; 0 for an unknown suffix. "k" and
+ * "KiB" are 1024, "kB" is 1000 (the SI and IEC conventions), and likewise m, g, t, p. */
+static uint64_t size_unit(const char *p, size_t *len)
+{
+	static const char letters[] = "kmgtp";
+	const char *l = *p ? strchr(letters, tolower((unsigned char)*p)) : NULL;
+	if (!l) {
+		*len = (*p == 'b' || *p == 'B') ? 1 : 0;
+		return *p && !*len ? 0 : 1;
+	}
+	unsigned power = (unsigned)(l - letters) + 1;
+	uint64_t base = 1024;
+	*len = 1;
+	if (p[1] == 'i' || p[1] == 'I') {
+		if (p[2] != 'b' && p[2] != 'B')
+			return 0;
+		*len = 3;
+	} else if (p[1] == 'b' || p[1] == 'B') {
+		base = 1000;
+		*len = 2;
+	}
+	uint64_t m = 1;
+	while (power--)
+		m *= base;
+	return m;
+}
+
 int iolab_parse_size(const char *field, const char *s, uint64_t *out, struct iolab_err *err)
 {
-	uint64_t v;
-	const char *p = parse_digits(s, &v);
+	static const char examples[] = "is not a size (examples: 4096, 4k, 64KiB, 1.5m, 2G, 500GB)";
+	uint64_t whole, frac = 0, scale = 1;
+	const char *p = parse_digits(s, &whole);
 	if (!p)
-		return bad(err, field, s, "is not a size (examples: 4096, 4k, 64KiB, 1m, 2G)");
-	unsigned shift = 0;
-	switch (tolower((unsigned char)*p)) {
-	case 0: break;
-	case 'b': shift = 0; p++; break;
-	case 'k': shift = 10; p++; break;
-	case 'm': shift = 20; p++; break;
-	case 'g': shift = 30; p++; break;
-	case 't': shift = 40; p++; break;
-	case 'p': shift = 50; p++; break;
-	default: return bad(err, field, s, "has an unknown size suffix (use k, m, g, t)");
+		return bad(err, field, s, examples);
+	if (*p == '.') { /* up to 18 decimals are exact; more are not a size anyone means */
+		const char *q = ++p;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (p - q >= 18)
+				return bad(err, field, s, "has too many decimals");
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+		if (p == q)
+			return bad(err, field, s, examples);
 	}
-	if (shift && (*p == 'i' || *p == 'I'))
-		p++;
-	if (shift && (*p == 'b' || *p == 'B'))
-		p++;
-	if (*p)
-		return bad(err, field, s, "is not a size (examples: 4096, 4k, 64KiB, 1m, 2G)");
-	if (shift && v > (UINT64_MAX >> shift))
+	size_t len;
+	uint64_t unit = size_unit(p, &len);
+	if (!unit)
+		return bad(err, field, s, "has an unknown size suffix (k, m, g, t are 1024-based, as "
+			   "are KiB, MiB, GiB, TiB; kB, MB, GB, TB are 1000-based)");
+	if (p[len])
+		return bad(err, field, s, examples);
+	unsigned __int128 v = (unsigned __int128)whole * unit;
+	v += ((unsigned __int128)frac * unit + scale / 2) / scale; /* to the nearest byte */
+	if (v > UINT64_MAX)
 		return bad(err, field, s, "is too large");
-	*out = v << shift;
+	if (frac && unit == 1)
+		return bad(err, field, s, "is not a whole number of bytes");
+	*out = (uint64_t)v;
 	return 0;
 }
 

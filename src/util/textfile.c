@@ -1,17 +1,43 @@
-/* textfile.c: whole-file reading of text inputs, and line trimming. */
+/* textfile.c: whole-file reading of text inputs, and line trimming. Only regular files are
+ * read: a FIFO would block until something writes to it, a device may never end. A UTF-8
+ * byte-order mark (which some editors write) is skipped. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "iolab/textfile.h"
 
 int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return iolab_errf(err, e, "%s: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return iolab_errf(err, EINVAL, "%s: is %s, not a regular file (%s is read whole)", path,
+				  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+				  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file",
+				  what);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return iolab_errf(err, e, "%s: %s", path, strerror(e));
+	}
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
 	int rc = 0;
@@ -39,6 +65,8 @@ int iolab_read_text(const char *path, size_t max, const char *what, char **text,
 		buf[n] = 0;
 		if (strlen(buf) != n)
 			rc = iolab_errf(err, EINVAL, "%s: holds a NUL byte (not %s)", path, what);
+		else if (n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+			memmove(buf, buf + 3, n - 2); /* the byte-order mark, and the NUL after the text */
 	}
 out:
 	fclose(f);
