@@ -12,14 +12,19 @@
 
 #include "helpers.h"
 
+/* Exits the test program with a message: the plumbing itself failed, not the code under test. */
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
 const char *th_tmpdir(void)
 {
 	static char path[256];
 	snprintf(path, sizeof(path), "/var/tmp/iolab-test-XXXXXX");
-	if (!mkdtemp(path)) {
-		perror("mkdtemp");
-		exit(1);
-	}
+	if (!mkdtemp(path))
+		die("mkdtemp");
 	return path;
 }
 
@@ -31,16 +36,24 @@ void th_rmtree(const char *path)
 		fprintf(stderr, "warning: could not remove %s\n", path);
 }
 
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q)
+		die("realloc");
+	return q;
+}
+
 static char *slurp(FILE *f)
 {
 	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	char *buf = xrealloc(NULL, cap);
 	rewind(f);
 	size_t r;
 	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += r;
 		if (cap - n < 2)
-			buf = realloc(buf, cap *= 2);
+			buf = xrealloc(buf, cap *= 2);
 	}
 	buf[n] = 0;
 	return buf;
@@ -60,8 +73,12 @@ struct th_out th_iolab(const char *arg, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	FILE *out = tmpfile(), *err = tmpfile();
+	if (!out || !err)
+		die("tmpfile");
 	fflush(NULL);
 	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 		dup2(devnull, 0);
@@ -71,7 +88,8 @@ struct th_out th_iolab(const char *arg, ...)
 		_exit(127);
 	}
 	int st = 0;
-	waitpid(pid, &st, 0);
+	if (waitpid(pid, &st, 0) < 0)
+		die("waitpid");
 	struct th_out o = {
 		.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
 		.out = slurp(out),
@@ -117,17 +135,15 @@ void th_loop_detach(const char *dev)
 void th_make_file(const char *path, size_t size)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
-		perror(path);
-		exit(1);
-	}
+	if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
+		die(path);
 	char *zero = calloc(1, 1 << 20);
+	if (!zero)
+		die("calloc");
 	for (size_t off = 0; off < size; off += 1 << 20) {
 		size_t n = size - off < (1u << 20) ? size - off : 1u << 20;
-		if (pwrite(fd, zero, n, (off_t)off) != (ssize_t)n) {
-			perror(path);
-			exit(1);
-		}
+		if (pwrite(fd, zero, n, (off_t)off) != (ssize_t)n)
+			die(path);
 	}
 	free(zero);
 	close(fd);

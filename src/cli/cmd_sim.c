@@ -60,9 +60,11 @@ static int write_json(const char *path, json_t *root)
 	struct iolab_out out;
 	struct iolab_err err;
 	int rc = iolab_out_open(&out, path, &err);
+	errno = 0;
 	if (!rc && (json_dumpf(root, out.f, JSON_INDENT(2)) || fputc('\n', out.f) == EOF)) {
 		iolab_out_abort(&out);
-		rc = iolab_errf(&err, EIO, "%s: error writing the JSON document", path);
+		rc = iolab_errf(&err, EIO, "%s: error writing the JSON document: %s", path,
+				strerror(errno ? errno : EIO));
 	} else if (!rc) {
 		rc = iolab_out_commit(&out, &err);
 	}

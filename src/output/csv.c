@@ -43,6 +43,7 @@ static void csv_warnings(FILE *f, const struct iolab_point *p)
 
 int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err)
 {
+	errno = 0;
 	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,model,direct,reps,seconds,ios,iops,mb_per_s,"
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
@@ -79,6 +80,6 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 	}
 	free(all);
 	if (ferror(f))
-		return iolab_errf(err, EIO, "error writing the CSV rows");
+		return iolab_errf(err, EIO, "error writing the CSV rows: %s", strerror(errno ? errno : EIO));
 	return 0;
 }

@@ -175,9 +175,11 @@ int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iola
 	if (!root)
 		return iolab_errf(err, ENOMEM, "cannot build the JSON document (out of memory, or text "
 				  "that is not UTF-8)");
+	errno = 0;
 	int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	if (rc || fputc('\n', f) == EOF)
-		return iolab_errf(err, EIO, "error writing the JSON document");
+		return iolab_errf(err, EIO, "error writing the JSON document: %s",
+				  strerror(errno ? errno : EIO));
 	return 0;
 }
