@@ -149,6 +149,16 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 	return 0;
 }
 
+/* "8.0 MiB", "64.00 GiB": a byte count for a message. */
+static const char *human_bytes(double b, char *buf, size_t n)
+{
+	if (b >= 1 << 30)
+		snprintf(buf, n, "%.2f GiB", b / (1 << 30));
+	else
+		snprintf(buf, n, "%.1f MiB", b / (1 << 20));
+	return buf;
+}
+
 /* The default --mem-limit: half of the machine's memory. */
 static uint64_t default_mem_limit(void)
 {
@@ -169,12 +179,15 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
 	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
 	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
-	if (need > limit)
-		return iolab_errf(err, ENOMEM, "point %u needs %.2f GiB of I/O buffers (%u workers x "
-				  "queue depth %u x %.1f MiB), more than the %.2f GiB allowed (%s; "
-				  "--mem-limit SIZE changes it)", k + 1, (double)need / (1ull << 30),
-				  pp->workers, qd, (double)buf / (1 << 20), (double)limit / (1ull << 30),
-				  c->mem_limit ? "--mem-limit" : "half of the machine's memory");
+	if (need <= limit)
+		return 0;
+	char n[32], l[32], b[32];
+	return iolab_errf(err, ENOMEM, "point %u needs %s of I/O buffers (%u workers x queue depth %u "
+			  "x %s), more than the %s %s", k + 1, human_bytes((double)need, n, sizeof(n)),
+			  pp->workers, qd, human_bytes((double)buf, b, sizeof(b)),
+			  human_bytes((double)limit, l, sizeof(l)),
+			  c->mem_limit ? "that --mem-limit allows"
+				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
 	return 0;
 }
 
