@@ -1,11 +1,13 @@
 /* fuzz_model.c: libFuzzer target for the drive-model reader: any bytes must give a model or one
- * error line, never a crash, a leak or undefined behaviour. */
+ * error line, never a crash, a leak or undefined behaviour; a model it accepts must map its first,
+ * middle and last block (the layout arithmetic: sparing ranges, slips, defects). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
 #include "iolab/disk_model.h"
+#include "sim/layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -16,6 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct iolab_err err;
 	if (iolab_model_parse("fuzz.model", text, &m, &err) == 0) {
 		(void)iolab_model_seek_ns(&m, m.cylinders - 1, true);
+		const uint64_t lbns[3] = {0, m.blocks / 2, m.blocks - 1};
+		for (int i = 0; i < 3; i++) {
+			struct iolab_phys p;
+			if (iolab_layout_map(&m, lbns[i], &p) || p.cyl >= m.cylinders)
+				abort(); /* an accepted model maps every block it claims */
+			(void)iolab_layout_next(&m, &p);
+		}
 		iolab_model_free(&m);
 	} else {
 		fuzz_check_error(&err, "fuzz.model"); /* every error names the file */

@@ -109,6 +109,13 @@ struct iolab_disk_model {
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block
  * count matches the layout, seek curve increasing in distance, ...). Returns 0 or -EINVAL. */
 int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err);
+/* After iolab_model_finish: refuses figures that contradict each other (docs/model-format.md,
+ * "Consistency"): text fields that are not clean UTF-8 or too long; a single-cylinder seek longer
+ * than the full stroke, an average seek outside them, a measured seek beyond the last cylinder;
+ * spares, slips or defects outside their zone or sparing range, more slips than spares, a zone
+ * left without blocks. iolab_model_parse runs it; the DiskSim importer too. Returns 0 or -EINVAL
+ * ("zone 3: field 'slips': ..."). */
+int iolab_model_check(const struct iolab_disk_model *m, struct iolab_err *err);
 void iolab_model_free(struct iolab_disk_model *m);
 
 /* Reads a model file. name is used in messages. Returns 0 or -errno (err: "file:line: field"). */

@@ -25,7 +25,9 @@ struct iolab_vtrace {
 };
 
 /* Parses "R|W Hit|Miss lbn nblocks service_us think_us" lines ('#' comments and blank lines
- * allowed). Returns 0 or -EINVAL with "name:line: field 'x': ..." in err. */
+ * allowed; numbers as iolab_parse_decimal reads them). Refuses a trace without requests, or whose
+ * measured service times are all 0 (the demerit is a share of the measured mean). Returns 0 or
+ * -EINVAL with "name:line: field 'x': ..." (or "name: ...") in err. */
 int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *t, struct iolab_err *err);
 int iolab_vtrace_load(const char *path, struct iolab_vtrace *t, struct iolab_err *err);
 void iolab_vtrace_free(struct iolab_vtrace *t);

@@ -20,7 +20,9 @@
 #include <strings.h>
 
 #include "iolab/disksim_import.h"
+#include "iolab/parse_number.h"
 #include "iolab/textfile.h"
+#include "iolab/utf8.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_DEPTH 32
@@ -397,18 +399,11 @@ static int perr(const struct dparam *p, const char *why, struct iolab_err *err)
 			  v ? "'" : "", v ? v : "", v ? "' " : "", why);
 }
 
-/* Parses a DiskSim number: decimal, optional sign and exponent, nothing after it. */
+/* Parses a DiskSim number: decimal, optional sign and exponent, nothing after it (the rules of
+ * every iolab data file: iolab_parse_decimal). */
 static bool number(const char *s, double *out)
 {
-	if (!s || !*s || isspace((unsigned char)*s) || strpbrk(s, "xXpP") || strpbrk(s, "nN"))
-		return false;
-	char *end;
-	errno = 0;
-	double x = strtod(s, &end);
-	if (*end || errno == ERANGE || !isfinite(x))
-		return false;
-	*out = x;
-	return true;
+	return s && iolab_parse_decimal(s, out) == 0;
 }
 
 static int value_num(const struct dparam *p, double min, double max, double *out, struct iolab_err *err)
@@ -897,13 +892,26 @@ static void set_name(struct iolab_disk_model *m, const char *path)
 		snprintf(m->name, sizeof(m->name), "disk");
 }
 
-/* The about line: DiskSim's name for the drive (sanitized: it ends up on a `about = ` line). */
+/* The about line: DiskSim's name for the drive, made clean text (it ends up on an `about = `
+ * line): '#', control characters and bytes that are not UTF-8 become '_'; cut at a character. */
 static void set_about(struct iolab_disk_model *m, const char *dname)
 {
 	char clean[128];
 	size_t n = 0;
-	for (const char *s = dname ? dname : "?"; *s && n < sizeof(clean) - 1; s++)
-		clean[n++] = *s == '#' || iscntrl((unsigned char)*s) ? '_' : *s;
+	for (const char *s = dname ? dname : "?"; *s;) {
+		uint32_t cp;
+		size_t len = iolab_utf8_char(s, &cp);
+		bool keep = len && !iolab_is_control(cp) && cp != '#';
+		size_t put = keep ? len : 1;
+		if (n + put > sizeof(clean) - 1)
+			break;
+		if (keep)
+			memcpy(clean + n, s, len);
+		else
+			clean[n] = '_';
+		n += put;
+		s += len ? len : 1;
+	}
 	clean[n] = 0;
 	snprintf(m->about, sizeof(m->about), "%s: DIXtrac-extracted model from the DiskSim 4.0 "
 		 "validation suite", clean);
@@ -957,8 +965,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	}
 	if (!rc)
 		rc = import_specs(disk, m, err);
-	if (!rc)
-		rc = iolab_model_finish(m, err);
+	if (!rc && ((rc = iolab_model_finish(m, err)) || (rc = iolab_model_check(m, err))))
+		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)
 		iolab_model_free(m);
 	dval_free(&spec_top);

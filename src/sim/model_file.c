@@ -1,11 +1,14 @@
 /* model_file.c: iolab's drive-model text format (docs/model-format.md): reading, checking and
  * writing. Top-level `name = value` lines describe the drive; a [seek] section holds the measured
  * seek curve as "distance_cylinders time_ms" lines; each [zone] section describes one recording
- * zone. Units are in the field names; every error names the file, line and field. */
-#include <ctype.h>
+ * zone. Units are in the field names; every error names the file, line and field. A field may be
+ * given once (slips and defects may take several lines). After reading, iolab_model_finish
+ * (layout.c) derives the layout and the seek fit, and iolab_model_check (here) refuses figures
+ * that contradict each other. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +16,33 @@
 
 #include "iolab/disk_model.h"
 #include "iolab/parse.h"
+#include "iolab/parse_number.h"
 #include "iolab/textfile.h"
+#include "iolab/utf8.h"
+#include "layout.h"
 
 enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE };
+
+/* Longest text fields, in bytes (docs/model-format.md). */
+#define NAME_MAX_BYTES (sizeof(((struct iolab_disk_model *)0)->name) - 1)
+#define ABOUT_MAX_BYTES (sizeof(((struct iolab_disk_model *)0)->about) - 1)
+
+/* The fields that may be given once: the drive's, then a zone's (slips and defects may repeat). */
+static const char *const top_names[] = {
+	"name", "about", "block_bytes", "surfaces", "cylinders", "blocks", "mapping", "rpm",
+	"seek_single_ms", "seek_average_ms", "seek_full_ms", "write_settle_ms", "head_switch_ms",
+	"bus_us_per_block", "overhead_read_hit_ms", "overhead_read_miss_ms", "overhead_write_hit_ms",
+	"overhead_write_miss_ms", "cache_segments", "separate_write_segment", "readahead_track",
+	"zero_latency_read", "read_joins_readahead", "zero_latency_write", "segment_blocks",
+	"readahead_blocks", "readahead_over_request", "write_back", "write_segments",
+	"read_hits_on_write_data", "queue_depth", "scheduler",
+};
+static const char *const zone_names[] = {
+	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
+	"first_sector_offset", "front_empty_sectors", "sparing",
+};
+#define NTOP (sizeof(top_names) / sizeof(top_names[0]))
+#define NZONE (sizeof(zone_names) / sizeof(zone_names[0]))
 
 struct mparser {
 	const char *name;
@@ -24,6 +51,8 @@ struct mparser {
 	struct iolab_disk_model *m;
 	struct iolab_err *err;
 	unsigned zcap, scap;
+	unsigned top_line[NTOP];   /* where each drive field was given (0: not given) */
+	unsigned zone_line[NZONE]; /* the same for the current zone's fields */
 };
 
 static int ferr(struct mparser *p, const char *field, const char *fmt, const char *v)
@@ -34,13 +63,11 @@ static int ferr(struct mparser *p, const char *field, const char *fmt, const cha
 
 static int num(struct mparser *p, const char *field, const char *v, double min, double max, double *out)
 {
-	char *end;
-	if (!*v || isspace((unsigned char)*v))
+	double x;
+	int rc = iolab_parse_decimal(v, &x);
+	if (rc == -EINVAL)
 		return ferr(p, field, "is not a number", v);
-	double x = strtod(v, &end);
-	if (*end || !isfinite(x) || strchr(v, 'x') || strchr(v, 'X'))
-		return ferr(p, field, "is not a number", v);
-	if (x < min || x > max) {
+	if (rc || x < min || x > max) {
 		char why[96];
 		snprintf(why, sizeof(why), "is out of range (%g..%g)", min, max);
 		return ferr(p, field, why, v);
@@ -113,19 +140,45 @@ static int list(struct mparser *p, const char *field, char *v, uint64_t **arr, u
 	return 0;
 }
 
+/* A text field: UTF-8 without control characters, at most max bytes (the value is not quoted in
+ * the message: it may not be printable). */
+static int text(struct mparser *p, const char *field, const char *v, size_t max, char *out)
+{
+	char why[96];
+	if (iolab_text_check(v, max, why, sizeof(why)))
+		return ferr(p, field, why, NULL);
+	strcpy(out, v);
+	return 0;
+}
+
+/* Refuses a field given twice (names: the fields that may be given once; lines: where each
+ * was). A name not in the list is left to the field's reader. */
+static int once(struct mparser *p, const char *const *names, size_t n, unsigned *lines, const char *k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], k))
+			continue;
+		if (lines[i]) {
+			char why[64];
+			snprintf(why, sizeof(why), "already given on line %u", lines[i]);
+			return ferr(p, k, why, NULL);
+		}
+		lines[i] = p->line;
+		return 0;
+	}
+	return 0;
+}
+
 static int top_field(struct mparser *p, const char *k, char *v)
 {
 	struct iolab_disk_model *m = p->m;
 	if (!strcmp(k, "name")) {
-		if (!*v || strlen(v) >= sizeof(m->name))
-			return ferr(p, k, "must be 1..63 characters", v);
-		snprintf(m->name, sizeof(m->name), "%s", v);
-		return 0;
+		if (!*v)
+			return ferr(p, k, "is empty (a model needs a name)", NULL);
+		return text(p, k, v, NAME_MAX_BYTES, m->name);
 	}
-	if (!strcmp(k, "about")) {
-		snprintf(m->about, sizeof(m->about), "%s", v);
-		return 0;
-	}
+	if (!strcmp(k, "about"))
+		return text(p, k, v, ABOUT_MAX_BYTES, m->about);
 	if (!strcmp(k, "block_bytes"))
 		return u32(p, k, v, 512, 65536, &m->block_bytes);
 	if (!strcmp(k, "surfaces"))
@@ -264,8 +317,162 @@ static int seek_line(struct mparser *p, char *l)
 		return -EINVAL;
 	if (m->nseek && sp->dist <= m->seek[m->nseek - 1].dist)
 		return ferr(p, "distance", "is not larger than the previous distance", a);
+	if (m->cylinders && sp->dist > m->cylinders - 1)
+		return ferr(p, "distance", "is beyond the last cylinder (cylinders - 1)", a);
 	m->nseek++;
 	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Figures that contradict each other. Read from a file (p set), a message starts with the file
+ * and the line of the field (the drive's fields) or of the [zone] line; else it starts with the
+ * field, like iolab_model_finish's. */
+
+static int cerr(const struct mparser *p, unsigned line, struct iolab_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int cerr(const struct mparser *p, unsigned line, struct iolab_err *err, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p && line)
+		return iolab_errf(err, EINVAL, "%s:%u: %s", p->name, line, msg);
+	return iolab_errf(err, EINVAL, "%s", msg);
+}
+
+/* Line of drive field k in the file (0: not from a file, or not given). */
+static unsigned top_line(const struct mparser *p, const char *k)
+{
+	for (size_t i = 0; p && i < NTOP; i++)
+		if (!strcmp(top_names[i], k))
+			return p->top_line[i];
+	return 0;
+}
+
+static int check_text(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
+{
+	char why[96] = "is not terminated";
+	if (!memchr(m->name, 0, sizeof(m->name)) ||
+	    iolab_text_check(m->name, NAME_MAX_BYTES, why, sizeof(why)))
+		return cerr(p, top_line(p, "name"), err, "field 'name': %s", why);
+	strcpy(why, "is not terminated");
+	if (!memchr(m->about, 0, sizeof(m->about)) ||
+	    iolab_text_check(m->about, ABOUT_MAX_BYTES, why, sizeof(why)))
+		return cerr(p, top_line(p, "about"), err, "field 'about': %s", why);
+	return 0;
+}
+
+/* The datasheet figures: single <= average <= full (the average over random cylinder pairs of a
+ * curve that starts at the single-cylinder time and ends at the full-stroke time lies between
+ * them); a measured curve stops at the last cylinder. */
+static int check_seek(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
+{
+	double single = m->seek_single_ns / 1e6, avg = m->seek_avg_ns / 1e6, full = m->seek_full_ns / 1e6;
+	if (m->seek_single_ns && m->seek_full_ns && m->seek_single_ns > m->seek_full_ns)
+		return cerr(p, top_line(p, "seek_single_ms"), err, "field 'seek_single_ms': %.6g ms is "
+			    "longer than seek_full_ms (%.6g ms): a single-cylinder seek cannot take "
+			    "longer than a full stroke", single, full);
+	if (m->seek_avg_ns && m->seek_single_ns && m->seek_avg_ns < m->seek_single_ns)
+		return cerr(p, top_line(p, "seek_average_ms"), err, "field 'seek_average_ms': %.6g ms is "
+			    "below seek_single_ms (%.6g ms): the average seek cannot be shorter than "
+			    "the single-cylinder seek", avg, single);
+	if (m->seek_avg_ns && m->seek_full_ns && m->seek_avg_ns > m->seek_full_ns)
+		return cerr(p, top_line(p, "seek_average_ms"), err, "field 'seek_average_ms': %.6g ms is "
+			    "above seek_full_ms (%.6g ms): the average seek cannot be longer than a "
+			    "full stroke", avg, full);
+	if (m->nseek && m->seek[m->nseek - 1].dist > m->cylinders - 1)
+		return cerr(p, 0, err, "[seek]: field 'distance': %u is beyond the last cylinder (%u): "
+			    "no seek is longer than cylinders - 1", m->seek[m->nseek - 1].dist,
+			    m->cylinders - 1);
+	return 0;
+}
+
+/* Where zone z's spare sectors, slips and defects are: inside the zone, at most one slip per
+ * spare sector (a slip pushes the later blocks on by one into the spares), and every block
+ * mapped within the zone's cylinders. Runs after iolab_model_finish (zones in order, slips
+ * ascending, nblocks derived). */
+static int check_zone_sectors(const struct iolab_disk_model *m, unsigned i, const struct mparser *p,
+			      struct iolab_err *err)
+{
+	const struct iolab_zone *z = &m->zone[i];
+	unsigned line = p ? z->line : 0, zn = i + 1;
+	uint64_t cyls = (uint64_t)z->last_cyl - z->first_cyl + 1;
+	uint64_t spc = (uint64_t)z->spt * m->surfaces, phys = cyls * spc;
+	if (z->front_empty >= phys)
+		return cerr(p, line, err, "zone %u: field 'front_empty_sectors': %u is not below the "
+			    "zone's %" PRIu64 " sectors", zn, z->front_empty, phys);
+	if (z->sparing == IOLAB_SPARE_ZONE && (uint64_t)z->spares + z->front_empty >= phys)
+		return cerr(p, line, err, "zone %u: field 'sparing': %u spare sectors (and %u "
+			    "front_empty_sectors) leave no room for blocks in the zone's %" PRIu64
+			    " sectors", zn, z->spares, z->front_empty, phys);
+	if (z->sparing == IOLAB_SPARE_RANGE && z->spares >= z->range * spc)
+		return cerr(p, line, err, "zone %u: field 'sparing': %u spare sectors in every range of "
+			    "%u cylinders leave no room for blocks (a range has %" PRIu64 " sectors)",
+			    zn, z->spares, z->range, z->range * spc);
+	if (z->nslips && z->slips[z->nslips - 1] >= phys)
+		return cerr(p, line, err, "zone %u: field 'slips': sector %" PRIu64 " is outside the "
+			    "zone (its sectors are 0..%" PRIu64 ")", zn, z->slips[z->nslips - 1], phys - 1);
+	if (z->nslips && z->slips[0] < z->front_empty)
+		return cerr(p, line, err, "zone %u: field 'slips': sector %" PRIu64 " is in the zone's "
+			    "front_empty_sectors (0..%u), which hold no blocks", zn, z->slips[0],
+			    z->front_empty - 1);
+	if (z->sparing == IOLAB_SPARE_ZONE && z->nslips > z->spares)
+		return cerr(p, line, err, "zone %u: field 'slips': %u slipped sectors, more than the "
+			    "zone's %u spare sectors", zn, z->nslips, z->spares);
+	if (z->sparing == IOLAB_SPARE_RANGE) {
+		uint64_t rsz = z->range * spc;
+		for (uint32_t a = 0, b; a < z->nslips; a = b) {
+			uint64_t r = z->slips[a] / rsz;
+			for (b = a; b < z->nslips && z->slips[b] / rsz == r; b++)
+				;
+			if (b - a > z->spares)
+				return cerr(p, line, err, "zone %u: field 'slips': %u slipped sectors in the "
+					    "sparing range of cylinders %" PRIu64 "..%" PRIu64 ", more than "
+					    "its %u spare sectors", zn, b - a, z->first_cyl + r * z->range,
+					    z->first_cyl + (r + 1) * z->range - 1, z->spares);
+		}
+	}
+	for (uint32_t d = 0; d < z->ndefects; d++)
+		if (z->defects[d] >= phys)
+			return cerr(p, line, err, "zone %u: field 'defects': sector %" PRIu64 " is outside "
+				    "the zone (its sectors are 0..%" PRIu64 ")", zn, z->defects[d], phys - 1);
+	if (!z->nblocks)
+		return cerr(p, line, err, "zone %u: field 'sparing': the zone holds no blocks (its "
+			    "spares, slips and front_empty_sectors take all %" PRIu64 " sectors)", zn, phys);
+	/* What the rules above do not cover (a last, partial sparing range larger than the room a
+	 * range has for blocks): the zone's last block must still map into the zone. */
+	struct iolab_phys ph;
+	uint64_t last = z->first_lbn + z->nblocks - 1;
+	if (iolab_layout_map(m, last, &ph) || ph.zone != i || ph.cyl > z->last_cyl)
+		return cerr(p, line, err, "zone %u: field 'sparing': the zone's last block (LBN %" PRIu64
+			    ") falls past its last cylinder %u: its spares, slips and front_empty_sectors "
+			    "do not fit its cylinders", zn, last, z->last_cyl);
+	return 0;
+}
+
+/* The checks that need nothing iolab_model_finish derives (p may be NULL). */
+static int check_figures(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
+{
+	int rc = check_text(m, p, err);
+	return rc ? rc : check_seek(m, p, err);
+}
+
+/* The checks that need the derived layout. */
+static int check_zones(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
+{
+	int rc = 0;
+	for (unsigned i = 0; i < m->nzones && !rc; i++)
+		rc = check_zone_sectors(m, i, p, err);
+	return rc;
+}
+
+int iolab_model_check(const struct iolab_disk_model *m, struct iolab_err *err)
+{
+	int rc = check_figures(m, NULL, err);
+	return rc ? rc : check_zones(m, NULL, err);
 }
 
 int iolab_model_parse(const char *name, const char *text, struct iolab_disk_model *m, struct iolab_err *err)
@@ -311,6 +518,7 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 				}
 				memset(&m->zone[m->nzones], 0, sizeof(struct iolab_zone));
 				m->zone[m->nzones++].line = p.line;
+				memset(p.zone_line, 0, sizeof(p.zone_line));
 				p.sec = SEC_ZONE;
 			} else {
 				rc = iolab_errf(err, EINVAL, "%s:%u: unknown section '%s' ([seek] or [zone])",
@@ -329,10 +537,19 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 		}
 		*eq = 0;
 		char *k = iolab_trim(l), *v = iolab_trim(eq + 1);
-		rc = p.sec == SEC_TOP ? top_field(&p, k, v) : zone_field(&p, k, v);
+		if (p.sec == SEC_TOP)
+			rc = once(&p, top_names, NTOP, p.top_line, k);
+		else
+			rc = once(&p, zone_names, NZONE, p.zone_line, k);
+		if (!rc)
+			rc = p.sec == SEC_TOP ? top_field(&p, k, v) : zone_field(&p, k, v);
 	}
 	if (!rc)
+		rc = check_figures(m, &p, err);
+	if (!rc)
 		rc = iolab_model_finish(m, err);
+	if (!rc)
+		rc = check_zones(m, &p, err);
 	if (rc) {
 		if (strncmp(err->msg, name, strlen(name)))
 			iolab_err_prefix(err, "%s", name);

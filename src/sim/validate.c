@@ -1,6 +1,5 @@
 /* validate.c: the validate-trace reader and the demerit figure (definitions in validate.h and
  * in the DiskSim validation notes). */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "iolab/parse.h"
+#include "iolab/parse_number.h"
 #include "iolab/textfile.h"
 #include "iolab/validate.h"
 
@@ -23,23 +23,10 @@ static int field_err(struct iolab_err *err, const char *name, size_t line, const
 	return iolab_errf(err, EINVAL, "%s:%zu: field '%s': '%s' %s", name, line, field, v, why);
 }
 
-/* Parses a non-negative decimal number (no sign, no exponent, no hex). */
+/* A number >= 0 (iolab_parse_decimal: the rules of every iolab data file). */
 static bool plain_number(const char *s, double *out)
 {
-	const char *p = s;
-	unsigned digits = 0, dots = 0;
-	for (; *p; p++) {
-		if (isdigit((unsigned char)*p))
-			digits++;
-		else if (*p == '.' && !dots)
-			dots++;
-		else
-			return false;
-	}
-	if (!digits)
-		return false;
-	*out = strtod(s, NULL);
-	return isfinite(*out);
+	return iolab_parse_decimal(s, out) == 0 && *out >= 0;
 }
 
 int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *t, struct iolab_err *err)
@@ -107,8 +94,15 @@ int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *
 		t->req[t->n++] = r;
 	}
 	if (!t->n)
-		return iolab_errf(err, EINVAL, "%s: no requests", name);
-	return 0;
+		return iolab_errf(err, EINVAL, "%s: no requests (a trace needs at least one measured "
+				  "request)", name);
+	/* The demerit is given as a share of the measured mean: it needs a mean above 0. */
+	for (size_t i = 0; i < t->n; i++)
+		if (t->req[i].service_us > 0)
+			return 0;
+	iolab_vtrace_free(t);
+	return iolab_errf(err, EINVAL, "%s: field 'service_us': every measured service time is 0 "
+			  "(the demerit is a share of the measured mean, which must be above 0)", name);
 }
 
 int iolab_vtrace_load(const char *path, struct iolab_vtrace *t, struct iolab_err *err)
