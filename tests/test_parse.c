@@ -269,7 +269,7 @@ static void test_double(void **state)
 	assert_true(v == 1.25);
 	assert_int_equal(iolab_parse_double("theta", "11", 0, 10, &v, &err), -EINVAL);
 	check_msg(&err, "theta", "11");
-	const char *bad[] = {"", "x", "1.5x", " 1", "nan", "inf", "1e999"};
+	const char *bad[] = {"", "x", "1.5x", " 1", "nan", "inf", "1e999", "0x1p3", "0x10"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&err, 0, sizeof(err));
 		assert_int_equal(iolab_parse_double("theta", bad[i], -1e300, 1e300, &v, &err), -EINVAL);

@@ -22,7 +22,7 @@ int iolab_parse_uint(const char *field, const char *s, uint64_t min, uint64_t ma
 		     struct iolab_err *err);
 /* Non-negative duration: "30" (seconds), "1.5s", "500ms", "2m", "1h" -> nanoseconds. */
 int iolab_parse_duration(const char *field, const char *s, uint64_t *ns, struct iolab_err *err);
-/* Real number in [min, max]. */
+/* Real number in [min, max], written in decimal as iolab_parse_decimal reads it (parse_number.h). */
 int iolab_parse_double(const char *field, const char *s, double min, double max, double *out,
 		       struct iolab_err *err);
 /* "true/false/yes/no/on/off/1/0". */

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "iolab/parse.h"
+#include "iolab/parse_number.h"
 
 static int bad(struct iolab_err *err, const char *field, const char *s, const char *why)
 {
@@ -124,12 +125,8 @@ int iolab_parse_pct(const char *field, const char *s, unsigned *out, struct iola
 int iolab_parse_double(const char *field, const char *s, double min, double max, double *out,
 		       struct iolab_err *err)
 {
-	char *end;
-	if (!*s || isspace((unsigned char)*s))
-		return bad(err, field, s, "is not a number");
-	errno = 0;
-	double v = strtod(s, &end);
-	if (*end || errno || !isfinite(v))
+	double v;
+	if (iolab_parse_decimal(s, &v))
 		return bad(err, field, s, "is not a number");
 	if (v < min || v > max)
 		return iolab_errf(err, EINVAL, "%s: %s is out of range (%g..%g)", field, s, min, max);
