@@ -15,7 +15,8 @@ int cmd_engines(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 
-/* Prints "iolab: msg" on stderr and returns EXIT_USAGE. */
-int cli_usage_error(const char *msg);
+/* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
+ * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
+int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -66,17 +66,14 @@ static bool is_help(const char *a)
 /* Reports a getopt failure for `iolab model SUB` and returns EXIT_USAGE. */
 static int opt_error(const char *sub, int ch, char **argv)
 {
-	char msg[256];
 	const char *bad = argv[optind - 1];
 	if (ch == ':')
-		snprintf(msg, sizeof(msg), "model %s: option '%s' needs a value", sub, bad);
-	else if (optopt)
-		snprintf(msg, sizeof(msg), "model %s: unknown option '-%c' (see 'iolab model %s --help')",
-			 sub, optopt, sub);
-	else
-		snprintf(msg, sizeof(msg), "model %s: unknown option '%s' (see 'iolab model %s --help')",
-			 sub, bad, sub);
-	return cli_usage_error(msg);
+		return cli_errorf(EXIT_USAGE, "model %s: option '%s' needs a value", sub, bad);
+	if (optopt)
+		return cli_errorf(EXIT_USAGE, "model %s: unknown option '-%c' (see 'iolab model %s --help')",
+				  sub, optopt, sub);
+	return cli_errorf(EXIT_USAGE, "model %s: unknown option '%s' (see 'iolab model %s --help')", sub,
+			  bad, sub);
 }
 
 static int import_disksim(int argc, char **argv)
@@ -100,31 +97,26 @@ static int import_disksim(int argc, char **argv)
 		default: return opt_error("import-disksim", ch, argv);
 		}
 	}
-	char msg[512];
 	if (optind >= argc)
-		return cli_usage_error("model import-disksim: which .diskspecs file? (see 'iolab model "
+		return cli_errorf(EXIT_USAGE, "model import-disksim: which .diskspecs file? (see 'iolab model "
 				       "import-disksim --help')");
 	in = argv[optind++];
-	if (optind < argc) {
-		snprintf(msg, sizeof(msg), "model import-disksim: unexpected argument '%s'", argv[optind]);
-		return cli_usage_error(msg);
-	}
+	if (optind < argc)
+		return cli_errorf(EXIT_USAGE, "model import-disksim: unexpected argument '%s'", argv[optind]);
 	if (!out)
-		return cli_usage_error("model import-disksim: -o OUT.model is required");
+		return cli_errorf(EXIT_USAGE, "model import-disksim: -o OUT.model is required");
 	struct iolab_err err;
 	const struct iolab_output outs[] = {{"--output", out}};
 	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
-		fprintf(stderr, "iolab: model import-disksim: %s\n", err.msg);
-		return EXIT_USAGE;
+		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
 	}
 	struct iolab_disk_model m;
 	if (iolab_import_disksim(in, &m, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		return EXIT_USAGE;
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	struct iolab_out o;
 	if (iolab_out_open(&o, out, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 		iolab_model_free(&m);
 		return EXIT_FAILED;
 	}
@@ -141,12 +133,12 @@ static int import_disksim(int argc, char **argv)
 		rc = iolab_out_commit(&o, &err);
 	}
 	if (rc) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 		iolab_model_free(&m);
 		return EXIT_FAILED;
 	}
 	if (!o.to_stdout)
-		fprintf(stderr, "iolab: wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points\n",
+		cli_errorf(EXIT_FAILED, "wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points",
 			out, m.name, m.nzones, m.blocks, m.nseek);
 	iolab_model_free(&m);
 	return EXIT_OK;
@@ -290,18 +282,15 @@ static int show(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error("model show: which model? (a name from 'iolab models', or a "
+		return cli_errorf(EXIT_USAGE, "model show: which model? (a name from 'iolab models', or a "
 				       "model file)");
 	if (optind + 1 < argc) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "model show: unexpected argument '%s'", argv[optind + 1]);
-		return cli_usage_error(msg);
+		return cli_errorf(EXIT_USAGE, "model show: unexpected argument '%s'", argv[optind + 1]);
 	}
 	struct iolab_disk_model m;
 	struct iolab_err err;
 	if (iolab_model_open(argv[optind], &m, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		return EXIT_USAGE;
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	struct figures f;
 	derive(&m, &f);
@@ -322,9 +311,7 @@ static int list_models(const char *cmd, int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc > 1) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "%s: unexpected argument '%s'", cmd, argv[1]);
-		return cli_usage_error(msg);
+		return cli_errorf(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, argv[1]);
 	}
 	int status = EXIT_OK;
 	for (unsigned i = 0; i < iolab_model_builtin_count(); i++) {
@@ -332,8 +319,7 @@ static int list_models(const char *cmd, int argc, char **argv)
 		struct iolab_err err;
 		const char *name = iolab_model_builtin_name(i);
 		if (iolab_model_open(name, &m, &err)) {
-			fprintf(stderr, "iolab: built-in model %s: %s\n", name, err.msg);
-			status = EXIT_FAILED;
+			status = cli_errorf(EXIT_FAILED, "built-in model %s: %s", name, err.msg);
 			continue;
 		}
 		printf("%-12s %s\n", name, m.about);
@@ -350,7 +336,7 @@ int cmd_models(int argc, char **argv)
 int cmd_model(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("model: which command? import-disksim, show or list (see 'iolab "
+		return cli_errorf(EXIT_USAGE, "model: which command? import-disksim, show or list (see 'iolab "
 				       "model --help')");
 	const char *sub = argv[1];
 	if (is_help(sub) || !strcmp(sub, "help")) {
@@ -363,7 +349,5 @@ int cmd_model(int argc, char **argv)
 		return show(argc - 1, argv + 1);
 	if (!strcmp(sub, "list"))
 		return list_models("model list", argc - 1, argv + 1);
-	char msg[256];
-	snprintf(msg, sizeof(msg), "model: unknown command '%s' (import-disksim, show or list)", sub);
-	return cli_usage_error(msg);
+	return cli_errorf(EXIT_USAGE, "model: unknown command '%s' (import-disksim, show or list)", sub);
 }

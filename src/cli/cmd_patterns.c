@@ -14,7 +14,7 @@ static int help_only(int argc, char **argv, const char *text)
 		return 1;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "iolab: %s: unexpected argument '%s'\n", argv[0], argv[1]);
+		cli_errorf(EXIT_FAILED, "%s: unexpected argument '%s'", argv[0], argv[1]);
 		return -1;
 	}
 	return 0;

@@ -107,14 +107,6 @@ struct args {
 	char **targets;
 };
 
-static int usage_errorf(const char *cmd, const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, "iolab: %s: ", cmd);
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
 /* Refuses an option given twice, two that exclude each other, and, for sim, one it does not
  * use. seen[] holds the names given so far (the table options and the CLI's own). */
 static int check_given(const struct args *a, const char *name, const char *const *seen, unsigned nseen)
@@ -123,13 +115,14 @@ static int check_given(const struct args *a, const char *name, const char *const
 	const char *other = iolab_option_excludes(name);
 	for (unsigned i = 0; i < nseen; i++) {
 		if (!strcmp(seen[i], name) && !iolab_option_repeatable(name))
-			return usage_errorf(cmd, "--%s is given twice%s", name, "");
+			return cli_errorf(EXIT_USAGE, "%s: --%s is given twice", cmd, name);
 		if (other && !strcmp(seen[i], other))
-			return usage_errorf(cmd, "--%s and --%s cannot be used together", other, name);
+			return cli_errorf(EXIT_USAGE, "%s: --%s and --%s cannot be used together", cmd, other,
+					  name);
 	}
 	if (a->sim && !iolab_option_simulated(name))
-		return usage_errorf(cmd, "--%s does not apply to a simulated drive (see 'iolab sim "
-				    "--help')%s", name, "");
+		return cli_errorf(EXIT_USAGE, "%s: --%s does not apply to a simulated drive (see 'iolab "
+				  "sim --help')", cmd, name);
 	return 0;
 }
 
@@ -143,7 +136,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
 	int status = EXIT_OK;
 	if (!lo || !seen || !a->set || !a->targets) {
-		status = cli_usage_error("out of memory");
+		status = cli_errorf(EXIT_USAGE, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < nopt; i++) {
@@ -170,18 +163,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 		if (ch == ':' || ch == '?') {
 			const char *bad = argv[optind - 1];
 			if (ch == ':')
-				status = usage_errorf(cmd, "option '%s' needs a value%s", bad, "");
-			else if (optopt >= OPT_JOB) { /* getopt names it as typed: "--quiet=yes" */
-				char name[64];
-				snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad, "="), bad);
-				status = usage_errorf(cmd, "option '%s' takes no value%s", name, "");
-			}
+				status = cli_errorf(EXIT_USAGE, "%s: option '%s' needs a value", cmd, bad);
+			else if (optopt >= OPT_JOB) /* getopt names it as typed: "--quiet=yes" */
+				status = cli_errorf(EXIT_USAGE, "%s: option '%.*s' takes no value", cmd,
+						    (int)strcspn(bad, "="), bad);
 			else if (optopt)
-				status = usage_errorf(cmd, "unknown option '-%s' (see 'iolab %s --help')",
-						      (char[]){(char)optopt, 0}, cmd);
+				status = cli_errorf(EXIT_USAGE, "%s: unknown option '-%c' (see 'iolab %s "
+						    "--help')", cmd, optopt, cmd);
 			else
-				status = usage_errorf(cmd, "unknown option '%s' (see 'iolab %s --help')", bad,
-						      cmd);
+				status = cli_errorf(EXIT_USAGE, "%s: unknown option '%s' (see 'iolab %s "
+						    "--help')", cmd, bad, cmd);
 			break;
 		}
 		const char *name = lo[idx].name;
@@ -232,10 +223,8 @@ static int save(const char *path, const struct iolab_report *rep, const struct i
 	struct iolab_out out;
 	struct iolab_err err;
 	int rc = iolab_out_open(&out, path, &err);
-	if (rc) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		return EXIT_FAILED;
-	}
+	if (rc)
+		return cli_errorf(EXIT_FAILED, "%s", err.msg);
 	rc = json ? iolab_output_json(out.f, rep, res, &err) : iolab_output_csv(out.f, res, &err);
 	if (rc) {
 		iolab_out_abort(&out);
@@ -244,7 +233,7 @@ static int save(const char *path, const struct iolab_report *rep, const struct i
 		rc = iolab_out_commit(&out, &err);
 	}
 	if (rc)
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -260,7 +249,7 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		if (show_progress)
 			fprintf(stderr, "\r\033[K");
 		if (rc) {
-			fprintf(stderr, "iolab: %s\n", err.msg);
+			cli_errorf(EXIT_FAILED, "%s", err.msg);
 			status = rc == -EINTR ? EXIT_INTERRUPTED : EXIT_USAGE;
 			break;
 		}
@@ -277,15 +266,13 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 			status = EXIT_FAILED;
 	}
 	if (status == EXIT_OK && res.io_failed) {
-		fprintf(stderr, "iolab: stopped by an I/O error (use --on-error continue to go on)\n");
-		status = EXIT_FAILED;
+		status = cli_errorf(EXIT_FAILED, "stopped by an I/O error (use --on-error continue to go on)");
 	}
 	if (status == EXIT_OK && res.empty_point) {
 		const struct iolab_point *p = &res.point[res.empty_point - 1];
-		fprintf(stderr, "iolab: point %u completed no I/O in its measured time (%u worker(s) x "
-			"queue depth %u): there is no result; give more --time or lower --qd/--workers\n",
-			res.empty_point, p->workers, p->qd);
-		status = EXIT_FAILED;
+		status = cli_errorf(EXIT_FAILED, "point %u completed no I/O in its measured time (%u "
+				    "worker(s) x queue depth %u): there is no result; give more --time or "
+				    "lower --qd/--workers", res.empty_point, p->workers, p->qd);
 	}
 	if (res.interrupted)
 		status = EXIT_INTERRUPTED;
@@ -300,7 +287,7 @@ static int apply(struct iolab_config *c, const struct setting *s, unsigned n)
 	struct iolab_err err;
 	for (unsigned i = 0; i < n; i++)
 		if (iolab_config_set(c, s[i].name, s[i].value, &err)) {
-			fprintf(stderr, "iolab: --%s\n", err.msg);
+			cli_errorf(EXIT_FAILED, "--%s", err.msg);
 			return -1;
 		}
 	return 0;
@@ -318,7 +305,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	}
 	const char **inputs = calloc(n + 2, sizeof(*inputs));
 	if (!inputs)
-		return cli_usage_error("out of memory");
+		return cli_errorf(EXIT_USAGE, "out of memory");
 	n = 0;
 	for (unsigned i = 0; i < ncfg; i++)
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
@@ -330,7 +317,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	int rc = iolab_outputs_check(outs, 2, inputs, n, force, &err);
 	free(inputs);
 	if (rc)
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
@@ -344,13 +331,13 @@ static int load_job(const struct args *a, struct iolab_job *job)
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
 	else if (!(job->run = calloc(1, sizeof(*job->run))))
-		return cli_usage_error("out of memory");
+		return cli_errorf(EXIT_USAGE, "out of memory");
 	else {
 		job->nrun = 1;
 		iolab_config_init(&job->run[0]);
 	}
 	if (rc)
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
@@ -366,8 +353,7 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			return EXIT_USAGE;
 		for (unsigned t = 0; t < a->ntarget; t++)
 			if (iolab_config_set(c, "target", a->targets[t], &err)) {
-				fprintf(stderr, "iolab: %s\n", err.msg);
-				return EXIT_USAGE;
+				return cli_errorf(EXIT_USAGE, "%s", err.msg);
 			}
 		if (model) {
 			c->engine = &iolab_engine_sim;
@@ -385,7 +371,7 @@ static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t s
 {
 	snprintf(tmpdir, tn, "/var/tmp/iolab-XXXXXX");
 	if (!mkdtemp(tmpdir)) {
-		fprintf(stderr, "iolab: cannot create a temporary directory in /var/tmp: %s\n",
+		cli_errorf(EXIT_FAILED, "cannot create a temporary directory in /var/tmp: %s",
 			strerror(errno));
 		*tmpdir = 0;
 		return EXIT_USAGE;
@@ -412,23 +398,22 @@ static int run_main(int argc, char **argv, bool sim)
 		goto out;
 	}
 	if (sim && !a.model)
-		status = cli_usage_error("sim: --model is required (see 'iolab models')");
+		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models')");
 	else if (sim && a.ntarget)
-		status = cli_usage_error("sim: takes no targets: the drive is --model");
+		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
 	else if (a.job && a.use_default)
-		status = cli_usage_error("run: --job and --default cannot be used together");
+		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	if (status)
 		goto out;
 	if (sim && iolab_model_open(a.model, &model, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		status = EXIT_USAGE;
+		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
 	if ((status = load_job(&a, &job)))
 		goto out;
 	cfg = calloc(job.nrun, sizeof(*cfg));
 	if (!cfg) {
-		status = cli_usage_error("out of memory");
+		status = cli_errorf(EXIT_USAGE, "out of memory");
 		goto out;
 	}
 	if ((status = build_configs(&a, &job, sim ? &model : NULL, cfg)) ||
@@ -439,8 +424,7 @@ static int run_main(int argc, char **argv, bool sim)
 			goto out;
 		for (unsigned i = 0; i < job.nrun; i++)
 			if (iolab_config_set(cfg[i], "target", scratch, &err)) {
-				fprintf(stderr, "iolab: %s\n", err.msg);
-				status = EXIT_USAGE;
+				status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 				goto out;
 			}
 	}

@@ -50,7 +50,7 @@ static int write_requests(const char *path, const struct iolab_vtrace *t, const 
 		rc = iolab_out_commit(&out, &err);
 	}
 	if (rc)
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc;
 }
 
@@ -69,7 +69,7 @@ static int write_json(const char *path, json_t *root)
 		rc = iolab_out_commit(&out, &err);
 	}
 	if (rc)
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc;
 }
 
@@ -96,21 +96,17 @@ static int validate(int argc, char **argv)
 		case 'f': force = true; break;
 		case 'h': validate_help(); return EXIT_OK;
 		case ':': {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "sim validate: option '%s' needs a value", argv[optind - 1]);
-			return cli_usage_error(msg);
+			return cli_errorf(EXIT_USAGE, "sim validate: option '%s' needs a value", argv[optind - 1]);
 		}
 		default: {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "sim validate: unknown option '%s'", argv[optind - 1]);
-			return cli_usage_error(msg);
+			return cli_errorf(EXIT_USAGE, "sim validate: unknown option '%s'", argv[optind - 1]);
 		}
 		}
 	}
 	if (!model_name)
-		return cli_usage_error("sim validate: --model is required");
+		return cli_errorf(EXIT_USAGE, "sim validate: --model is required");
 	if (optind != argc - 1)
-		return cli_usage_error("sim validate: give exactly one trace file");
+		return cli_errorf(EXIT_USAGE, "sim validate: give exactly one trace file");
 	const char *trace = argv[optind];
 	struct iolab_disk_model m;
 	struct iolab_vtrace t;
@@ -118,15 +114,13 @@ static int validate(int argc, char **argv)
 	const struct iolab_output outs[] = {{"--json", json}, {"--requests", per_req}};
 	const char *inputs[] = {trace, model_name};
 	if (iolab_outputs_check(outs, 2, inputs, 2, force, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		return EXIT_USAGE;
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	if (iolab_model_open(model_name, &m, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
-		return EXIT_USAGE;
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	if (iolab_vtrace_load(trace, &t, &err)) {
-		fprintf(stderr, "iolab: %s\n", err.msg);
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
 		iolab_model_free(&m);
 		return EXIT_USAGE;
 	}
@@ -134,10 +128,9 @@ static int validate(int argc, char **argv)
 	struct iolab_disk_stats st;
 	int status = EXIT_OK;
 	if (!meas || !sim) {
-		status = cli_usage_error("out of memory");
+		status = cli_errorf(EXIT_USAGE, "out of memory");
 	} else if (iolab_validate_run(&m, &t, sim, &st, &err)) {
-		fprintf(stderr, "iolab: %s: %s\n", trace, err.msg);
-		status = EXIT_USAGE;
+		status = cli_errorf(EXIT_USAGE, "%s: %s", trace, err.msg);
 	} else {
 		double ms = 0, ss = 0;
 		if (per_req && write_requests(per_req, &t, sim))
@@ -173,8 +166,8 @@ static int validate(int argc, char **argv)
 						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
 						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));
 			if (!root)
-				fprintf(stderr, "iolab: %s: cannot build the JSON document (a name that is "
-					"not UTF-8?)\n", json);
+				cli_errorf(EXIT_FAILED, "%s: cannot build the JSON document (a name that is "
+					"not UTF-8?)", json);
 			if (!root || write_json(json, root))
 				status = EXIT_FAILED;
 			json_decref(root);

@@ -1,6 +1,7 @@
 /* main.c: iolab's entry point: dispatches to a subcommand, and makes sure what it printed on
  * standard output arrived (a full disk or a closed pipe there is a failure, exit 1). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,10 +29,15 @@ static void usage(FILE *f)
 		   "130 interrupted.\nSee iolab(1) and docs/.\n");
 }
 
-int cli_usage_error(const char *msg)
+int cli_errorf(int status, const char *fmt, ...)
 {
-	fprintf(stderr, "iolab: %s\n", msg);
-	return EXIT_USAGE;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("iolab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return status;
 }
 
 /* The exit status, made EXIT_FAILED if standard output could not be written. */
@@ -40,7 +46,7 @@ static int stdout_checked(int status)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
-	fprintf(stderr, "iolab: standard output: write error: %s\n", strerror(errno ? errno : EIO));
+	cli_errorf(EXIT_FAILED, "standard output: write error: %s", strerror(errno ? errno : EIO));
 	return status == EXIT_OK ? EXIT_FAILED : status;
 }
 
@@ -62,6 +68,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(cmd, commands[i].name))
 			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "iolab: unknown command '%s' (try 'iolab --help')\n", cmd);
-	return EXIT_USAGE;
+	return cli_errorf(EXIT_USAGE, "unknown command '%s' (try 'iolab --help')", cmd);
 }
