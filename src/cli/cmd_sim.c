@@ -95,12 +95,10 @@ static int validate(int argc, char **argv)
 		case 'r': per_req = optarg; break;
 		case 'f': force = true; break;
 		case 'h': validate_help(); return EXIT_OK;
-		case ':': {
+		case ':':
 			return cli_errorf(EXIT_USAGE, "sim validate: option '%s' needs a value", argv[optind - 1]);
-		}
-		default: {
+		default:
 			return cli_errorf(EXIT_USAGE, "sim validate: unknown option '%s'", argv[optind - 1]);
-		}
 		}
 	}
 	if (!model_name)
