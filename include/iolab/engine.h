@@ -79,6 +79,12 @@ struct iolab_engine_ops {
 	void (*breakdown)(struct iolab_engine *e, struct iolab_breakdown *b);
 };
 
+/* Checks that ops is a table this build can drive: a name, version IOLAB_ENGINE_OPS_VERSION,
+ * init, submit and reap set, and now set for IOLAB_ENGINE_VIRTUAL engines. Returns 0, or -EINVAL
+ * with err naming the engine and what is wrong. The runner checks every engine it is given, and
+ * the option that selects one checks the registered engine it finds. */
+int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err);
+
 /* Registered engines, in listing order. */
 unsigned iolab_engine_count(void);
 const struct iolab_engine_ops *iolab_engine_at(unsigned i);

@@ -21,6 +21,7 @@
 
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
 #define IOLAB_PATTERNS_MAX 16
+#define IOLAB_REPEAT_MAX 1000 /* most runs of one point (--repeat) */
 
 /* Patterns a job file defines, visible to the runs after the definition. */
 struct iolab_pattern_set {
@@ -52,7 +53,7 @@ struct iolab_config {
 	uint64_t ramp_ns, time_ns, bytes; /* bytes: per point, all workers; 0 = time-based */
 	uint64_t seed;
 	struct iolab_dist dist;
-	unsigned repeat;
+	unsigned repeat;             /* 1 .. IOLAB_REPEAT_MAX */
 	bool on_error_continue, force, destroy_data, quiet;
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 };

@@ -160,6 +160,9 @@ static int set_engine(struct iolab_config *c, const char *f, const char *v, stru
 		}
 		return iolab_errf(err, EINVAL, "%s: unknown engine '%s' (one of %s)", f, v, names);
 	}
+	int rc = iolab_engine_check(e, err);
+	if (rc)
+		return rc;
 	c->engine = e;
 	return 0;
 }
@@ -216,7 +219,7 @@ static int set_dist(struct iolab_config *c, const char *f, const char *v, struct
 static int set_repeat(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, 1000, &n, err);
+	int rc = iolab_parse_uint(f, v, 1, IOLAB_REPEAT_MAX, &n, err);
 	if (!rc)
 		c->repeat = (unsigned)n;
 	return rc;

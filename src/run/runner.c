@@ -472,19 +472,24 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
 	      void *ctx, struct iolab_err *err)
 {
+	int rc = iolab_engine_check(c->engine, err);
+	if (rc)
+		return rc;
+	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
+		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	unsigned npoints = iolab_config_points(c);
 	bool writes = false;
 	iolab_clock_init();
 	struct point_params pp;
 	for (unsigned k = 0; k < npoints; k++) {
 		decode_point(c, k, &pp);
-		int rc = iolab_spec_validate(&pp.spec, err);
+		rc = iolab_spec_validate(&pp.spec, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
 	}
 	struct run_env env;
-	int rc = open_env(c, writes, &env, err);
+	rc = open_env(c, writes, &env, err);
 	if (rc)
 		return rc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
@@ -523,7 +528,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->direct = c->direct && !env.no_io;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
-		double iops[1000], mbps[1000];
+		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
