@@ -525,6 +525,27 @@ static void test_buffered_page_cache_warning(void **state)
 	assert_true(warned(p, "page cache", "read"));
 }
 
+/* The table shows p99, so it shows the warning about too few samples for p99; warnings about
+ * p99.9 and p99.99, which only the JSON and CSV carry, stay out of it and are in the JSON. */
+static void test_percentile_warnings_where_shown(void **state)
+{
+	(void)state;
+	char f[PATH_MAX];
+	in_dir(f, sizeof(f), "pct.json");
+	/* 51,200 I/Os of 4 KiB: enough for p99 (10,000), not for p99.9 (100,000). */
+	struct th_out o = th_iolab("run", "--engine", "null", "--bytes", "200m", "--json", f, NULL);
+	bool in_table = strstr(o.out, "p99.9") != NULL;
+	EXPECT_OK(o);
+	assert_false(in_table);
+	json_t *p = json_array_get(check_doc(load_json(f), 1), 0);
+	assert_true(warned(p, "p99.9 and above", NULL));
+	/* 5,120 I/Os: too few for p99, which the table shows. */
+	o = th_iolab("run", "--engine", "null", "--bytes", "20m", NULL);
+	in_table = strstr(o.out, "p99 and above") != NULL;
+	EXPECT_OK(o);
+	assert_true(in_table);
+}
+
 /* ---- job files ---- */
 
 static void test_job_two_runs(void **state)
@@ -713,6 +734,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_repeat, release_docs),
 		cmocka_unit_test_teardown(test_psync_queue_depth_warning, release_docs),
 		cmocka_unit_test_teardown(test_buffered_page_cache_warning, release_docs),
+		cmocka_unit_test_teardown(test_percentile_warnings_where_shown, release_docs),
 		cmocka_unit_test_teardown(test_job_two_runs, release_docs),
 		cmocka_unit_test_teardown(test_job_override, release_docs),
 		cmocka_unit_test_teardown(test_sigint, release_docs),

@@ -36,7 +36,7 @@ static void run_ok(const struct iolab_config *c, struct iolab_results *res, iola
 }
 
 /* The point's warning containing s, or NULL. */
-__attribute__((unused)) static const char *warning(const struct iolab_point *p, const char *s)
+static const char *warning(const struct iolab_point *p, const char *s)
 {
 	for (unsigned i = 0; i < p->nwarn; i++)
 		if (strstr(p->warn[i], s))
@@ -115,12 +115,97 @@ static void test_null_reaped_one_at_a_time(void **state)
 	iolab_results_free(&res);
 }
 
+/* ---- warnings ---- */
+
+/* A point measured for less than a second says for how long, with the digits that tell 999 ms
+ * from a second (it said "1.00 s"). */
+static void test_short_time_printed_exactly(void **state)
+{
+	(void)state;
+	struct iolab_config c;
+	null_config(&c);
+	struct iolab_err err;
+	assert_int_equal(iolab_config_set(&c, "time", "999ms", &err), 0);
+	struct iolab_results res = {0};
+	run_ok(&c, &res, NULL);
+	const char *w = warning(&res.point[0], "measured for only");
+	if (!w || !strstr(w, "only 0.999 s"))
+		print_error("warning: %s\n", w ? w : "(none)");
+	assert_true(w && strstr(w, "only 0.999 s"));
+	iolab_results_free(&res);
+}
+
+static void stop_at_first_progress(const struct iolab_progress *p, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	iolab_stop_requested = 1;
+}
+
+/* A point stopped early (here as by Ctrl-C, about half a second in) is too short like any other
+ * and is warned about; it used to be exempt. */
+static void test_partial_point_warned_short(void **state)
+{
+	(void)state;
+	struct iolab_config c;
+	null_config(&c);
+	struct iolab_err err;
+	assert_int_equal(iolab_config_set(&c, "time", "10", &err), 0);
+	struct iolab_results res = {0};
+	iolab_stop_requested = 0;
+	run_ok(&c, &res, stop_at_first_progress);
+	iolab_stop_requested = 0;
+	assert_true(res.interrupted);
+	assert_int_equal(res.n, 1);
+	const struct iolab_point *p = &res.point[0];
+	assert_true(p->partial);
+	assert_true(p->seconds > 0.3 && p->seconds < 1.0);
+	const char *w = warning(p, "measured for only");
+	if (!w)
+		print_error("partial point of %.3f s not warned\n", p->seconds);
+	assert_non_null(w);
+	char want[32];
+	snprintf(want, sizeof(want), "%.2f", p->seconds);
+	assert_non_null(strstr(w, want));
+	iolab_results_free(&res);
+}
+
+/* A warning about p99.9 or p99.99 (the table shows p99 only) is marked as a detail; one about
+ * p99 is not. */
+static void test_percentile_warnings_marked(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *bytes, *pct;
+		bool detail;
+	} cases[] = {{"20m", "p99 and above", false}, {"200m", "p99.9 and above", true}};
+	for (unsigned k = 0; k < 2; k++) {
+		struct iolab_config c;
+		null_config(&c);
+		struct iolab_err err;
+		assert_int_equal(iolab_config_set(&c, "bytes", cases[k].bytes, &err), 0);
+		struct iolab_results res = {0};
+		run_ok(&c, &res, NULL);
+		const struct iolab_point *p = &res.point[0];
+		int found = -1;
+		for (unsigned i = 0; i < p->nwarn; i++)
+			if (strstr(p->warn[i], cases[k].pct))
+				found = (int)i;
+		assert_true(found >= 0);
+		assert_int_equal(!!(p->warn_detail & (UINT32_C(1) << found)), cases[k].detail);
+		iolab_results_free(&res);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_checked),
 		cmocka_unit_test(test_repeat_limit),
 		cmocka_unit_test(test_null_reaped_one_at_a_time),
+		cmocka_unit_test(test_short_time_printed_exactly),
+		cmocka_unit_test(test_partial_point_warned_short),
+		cmocka_unit_test(test_percentile_warnings_marked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,7 +75,7 @@ struct iolab_option {
 unsigned iolab_option_count(void);
 const struct iolab_option *iolab_option_at(unsigned i);
 
-#define IOLAB_WARN_MAX 8
+#define IOLAB_WARN_MAX 12
 #define IOLAB_WARN_LEN 200
 
 struct iolab_dir_result {
@@ -117,6 +117,7 @@ struct iolab_point {
 	int first_error;  /* errno of the first failed I/O, 0 if none */
 	unsigned nwarn;
 	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
+	uint32_t warn_detail; /* bit i set: warn[i] is about a figure the table does not show */
 };
 
 struct iolab_results {
@@ -151,5 +152,9 @@ void iolab_results_free(struct iolab_results *res);
 
 /* Adds a warning to a point (dropped silently past IOLAB_WARN_MAX). */
 void iolab_point_warn(struct iolab_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a warning about a figure only the JSON and CSV carry (p99.9, p99.99): the table
+ * leaves it out, so that the ones about what it shows stay visible. */
+void iolab_point_warn_detail(struct iolab_point *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

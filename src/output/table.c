@@ -59,8 +59,11 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
-		for (unsigned w = 0; w < p->nwarn; w++, shown++)
-			fprintf(f, "%s  ! point %u: %s\n", shown ? "" : "\n", i + 1, p->warn[w]);
+		for (unsigned w = 0; w < p->nwarn; w++) {
+			if (p->warn_detail & (UINT32_C(1) << w))
+				continue; /* about a figure not in the table: JSON and CSV carry it */
+			fprintf(f, "%s  ! point %u: %s\n", shown++ ? "" : "\n", i + 1, p->warn[w]);
+		}
 	}
 	if (r->n) {
 		const struct iolab_point *p = &r->point[0];

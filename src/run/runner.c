@@ -28,14 +28,42 @@ unsigned iolab_config_points(const struct iolab_config *c)
 	       n_or_1(c->nqd);
 }
 
-void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
+static void vwarn(struct iolab_point *p, bool detail, const char *fmt, va_list ap)
 {
 	if (p->nwarn >= IOLAB_WARN_MAX)
 		return;
+	if (detail)
+		p->warn_detail |= UINT32_C(1) << p->nwarn;
+	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
+}
+
+void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
+	vwarn(p, false, fmt, ap);
 	va_end(ap);
+}
+
+void iolab_point_warn_detail(struct iolab_point *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(p, true, fmt, ap);
+	va_end(ap);
+}
+
+/* v (0 < v < limit) with two significant digits (at least two decimals), and more where they
+ * are needed to print it below limit: 0.999 s is not "1.00 s", and 0.0035 s is not "0.00 s". */
+static const char *fmt_below(double v, double limit, char *buf, size_t n)
+{
+	int d = v > 0 ? (int)ceil(-log10(v)) + 1 : 2;
+	for (d = d < 2 ? 2 : d > 9 ? 9 : d; d <= 9; d++) {
+		snprintf(buf, n, "%.*f", d, v);
+		if (strtod(buf, NULL) < limit)
+			break;
+	}
+	return buf;
 }
 
 void iolab_results_free(struct iolab_results *res)
@@ -439,8 +467,10 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 	} pct[] = {{1e4, "p99"}, {1e5, "p99.9"}, {1e6, "p99.99"}};
 	for (unsigned i = 0; i < 3; i++)
 		if ((double)n < pct[i].need) {
-			iolab_point_warn(p, "only %" PRIu64 " I/Os: %s and above rest on fewer than 100 "
-					 "samples (they need %.0f I/Os)", n, pct[i].name, pct[i].need);
+			/* The table shows p99 only: the others go to the JSON and CSV, which have them. */
+			(i ? iolab_point_warn_detail : iolab_point_warn)(
+				p, "only %" PRIu64 " I/Os: %s and above rest on fewer than 100 samples (they "
+				"need %.0f I/Os)", n, pct[i].name, pct[i].need);
 			break;
 		}
 	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
@@ -464,9 +494,12 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
 				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
 							  : "");
-	if (p->seconds > 0 && p->seconds / p->reps < 1.0 && !p->partial)
-		iolab_point_warn(p, "measured for only %.2f s per run: too short to be a stable figure",
-				 p->seconds / p->reps);
+	/* A partial point (interrupted, stopped by an error) is as unstable when short as any. */
+	char secs[32];
+	if (p->seconds > 0 && p->seconds / p->reps < 1.0)
+		iolab_point_warn(p, "measured for only %s s per run%s: too short to be a stable figure",
+				 fmt_below(p->seconds / p->reps, 1.0, secs, sizeof(secs)),
+				 p->partial ? " (stopped early)" : "");
 }
 
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
