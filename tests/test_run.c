@@ -1,5 +1,6 @@
 /* test_run.c: the runner (src/run/runner.c, worker.c, options.c) through libiolab: what it
  * refuses before running (engine ops tables it cannot drive, more repetitions than it keeps),
+ * the --invalidate flag and its default,
  * how the closed loop keeps the queue full with the null engine, and the warnings a point gets
  * (too short a measurement, with its real length; percentiles the table does not show). The null
  * engine keeps these runs short and free of devices. */
@@ -88,6 +89,38 @@ static void test_repeat_limit(void **state)
 	assert_non_null(strstr(err.msg, "repeat"));
 	assert_int_equal(res.n, 0);
 	iolab_results_free(&res);
+}
+
+/* ---- options ---- */
+
+/* --invalidate is on by default for buffered I/O only (as fio's invalidate=1 matters only
+ * there), set like every flag: alone, or with a yes/no value as job files write it; and
+ * --no-invalidate turns it off, as --buffered turns --direct off. Engines without targets have
+ * nothing to drop. */
+static void test_invalidate_option(void **state)
+{
+	(void)state;
+	struct iolab_config c;
+	iolab_config_init(&c);
+	struct iolab_err err;
+	assert_false(iolab_config_invalidates(&c)); /* direct */
+	assert_int_equal(iolab_config_set(&c, "buffered", NULL, &err), 0);
+	assert_true(iolab_config_invalidates(&c));
+	assert_int_equal(iolab_config_set(&c, "invalidate", "false", &err), 0);
+	assert_false(iolab_config_invalidates(&c));
+	assert_int_equal(iolab_config_set(&c, "invalidate", NULL, &err), 0);
+	assert_true(iolab_config_invalidates(&c));
+	assert_int_equal(iolab_config_set(&c, "no-invalidate", NULL, &err), 0);
+	assert_false(iolab_config_invalidates(&c));
+	assert_int_equal(iolab_config_set(&c, "no-invalidate", "no", &err), 0);
+	assert_true(iolab_config_invalidates(&c));
+	assert_int_equal(iolab_config_set(&c, "invalidate", "maybe", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "invalidate"));
+	assert_int_equal(iolab_config_set(&c, "direct", NULL, &err), 0);
+	assert_int_equal(iolab_config_set(&c, "invalidate", "yes", &err), 0);
+	assert_true(iolab_config_invalidates(&c)); /* asked for: done with direct I/O too */
+	assert_int_equal(iolab_config_set(&c, "engine", "null", &err), 0);
+	assert_false(iolab_config_invalidates(&c));
 }
 
 /* ---- the closed loop ---- */
@@ -202,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_checked),
 		cmocka_unit_test(test_repeat_limit),
+		cmocka_unit_test(test_invalidate_option),
 		cmocka_unit_test(test_null_reaped_one_at_a_time),
 		cmocka_unit_test(test_short_time_printed_exactly),
 		cmocka_unit_test(test_partial_point_warned_short),

@@ -50,6 +50,8 @@ struct iolab_config {
 	const char *model_name;      /* the simulated drive, for reports (NULL: none) */
 	uint64_t virtual_size;       /* bytes addressed by an engine without targets (null, sim) */
 	bool direct;
+	int invalidate;              /* drop the targets' cached pages before each run of a point:
+					1 yes, 0 no, -1 (the default) only for buffered I/O */
 	uint64_t ramp_ns, time_ns, bytes; /* bytes: per point, all workers; 0 = time-based */
 	uint64_t seed;
 	struct iolab_dist dist;
@@ -58,8 +60,12 @@ struct iolab_config {
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 };
 
-/* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1. */
+/* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages
+ * dropped before each run of a buffered point. */
 void iolab_config_init(struct iolab_config *c);
+/* True if a run of c drops its targets' cached pages before each run of a point (--invalidate,
+ * the default for --buffered); false for engines without targets (null, sim). */
+bool iolab_config_invalidates(const struct iolab_config *c);
 /* Sets one option by its long name ("qd", "bs", "pattern", ...) from its text value, exactly as
  * `--name value` on the command line or `name = value` in a job file. Flags take "true"/"false"
  * (value NULL means true). Returns 0, -ENOENT for an unknown name, or -EINVAL, with err naming
@@ -105,9 +111,15 @@ struct iolab_point {
 	struct iolab_spread iops, mbps;
 	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
 	double cpu_user_pct, cpu_sys_pct; /* of one CPU, whole process */
+	unsigned device_depth; /* commands the device accepts at once, if the engine knows (the
+				  simulated drive's queue_depth); 0: unknown */
 	bool has_disk;
 	double disk_util_pct, disk_queue;
 	uint64_t disk_ios;
+	uint64_t disk_reads, disk_writes, disk_read_bytes, disk_write_bytes; /* all repetitions */
+	uint64_t sub_seen, sub_done; /* I/Os whose submission the engine watched, and of those the
+					ones complete when the submitting call returned (whole run,
+					ramp included; 0, 0: the engine cannot tell) */
 	bool has_breakdown;
 	struct iolab_breakdown bd; /* where the time went (simulator), all repetitions, whole run
 				      including the ramp */

@@ -355,6 +355,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		}
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
+		p->sub_seen += w[i].sub_seen;
+		p->sub_done += w[i].sub_done;
 		if (c->engine->breakdown) {
 			struct iolab_breakdown *a = &p->bd, *b = &w[i].bd;
 			p->has_breakdown = true;
@@ -412,6 +414,10 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 			double ticks = 0, queue = 0;
 			for (unsigned i = 0; i < d1.n; i++) {
 				p->disk_ios += d1.d[i].ios - d0.d[i].ios;
+				p->disk_reads += d1.d[i].reads - d0.d[i].reads;
+				p->disk_writes += d1.d[i].writes - d0.d[i].writes;
+				p->disk_read_bytes += d1.d[i].read_bytes - d0.d[i].read_bytes;
+				p->disk_write_bytes += d1.d[i].write_bytes - d0.d[i].write_bytes;
 				ticks += (double)(d1.d[i].io_ticks - d0.d[i].io_ticks);
 				queue += (double)(d1.d[i].queue_ms - d0.d[i].queue_ms);
 			}
@@ -446,21 +452,89 @@ static void spread(const double *v, unsigned n, struct iolab_spread *s)
 	s->stddev = n > 1 ? sqrt(acc / (n - 1)) : 0;
 }
 
+/* Drops the targets' cached pages before a run of point p (see iolab_config_invalidates);
+ * a failure is warned about once per point and the run goes on. */
+static void invalidate_targets(const struct run_env *env, struct iolab_point *p, bool warn)
+{
+	for (unsigned t = 0; t < env->n; t++) {
+		struct iolab_err err;
+		if (iolab_target_invalidate(&env->tgt[t], &err) && warn)
+			iolab_point_warn(p, "cached pages not dropped before the run: %s", err.msg);
+	}
+}
+
+/* What happened to buffered I/O one way (op: IOLAB_OP_READ or IOLAB_OP_WRITE), from the
+ * evidence: the bytes the device under the targets transferred that way while the point was
+ * measured (sysfs), against the bytes the point asked for. Less than half: the page cache served
+ * (or absorbed) most of it. Without device counters it cannot be told, and says so. */
+static void warn_buffered(const struct run_env *env, int op, struct iolab_point *p)
+{
+	bool rd = op == IOLAB_OP_READ;
+	const char *way = rd ? "reads" : "writes";
+	uint64_t asked = p->dir[op].bytes;
+	if (!asked)
+		return;
+	bool all_tmpfs = env->n > 0;
+	for (unsigned t = 0; t < env->n; t++)
+		all_tmpfs &= env->tgt[t].tmpfs;
+	if (all_tmpfs) {
+		iolab_point_warn(p, "buffered %s on tmpfs: memory %s them, there is no device "
+				 "behind it", way, rd ? "served" : "took");
+		return;
+	}
+	if (!p->has_disk) {
+		uint64_t avail = iolab_mem_available();
+		iolab_point_warn(p, "buffered %s: no device counters for %s, so how many the page cache "
+				 "%s cannot be told%s", way, env->tgt[0].path, rd ? "served" : "absorbed",
+				 rd && avail && env->working_set <= avail
+					 ? " (the working set fits in available memory)" : "");
+		return;
+	}
+	double pct = 100.0 * (double)(rd ? p->disk_read_bytes : p->disk_write_bytes) / (double)asked;
+	int dec = pct < 9.95; /* 0.4 %, not 0 % */
+	if (pct >= 99.5)
+		iolab_point_warn(p, "buffered %s: all the bytes %s reached the device (sysfs)", way,
+				 rd ? "read" : "written");
+	else if (pct >= 50)
+		iolab_point_warn(p, "buffered %s: %.0f %% of the bytes %s reached the device (sysfs); "
+				 "the page cache %s the rest", way, pct, rd ? "read" : "written",
+				 rd ? "served" : "held");
+	else
+		iolab_point_warn(p, "buffered %s: only %.*f %% of the bytes %s reached the device "
+				 "(sysfs): the page cache %s most of them, so the figures are not the "
+				 "device's", way, dec, pct, rd ? "read" : "written", rd ? "served" : "absorbed");
+}
+
+/* An asynchronous engine that completed most I/Os inside the call that submitted them (buffered
+ * libaio, buffered io_uring on cached pages) kept no queue at the device whatever qd says, and
+ * its latency is mostly finished I/Os waiting to be collected. Says so from the engine's count,
+ * with the device's own mean queue where sysfs has it. (A synchronous engine gets the queue
+ * depth warning instead.) */
+static void warn_done_at_submit(const struct iolab_config *c, const struct run_env *env,
+				const struct point_params *pp, struct iolab_point *p)
+{
+	if (env->no_io || (c->engine->flags & IOLAB_ENGINE_SYNC) || pp->qd < 2 || p->sub_seen < 100)
+		return;
+	double pct = 100.0 * (double)p->sub_done / (double)p->sub_seen;
+	if (pct < 50)
+		return;
+	char dev[64] = "";
+	if (p->has_disk)
+		snprintf(dev, sizeof(dev), " (the device's own mean queue: %.2f)", p->disk_queue);
+	iolab_point_warn(p, "%.0f %% of the I/Os were complete when %s's submit call returned: qd %u "
+			 "was not a queue at the device%s; latency includes waiting to be collected",
+			 pct, c->engine->name, pp->qd, dev);
+}
+
 /* The honest-results warnings of a finished point. */
 static void add_warnings(const struct iolab_config *c, const struct run_env *env,
 			 const struct point_params *pp, struct iolab_point *p)
 {
 	uint64_t n = p->dir[0].ios + p->dir[1].ios;
-	if (!env->no_io && !c->direct && iolab_spec_reads(&pp->spec)) {
-		uint64_t avail = iolab_mem_available();
-		if (avail && env->working_set <= avail)
-			iolab_point_warn(p, "buffered reads over a %.1f GiB working set that fits in "
-					 "available memory (%.1f GiB): this measures the page cache",
-					 (double)env->working_set / (1 << 30), (double)avail / (1 << 30));
+	if (!env->no_io && !c->direct) {
+		warn_buffered(env, IOLAB_OP_READ, p);
+		warn_buffered(env, IOLAB_OP_WRITE, p);
 	}
-	if (!env->no_io && !c->direct && iolab_spec_writes(&pp->spec))
-		iolab_point_warn(p, "buffered writes: the page cache absorbs them, so the figure is "
-				 "not the device's");
 	static const struct {
 		double need;
 		const char *name;
@@ -473,6 +547,13 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 				"need %.0f I/Os)", n, pct[i].name, pct[i].need);
 			break;
 		}
+	warn_done_at_submit(c, env, pp, p);
+	unsigned want_qd = pp->qd * pp->workers;
+	if (p->device_depth && want_qd > p->device_depth) /* the table says it once, under it */
+		iolab_point_warn_detail(p, "%s accepts %u command%s at a time: of the %u I/Os in "
+					"flight, %u waited in the host queue",
+					p->model ? p->model : c->engine->name, p->device_depth,
+					p->device_depth == 1 ? "" : "s", want_qd, want_qd - p->device_depth);
 	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
 	if (!env->no_io && p->seconds > 0 && !p->partial && !errs) {
 		double want = (double)pp->qd * pp->workers;
@@ -559,11 +640,14 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->engine = c->engine->name;
 		p->model = c->model_name;
 		p->direct = c->direct && !env.no_io;
+		p->device_depth = c->engine->device_depth ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
+			if (iolab_config_invalidates(c))
+				invalidate_targets(&env, p, r == 0);
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};

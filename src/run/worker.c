@@ -52,6 +52,8 @@ static void free_state(struct worker *w, struct loop_state *s, unsigned qd)
 {
 	if (s->eng.ops && s->eng.ops->breakdown)
 		s->eng.ops->breakdown(&s->eng, &w->bd);
+	w->sub_seen = s->eng.sub_seen;
+	w->sub_done = s->eng.sub_done;
 	if (s->eng.ops && s->eng.ops->cleanup)
 		s->eng.ops->cleanup(&s->eng);
 	if (s->bufs)
