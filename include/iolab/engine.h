@@ -15,7 +15,8 @@
 
 #include "iolab/error.h"
 
-#define IOLAB_ENGINE_OPS_VERSION 1
+/* The layout of struct iolab_engine_ops; checked by iolab_engine_check. 2: device_depth added. */
+#define IOLAB_ENGINE_OPS_VERSION 2
 
 /* One I/O in flight. The worker owns the slot; the engine reads off/len/op/target/buf and writes
  * res when the I/O completes. */
