@@ -5,7 +5,8 @@
 # both tools in three cases:
 #   (a) null engine, QD 1 and QD 32: no I/O at all, so this is each tool's own per-I/O cost
 #       (request generation, submission/completion bookkeeping, latency statistics). fio keeps
-#       its default latency recording (slat/clat/lat); iolab always records latency.
+#       its default latency recording (slat/clat/lat); iolab always records latency. iolab
+#       collects the null engine's completions one at a time, as it does for its real engines.
 #   (b) psync, QD 1, buffered, on a 1 GiB file in /dev/shm: one pread() per I/O from memory,
 #       i.e. system-call path plus each tool's overhead.
 #   (c) io_uring, QD 32, O_DIRECT, on a loop device (losetup --direct-io=on) backed by a 1 GiB

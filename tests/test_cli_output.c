@@ -1,8 +1,8 @@
 /* test_cli_output.c: what `iolab run` reports. The --json document (parsed with jansson): its
  * top level, one point per sweep point in the documented order (pattern outermost, qd
  * innermost), each point's figures and their internal consistency; --csv; --repeat; the
- * honest-results warnings (queue depth not reached with psync, buffered reads measuring the page
- * cache); job files with several runs; SIGINT (exit 130, partial JSON still written); --bytes;
+ * honest-results warnings (queue depth not reached with psync, where buffered reads were served;
+ * sample-count warnings in the table only for p99, which it shows); job files with several runs; SIGINT (exit 130, partial JSON still written); --bytes;
  * seed determinism. The null engine keeps most runs fast; a real scratch file on a real file
  * system serves the runs that need a device. */
 #include <errno.h>
@@ -510,6 +510,9 @@ static void test_psync_queue_depth_warning(void **state)
 	assert_true(warned(p, "queue depth", NULL));
 }
 
+/* Buffered reads say what happened, from the device's counters: the scratch file's cached pages
+ * are dropped before the point (--invalidate is the default for --buffered), so the reads reach
+ * the device (the file system's device also counts other programs' I/O, which can only add). */
 static void test_buffered_page_cache_warning(void **state)
 {
 	(void)state;
@@ -522,7 +525,32 @@ static void test_buffered_page_cache_warning(void **state)
 	json_t *p = json_array_get(check_doc(j, 1), 0);
 	check_point(p, "io_uring");
 	assert_false(boolean(p, "direct"));
-	assert_true(warned(p, "page cache", "read"));
+	assert_true(boolean(json_array_get(get(get(j, "config"), "runs"), 0), "invalidate"));
+	if (json_is_null(get(p, "device")))
+		assert_true(warned(p, "buffered reads", "cannot be told"));
+	else
+		assert_true(warned(p, "buffered reads", "reached the device"));
+}
+
+/* The table shows p99, so it shows the warning about too few samples for p99; warnings about
+ * p99.9 and p99.99, which only the JSON and CSV carry, stay out of it and are in the JSON. */
+static void test_percentile_warnings_where_shown(void **state)
+{
+	(void)state;
+	char f[PATH_MAX];
+	in_dir(f, sizeof(f), "pct.json");
+	/* 51,200 I/Os of 4 KiB: enough for p99 (10,000), not for p99.9 (100,000). */
+	struct th_out o = th_iolab("run", "--engine", "null", "--bytes", "200m", "--json", f, NULL);
+	bool in_table = strstr(o.out, "p99.9") != NULL;
+	EXPECT_OK(o);
+	assert_false(in_table);
+	json_t *p = json_array_get(check_doc(load_json(f), 1), 0);
+	assert_true(warned(p, "p99.9 and above", NULL));
+	/* 5,120 I/Os: too few for p99, which the table shows. */
+	o = th_iolab("run", "--engine", "null", "--bytes", "20m", NULL);
+	in_table = strstr(o.out, "p99 and above") != NULL;
+	EXPECT_OK(o);
+	assert_true(in_table);
 }
 
 /* ---- job files ---- */
@@ -715,6 +743,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_repeat, release_docs),
 		cmocka_unit_test_teardown(test_psync_queue_depth_warning, release_docs),
 		cmocka_unit_test_teardown(test_buffered_page_cache_warning, release_docs),
+		cmocka_unit_test_teardown(test_percentile_warnings_where_shown, release_docs),
 		cmocka_unit_test_teardown(test_job_two_runs, release_docs),
 		cmocka_unit_test_teardown(test_job_override, release_docs),
 		cmocka_unit_test_teardown(test_sigint, release_docs),

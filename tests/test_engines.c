@@ -1,4 +1,6 @@
-/* test_engines.c: psync, io_uring and libaio write and read back O_DIRECT data at QD 8; the null engine completes everything. */
+/* test_engines.c: psync, io_uring and libaio write and read back O_DIRECT data at QD 8; the null
+ * engine completes everything; ops tables of another version or without a required hook are
+ * refused (as fio's check_engine_ops refuses them). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -330,6 +332,43 @@ static void test_registry(void **state)
 	assert_true(iolab_engine_psync.flags & IOLAB_ENGINE_SYNC);
 }
 
+/* iolab_engine_check accepts every registered engine and refuses a table of another ops version
+ * or one without a required hook, naming the engine and the fault. */
+static void test_check(void **state)
+{
+	(void)state;
+	struct iolab_err err = {{0}};
+	for (unsigned i = 0; i < iolab_engine_count(); i++)
+		assert_int_equal(iolab_engine_check(iolab_engine_at(i), &err), 0);
+	struct iolab_engine_ops bad = iolab_engine_null;
+	bad.name = "bad";
+	bad.version = IOLAB_ENGINE_OPS_VERSION + 1;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'bad'"));
+	assert_non_null(strstr(err.msg, "version"));
+	bad.version = 0; /* a table that forgot to set it */
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	bad.version = IOLAB_ENGINE_OPS_VERSION;
+	assert_int_equal(iolab_engine_check(&bad, &err), 0);
+	bad.reap = NULL;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "reap"));
+	bad = iolab_engine_null;
+	bad.submit = NULL;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	bad = iolab_engine_null;
+	bad.init = NULL;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	bad = iolab_engine_sim; /* a virtual-time engine without its clock */
+	bad.now = NULL;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "now"));
+	bad = iolab_engine_null;
+	bad.name = NULL;
+	assert_int_equal(iolab_engine_check(&bad, &err), -EINVAL);
+	assert_int_equal(iolab_engine_check(NULL, &err), -EINVAL);
+}
+
 /* The null engine completes every I/O at once with res == len and hands each back exactly once,
  * in batches of any size, including across the wrap of its internal ring. */
 static void test_null(void **state)
@@ -400,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_null),
+		cmocka_unit_test(test_check),
 		cmocka_unit_test_setup_teardown(test_psync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_uring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_libaio, setup, teardown),

@@ -4,8 +4,9 @@
  * random-read rate; a missing or unknown model is a usage error (exit 2); the validation replay of
  * the first 2000 requests of the DiskSim 4.0 Atlas 10K trace (tests/data/disksim, under its
  * COPYING) prints and writes the demerit figure; a malformed trace line names file:line and the
- * field; a request beyond the model's capacity is refused. Simulated time: the whole file runs
- * in well under a second in the Release build. */
+ * field; a request beyond the model's capacity is refused; a queue depth beyond what the drive
+ * accepts is said once under the table. Simulated time: the whole file runs in well under a
+ * second in the Release build. */
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,6 +114,59 @@ static void test_qd_sweep_json(void **state)
 		assert_true(json_number_value(json_object_get(p, "seconds")) > 19.9);
 	}
 	json_decref(root);
+}
+
+static unsigned count(const char *text, const char *s)
+{
+	unsigned n = 0;
+	for (const char *p = strstr(text, s); p; p = strstr(p + 1, s))
+		n++;
+	return n;
+}
+
+/* The six DiskSim validation drives take one command at a time (their DIXtrac specifications
+ * give no command queuing: queue_depth 1 in models/atlas10k.model), so at QD 4 and 16 the rows
+ * differ only by the host's queue: the table says so once, the JSON names the depth per point
+ * and keeps the per-point warning out of the table. A drive with a deeper queue (sas15k: 32,
+ * tagged command queuing) gets the line only when QD exceeds it. */
+static void test_device_depth_said_once(void **state)
+{
+	(void)state;
+	char json[300];
+	snprintf(json, sizeof(json), "%s/depth.json", dir);
+	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--qd", "1,4,16", "--time", "2",
+				   "--quiet", "--json", json, NULL);
+	expect_status(&o, 0);
+	unsigned lines = count(o.out, "atlas10k accepts 1 command at a time: QD above 1 waits in the "
+				      "host queue");
+	bool per_point = strstr(o.out, "waited in the host queue") != NULL;
+	th_out_free(&o);
+	assert_int_equal(lines, 1);
+	assert_false(per_point);
+	json_t *root = load_json(json);
+	json_t *points = json_object_get(root, "points");
+	assert_int_equal(json_array_size(points), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *p = json_array_get(points, i);
+		assert_int_equal(json_integer_value(json_object_get(p, "device_depth")), 1);
+		json_t *w = json_object_get(p, "warnings");
+		bool said = false;
+		for (size_t k = 0; k < json_array_size(w); k++)
+			said |= strstr(json_string_value(json_array_get(w, k)), "waited in the host queue") != NULL;
+		assert_int_equal(said, i > 0);
+	}
+	json_decref(root);
+
+	o = th_iolab("sim", "--model", "sas15k", "--qd", "16", "--time", "1", "--quiet", NULL);
+	expect_status(&o, 0);
+	bool told = strstr(o.out, "accepts") != NULL;
+	th_out_free(&o);
+	assert_false(told);
+	o = th_iolab("sim", "--model", "sas15k", "--qd", "64", "--time", "1", "--quiet", NULL);
+	expect_status(&o, 0);
+	told = strstr(o.out, "sas15k accepts 32 commands at a time: QD above 32") != NULL;
+	th_out_free(&o);
+	assert_true(told);
 }
 
 static double rand_read_iops(const char *stroke)
@@ -307,6 +361,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qd_sweep_json),
 		cmocka_unit_test(test_stroke),
+		cmocka_unit_test(test_device_depth_said_once),
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_validate_bad_traces),

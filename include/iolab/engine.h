@@ -15,7 +15,8 @@
 
 #include "iolab/error.h"
 
-#define IOLAB_ENGINE_OPS_VERSION 1
+/* The layout of struct iolab_engine_ops; checked by iolab_engine_check. 2: device_depth added. */
+#define IOLAB_ENGINE_OPS_VERSION 2
 
 /* One I/O in flight. The worker owns the slot; the engine reads off/len/op/target/buf and writes
  * res when the I/O completes. */
@@ -42,6 +43,12 @@ struct iolab_engine_params {
 struct iolab_engine {
 	const struct iolab_engine_ops *ops;
 	void *priv; /* the engine's own state */
+	/* Kept by the engine, for the I/Os whose submission it can watch (sub_seen of them): how
+	 * many had already completed when the call that submitted them to the kernel returned
+	 * (sub_done). An engine that runs I/Os inside that call (psync; libaio and often io_uring
+	 * on buffered files) keeps no queue of its own, whatever qd says. Both stay 0 where the
+	 * engine cannot tell (io_uring cannot when submission and the wait are one call). */
+	uint64_t sub_seen, sub_done;
 };
 
 enum iolab_engine_flags {
@@ -77,7 +84,17 @@ struct iolab_engine_ops {
 	uint64_t (*now)(struct iolab_engine *e);
 	/* Adds where the time went since init to *b. May be NULL. */
 	void (*breakdown)(struct iolab_engine *e, struct iolab_breakdown *b);
+	/* The most commands the device behind the engine accepts at once with this config (the
+	 * engine_params config; for the simulator, the model's queue_depth): I/Os beyond it wait
+	 * in the host's queue. 0 means no limit the engine knows of. May be NULL (the same). */
+	unsigned (*device_depth)(const void *config);
 };
+
+/* Checks that ops is a table this build can drive: a name, version IOLAB_ENGINE_OPS_VERSION,
+ * init, submit and reap set, and now set for IOLAB_ENGINE_VIRTUAL engines. Returns 0, or -EINVAL
+ * with err naming the engine and what is wrong. The runner checks every engine it is given, and
+ * the option that selects one checks the registered engine it finds. */
+int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err);
 
 /* Registered engines, in listing order. */
 unsigned iolab_engine_count(void);

@@ -20,8 +20,8 @@
 #include "iolab/workload.h"
 
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
-#define IOLAB_REPEAT_MAX 1000 /* most --repeat runs of a point */
 #define IOLAB_PATTERNS_MAX 16
+#define IOLAB_REPEAT_MAX 1000 /* most runs of one point (--repeat) */
 
 /* Patterns a job file defines, visible to the runs after the definition. */
 struct iolab_pattern_set {
@@ -50,17 +50,23 @@ struct iolab_config {
 	const char *model_name;      /* the simulated drive, for reports (NULL: none) */
 	uint64_t virtual_size;       /* bytes addressed by an engine without targets (null, sim) */
 	bool direct;
+	int invalidate;              /* drop the targets' cached pages before each run of a point:
+					1 yes, 0 no, -1 (the default) only for buffered I/O */
 	uint64_t ramp_ns, time_ns, bytes; /* bytes: per point, all workers; 0 = time-based */
 	uint64_t seed;
 	struct iolab_dist dist;
-	unsigned repeat;
+	unsigned repeat;             /* 1 .. IOLAB_REPEAT_MAX */
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 };
 
-/* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1. */
+/* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages
+ * dropped before each run of a buffered point. */
 void iolab_config_init(struct iolab_config *c);
+/* True if a run of c drops its targets' cached pages before each run of a point (--invalidate,
+ * the default for --buffered); false for engines without targets (null, sim). */
+bool iolab_config_invalidates(const struct iolab_config *c);
 /* Sets one option by its long name ("qd", "bs", "pattern", ...) from its text value, exactly as
  * `--name value` on the command line or `name = value` in a job file. Flags take "true"/"false"
  * (value NULL means true). Returns 0, -ENOENT for an unknown name, or -EINVAL, with err naming
@@ -84,7 +90,7 @@ bool iolab_option_simulated(const char *name);
  * any other option given twice is an error. */
 bool iolab_option_repeatable(const char *name);
 
-#define IOLAB_WARN_MAX 8
+#define IOLAB_WARN_MAX 12
 #define IOLAB_WARN_LEN 200
 
 struct iolab_dir_result {
@@ -114,9 +120,15 @@ struct iolab_point {
 	struct iolab_spread iops, mbps;
 	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
 	double cpu_user_pct, cpu_sys_pct; /* of one CPU, whole process */
+	unsigned device_depth; /* commands the device accepts at once, if the engine knows (the
+				  simulated drive's queue_depth); 0: unknown */
 	bool has_disk;
 	double disk_util_pct, disk_queue;
 	uint64_t disk_ios;
+	uint64_t disk_reads, disk_writes, disk_read_bytes, disk_write_bytes; /* all repetitions */
+	uint64_t sub_seen, sub_done; /* I/Os whose submission the engine watched, and of those the
+					ones complete when the submitting call returned (whole run,
+					ramp included; 0, 0: the engine cannot tell) */
 	bool has_breakdown;
 	struct iolab_breakdown bd; /* where the time went (simulator), all repetitions, whole run
 				      including the ramp */
@@ -126,6 +138,7 @@ struct iolab_point {
 	int first_error;  /* errno of the first failed I/O, 0 if none */
 	unsigned nwarn;
 	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
+	uint32_t warn_detail; /* bit i set: warn[i] is about a figure the table does not show */
 };
 
 struct iolab_results {
@@ -163,5 +176,9 @@ void iolab_results_free(struct iolab_results *res);
 
 /* Adds a warning to a point (dropped silently past IOLAB_WARN_MAX). */
 void iolab_point_warn(struct iolab_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a warning about a figure only the JSON and CSV carry (p99.9, p99.99): the table
+ * leaves it out, so that the ones about what it shows stay visible. */
+void iolab_point_warn_detail(struct iolab_point *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -50,6 +50,12 @@ void iolab_target_close(struct iolab_target *t);
  * scratch file behind). */
 void iolab_target_discard(struct iolab_target *t);
 
+/* Drops the target's pages from the page cache, so that buffered reads next find it cold (as
+ * fio's invalidate does before a job): dirty pages are written back first, then a block device
+ * is flushed with BLKFLSBUF (falling back to POSIX_FADV_DONTNEED where that is not permitted)
+ * and a file with POSIX_FADV_DONTNEED. Returns 0, or -errno with err naming the path and call. */
+int iolab_target_invalidate(const struct iolab_target *t, struct iolab_err *err);
+
 /* True if the block device (major:minor) or a partition of it is mounted; mnt gets the mount
  * point. */
 bool iolab_blockdev_mounted(unsigned major, unsigned minor, char *mnt, unsigned mntsz);
@@ -57,6 +63,8 @@ bool iolab_blockdev_mounted(unsigned major, unsigned minor, char *mnt, unsigned 
 /* Device counters from a sysfs stat file. */
 struct iolab_diskstat {
 	uint64_t ios;       /* reads + writes completed */
+	uint64_t reads, writes;           /* completed, each way */
+	uint64_t read_bytes, write_bytes; /* transferred, each way */
 	uint64_t io_ticks;  /* ms the device had I/O in flight */
 	uint64_t queue_ms;  /* weighted ms (sum of in-flight time) */
 };

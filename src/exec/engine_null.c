@@ -28,6 +28,8 @@ static int null_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsi
 		unsigned at = s->head + s->count++;
 		s->done[at >= s->cap ? at - s->cap : at] = ios[i];
 	}
+	e->sub_seen += n; /* every I/O is complete when submit returns */
+	e->sub_done += n;
 	return (int)n;
 }
 

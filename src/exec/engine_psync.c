@@ -35,6 +35,8 @@ static int psync_submit(struct iolab_engine *e, struct iolab_io *const *ios, uns
 		io->res = r < 0 ? -errno : (int32_t)r;
 		s->done[s->count++] = io;
 	}
+	e->sub_seen += n; /* synchronous: complete when submit returns */
+	e->sub_done += n;
 	return (int)n;
 }
 

@@ -1,4 +1,6 @@
-/* engines.c: the explicit registry of engines (no constructor magic): add new ones here. */
+/* engines.c: the explicit registry of engines (no constructor magic): add new ones here. Also
+ * the check that an ops table is one this build can drive (its version and required hooks). */
+#include <errno.h>
 #include <string.h>
 
 #include "iolab/engine.h"
@@ -27,4 +29,19 @@ const struct iolab_engine_ops *iolab_engine_find(const char *name)
 		if (!strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
+}
+
+int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err)
+{
+	if (!ops || !ops->name || !*ops->name)
+		return iolab_errf(err, EINVAL, "engine without a name");
+	if (ops->version != IOLAB_ENGINE_OPS_VERSION)
+		return iolab_errf(err, EINVAL, "engine '%s': ops version %u, this build of iolab drives "
+				  "version %u", ops->name, ops->version, IOLAB_ENGINE_OPS_VERSION);
+	const char *missing = !ops->init ? "init" : !ops->submit ? "submit" : !ops->reap ? "reap"
+			    : (ops->flags & IOLAB_ENGINE_VIRTUAL) && !ops->now ? "now" : NULL;
+	if (missing)
+		return iolab_errf(err, EINVAL, "engine '%s': its required %s hook is NULL", ops->name,
+				  missing);
+	return 0;
 }

@@ -316,6 +316,22 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 	return 0;
 }
 
+int iolab_target_invalidate(const struct iolab_target *t, struct iolab_err *err)
+{
+	if (t->fd < 0)
+		return 0;
+	if (t->blockdev && ioctl(t->fd, BLKFLSBUF, 0) == 0)
+		return 0; /* written back and dropped */
+	if (t->blockdev && errno != EPERM && errno != EACCES && errno != ENOTTY)
+		return iolab_errf(err, errno, "%s: BLKFLSBUF: %s", t->path, strerror(errno));
+	if (fdatasync(t->fd) < 0 && errno != EINVAL) /* EINVAL: nothing to sync on this file */
+		return iolab_errf(err, errno, "%s: fdatasync: %s", t->path, strerror(errno));
+	int rc = posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED); /* returns the error itself */
+	if (rc)
+		return iolab_errf(err, rc, "%s: posix_fadvise(DONTNEED): %s", t->path, strerror(rc));
+	return 0;
+}
+
 void iolab_target_close(struct iolab_target *t)
 {
 	if (t->fd >= 0)
@@ -344,6 +360,10 @@ int iolab_diskstat_read(const char *stat_path, struct iolab_diskstat *d)
 	if (n != 11)
 		return -EINVAL;
 	d->ios = v[0] + v[4];
+	d->reads = v[0];
+	d->writes = v[4];
+	d->read_bytes = v[2] * 512; /* the stat file counts 512-byte sectors whatever the device's */
+	d->write_bytes = v[6] * 512;
 	d->io_ticks = v[9];
 	d->queue_ms = v[10];
 	return 0;

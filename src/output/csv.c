@@ -48,7 +48,8 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
-	fprintf(f, ",qd_reached,cpu_user_pct,cpu_sys_pct,errors,partial,warnings\n");
+	fprintf(f, ",qd_reached,device_queue,device_util_pct,done_at_submit_pct,cpu_user_pct,cpu_sys_pct,"
+		   "errors,partial,warnings\n");
 	struct iolab_dir_result *all = malloc(sizeof(*all));
 	if (!all)
 		return iolab_errf(err, ENOMEM, "out of memory");
@@ -73,8 +74,17 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 			iolab_hist_stddev(h) / 1e3, h->count ? (double)h->max / 1e3 : 0);
 		for (unsigned k = 0; k < IOLAB_NPCT; k++)
 			fprintf(f, ",%.3f", iolab_hist_percentile(h, iolab_pct_value[k]) / 1e3);
-		fprintf(f, ",%.2f,%.1f,%.1f,%" PRIu64 ",%d,", p->qd_reached, p->cpu_user_pct,
-			p->cpu_sys_pct, all->errors, p->partial);
+		fprintf(f, ",%.2f", p->qd_reached);
+		if (p->has_disk) /* empty fields where there is no figure */
+			fprintf(f, ",%.2f,%.1f", p->disk_queue, p->disk_util_pct);
+		else
+			fprintf(f, ",,");
+		if (p->sub_seen)
+			fprintf(f, ",%.1f", 100.0 * (double)p->sub_done / (double)p->sub_seen);
+		else
+			fprintf(f, ",");
+		fprintf(f, ",%.1f,%.1f,%" PRIu64 ",%d,", p->cpu_user_pct, p->cpu_sys_pct, all->errors,
+			p->partial);
 		csv_warnings(f, p);
 		fputc('\n', f);
 	}

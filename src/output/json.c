@@ -66,9 +66,19 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
 						 p->cpu_sys_pct));
 	json_object_set_new(o, "qd_reached", json_real(p->qd_reached));
+	json_object_set_new(o, "done_at_submit_pct",
+			    p->sub_seen ? json_real(100.0 * (double)p->sub_done / (double)p->sub_seen)
+					: json_null());
+	json_object_set_new(o, "device_depth",
+			    p->device_depth ? json_integer(p->device_depth) : json_null());
 	json_object_set_new(o, "device",
-			    p->has_disk ? json_pack("{s:f,s:I,s:f}", "util_pct", p->disk_util_pct, "ios",
-						    (json_int_t)p->disk_ios, "queue", p->disk_queue)
+			    p->has_disk ? json_pack("{s:f,s:I,s:f,s:I,s:I,s:I,s:I}", "util_pct",
+						    p->disk_util_pct, "ios", (json_int_t)p->disk_ios,
+						    "queue", p->disk_queue, "read_ios",
+						    (json_int_t)p->disk_reads, "write_ios",
+						    (json_int_t)p->disk_writes, "read_bytes",
+						    (json_int_t)p->disk_read_bytes, "write_bytes",
+						    (json_int_t)p->disk_write_bytes)
 					: json_null());
 	json_t *si = json_array(), *sb = json_array();
 	for (unsigned s = 0; s < p->nsec; s++) {
@@ -149,6 +159,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	if (c->model_name)
 		json_object_set_new(o, "model", json_string(c->model_name));
 	json_object_set_new(o, "direct", json_boolean(c->direct));
+	json_object_set_new(o, "invalidate", json_boolean(iolab_config_invalidates(c)));
 	json_object_set_new(o, "ramp_s", json_real((double)c->ramp_ns / 1e9));
 	json_object_set_new(o, "time_s", c->time_ns ? json_real((double)c->time_ns / 1e9) : json_null());
 	json_object_set_new(o, "bytes", c->bytes ? json_integer((json_int_t)c->bytes) : json_null());

@@ -1,6 +1,9 @@
-/* table.c: the readable table printed by default: one row per point, warnings below it. */
+/* table.c: the readable table printed by default: one row per point, warnings below it (but
+ * those about figures the table does not show), a line for a device that accepts fewer commands
+ * than were queued, and a footer that says what the columns measure. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output_common.h"
 
@@ -11,27 +14,70 @@ static const char *fmt_bs(const struct iolab_point *p, char *buf, size_t n)
 	return iolab_fmt_size(p->bs, buf, n);
 }
 
+/* Once per device (or drive model) that accepts fewer commands at once than some point kept
+ * queued: those points' rows differ only by the host's queue, and this says why. */
+static void device_depth_notes(FILE *f, const struct iolab_results *r)
+{
+	bool first = true;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		unsigned depth = p->device_depth;
+		if (!depth || p->qd * p->workers <= depth)
+			continue;
+		const char *who = p->model ? p->model : p->engine;
+		bool told = false;
+		for (unsigned k = 0; k < i && !told; k++) {
+			const struct iolab_point *q = &r->point[k];
+			told = q->device_depth == depth && q->qd * q->workers > depth &&
+			       !strcmp(q->model ? q->model : q->engine, who);
+		}
+		if (told)
+			continue;
+		fprintf(f, "%s%s accepts %u command%s at a time: QD above %u waits in the host queue\n",
+			first ? "\n" : "", who, depth, depth == 1 ? "" : "s", depth);
+		first = false;
+	}
+}
+
+/* What was run and what the columns measure. */
+static void footer(FILE *f, const struct iolab_point *p)
+{
+	const struct iolab_engine_ops *e = iolab_engine_find(p->engine);
+	if (p->model)
+		fprintf(f, "\nsimulated drive %s, virtual time", p->model);
+	else if (e && (e->flags & IOLAB_ENGINE_NO_IO))
+		fprintf(f, "\nengine %s (no I/O)", p->engine);
+	else
+		fprintf(f, "\nengine %s, %s I/O", p->engine, p->direct ? "direct" : "buffered");
+	fprintf(f, "; MB/s = 10^6 bytes/s; qd@ = mean I/Os in flight (Little's law);\n"
+		"dev qd = the device's own mean queue (sysfs; - if none); cpu u/s = user/system CPU %% "
+		"of one core;\nlatency = from the submit call to completion: fio's lat (submission "
+		"included), not its clat; for psync the two are the same\n");
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r)
 {
 	bool reps = false;
 	for (unsigned i = 0; i < r->n; i++)
 		reps |= r->point[i].reps > 1;
-	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %9s%s\n", "#", "pattern", "bs",
-		"rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@", "cpu u/s",
-		reps ? "  IOPS sd  (min..max)" : "");
+	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %6s %9s%s\n", "#", "pattern",
+		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@", "dev qd",
+		"cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
 		if (!all)
 			return;
 		point_all(p, all);
-		char bs[32], cpu[24];
+		char bs[32], cpu[24], devq[16] = "-";
 		snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
-		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %9s", i + 1,
+		if (p->has_disk)
+			snprintf(devq, sizeof(devq), "%.2f", p->disk_queue);
+		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %6s %9s", i + 1,
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
-			p->qd_reached, cpu);
+			p->qd_reached, devq, cpu);
 		if (p->reps > 1)
 			fprintf(f, "  %7.0f  (%.0f..%.0f)", p->iops.stddev, p->iops.min, p->iops.max);
 		if (p->partial)
@@ -59,18 +105,15 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
-		for (unsigned w = 0; w < p->nwarn; w++, shown++)
-			fprintf(f, "%s  ! point %u: %s\n", shown ? "" : "\n", i + 1, p->warn[w]);
+		for (unsigned w = 0; w < p->nwarn; w++) {
+			if (p->warn_detail & (UINT32_C(1) << w))
+				continue; /* about a figure not in the table: JSON and CSV carry it */
+			fprintf(f, "%s  ! point %u: %s\n", shown++ ? "" : "\n", i + 1, p->warn[w]);
+		}
 	}
-	if (r->n) {
-		const struct iolab_point *p = &r->point[0];
-		if (p->model)
-			fprintf(f, "\nsimulated drive %s, virtual time", p->model);
-		else
-			fprintf(f, "\nengine %s, %s I/O", p->engine, p->direct ? "direct" : "buffered");
-		fprintf(f, "; MB/s = 10^6 bytes/s; latency from submission to completion; "
-			"qd@ = mean I/Os in flight\n");
-	}
+	device_depth_notes(f, r);
+	if (r->n)
+		footer(f, &r->point[0]);
 	if (r->interrupted)
 		fprintf(f, "interrupted: the last point is partial\n");
 }

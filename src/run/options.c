@@ -12,9 +12,17 @@ void iolab_config_init(struct iolab_config *c)
 	memset(c, 0, sizeof(*c));
 	c->engine = &iolab_engine_io_uring;
 	c->direct = true;
+	c->invalidate = -1;
 	c->time_ns = 10000000000ull;
 	c->seed = 1;
 	c->repeat = 1;
+}
+
+bool iolab_config_invalidates(const struct iolab_config *c)
+{
+	if (c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL))
+		return false;
+	return c->invalidate < 0 ? !c->direct : c->invalidate;
 }
 
 typedef int (*setter_fn)(struct iolab_config *c, const char *field, const char *v, struct iolab_err *err);
@@ -160,6 +168,9 @@ static int set_engine(struct iolab_config *c, const char *f, const char *v, stru
 		}
 		return iolab_errf(err, EINVAL, "%s: unknown engine '%s' (one of %s)", f, v, names);
 	}
+	int rc = iolab_engine_check(e, err);
+	if (rc)
+		return rc;
 	c->engine = e;
 	return 0;
 }
@@ -175,6 +186,24 @@ static int set_buffered(struct iolab_config *c, const char *f, const char *v, st
 	int rc = iolab_parse_bool(f, v, &b, err);
 	if (!rc)
 		c->direct = !b;
+	return rc;
+}
+
+static int set_invalidate(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	bool b;
+	int rc = iolab_parse_bool(f, v, &b, err);
+	if (!rc)
+		c->invalidate = b;
+	return rc;
+}
+
+static int set_no_invalidate(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	bool b;
+	int rc = iolab_parse_bool(f, v, &b, err);
+	if (!rc)
+		c->invalidate = !b;
 	return rc;
 }
 
@@ -268,6 +297,10 @@ static const struct option_entry table[] = {
 	{{"engine", "NAME", "io_uring (default), libaio, psync or null"}, set_engine},
 	{{"direct", NULL, "O_DIRECT with aligned buffers (the default)"}, set_direct},
 	{{"buffered", NULL, "go through the page cache"}, set_buffered},
+	{{"invalidate", NULL, "drop the targets' cached pages before each run (default if buffered)"},
+	 set_invalidate},
+	{{"no-invalidate", NULL, "keep them: a warm page cache becomes part of the figures"},
+	 set_no_invalidate},
 	{{"ramp", "TIME", "warm-up excluded from every figure (default 0)"}, set_ramp},
 	{{"time", "TIME", "measured time per point (default 10s; 500ms, 2m also)"}, set_time},
 	{{"bytes", "SIZE", "stop each point after SIZE bytes instead of a time"}, set_bytes},
@@ -285,11 +318,12 @@ static const struct option_entry table[] = {
 static const char *const exclusive[][2] = {
 	{"time", "bytes"},
 	{"direct", "buffered"},
+	{"invalidate", "no-invalidate"},
 };
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
-	"target", "size", "engine", "direct", "buffered", "destroy-data",
+	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
 };
 
 const char *iolab_option_excludes(const char *name)

@@ -38,6 +38,7 @@ struct worker {
 	struct iolab_dir_result dir[2];
 	uint64_t span_ns;                /* measured time, in the engine's clock */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
+	uint64_t sub_seen, sub_done;     /* the engine's, see struct iolab_engine */
 	unsigned nsec, sec_cap;          /* per-second series */
 	uint64_t *sec_ios, *sec_bytes;
 	atomic_uint_fast64_t progress;   /* completions so far, for the progress line */

@@ -29,14 +29,42 @@ unsigned iolab_config_points(const struct iolab_config *c)
 	       n_or_1(c->nqd);
 }
 
-void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
+static void vwarn(struct iolab_point *p, bool detail, const char *fmt, va_list ap)
 {
 	if (p->nwarn >= IOLAB_WARN_MAX)
 		return;
+	if (detail)
+		p->warn_detail |= UINT32_C(1) << p->nwarn;
+	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
+}
+
+void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
+	vwarn(p, false, fmt, ap);
 	va_end(ap);
+}
+
+void iolab_point_warn_detail(struct iolab_point *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(p, true, fmt, ap);
+	va_end(ap);
+}
+
+/* v (0 < v < limit) with two significant digits (at least two decimals), and more where they
+ * are needed to print it below limit: 0.999 s is not "1.00 s", and 0.0035 s is not "0.00 s". */
+static const char *fmt_below(double v, double limit, char *buf, size_t n)
+{
+	int d = v > 0 ? (int)ceil(-log10(v)) + 1 : 2;
+	for (d = d < 2 ? 2 : d > 9 ? 9 : d; d <= 9; d++) {
+		snprintf(buf, n, "%.*f", d, v);
+		if (strtod(buf, NULL) < limit)
+			break;
+	}
+	return buf;
 }
 
 void iolab_results_free(struct iolab_results *res)
@@ -370,6 +398,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		}
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
+		p->sub_seen += w[i].sub_seen;
+		p->sub_done += w[i].sub_done;
 		if (c->engine->breakdown) {
 			struct iolab_breakdown *a = &p->bd, *b = &w[i].bd;
 			p->has_breakdown = true;
@@ -427,6 +457,10 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 			double ticks = 0, queue = 0;
 			for (unsigned i = 0; i < d1.n; i++) {
 				p->disk_ios += d1.d[i].ios - d0.d[i].ios;
+				p->disk_reads += d1.d[i].reads - d0.d[i].reads;
+				p->disk_writes += d1.d[i].writes - d0.d[i].writes;
+				p->disk_read_bytes += d1.d[i].read_bytes - d0.d[i].read_bytes;
+				p->disk_write_bytes += d1.d[i].write_bytes - d0.d[i].write_bytes;
 				ticks += (double)(d1.d[i].io_ticks - d0.d[i].io_ticks);
 				queue += (double)(d1.d[i].queue_ms - d0.d[i].queue_ms);
 			}
@@ -461,31 +495,108 @@ static void spread(const double *v, unsigned n, struct iolab_spread *s)
 	s->stddev = n > 1 ? sqrt(acc / (n - 1)) : 0;
 }
 
+/* Drops the targets' cached pages before a run of point p (see iolab_config_invalidates);
+ * a failure is warned about once per point and the run goes on. */
+static void invalidate_targets(const struct run_env *env, struct iolab_point *p, bool warn)
+{
+	for (unsigned t = 0; t < env->n; t++) {
+		struct iolab_err err;
+		if (iolab_target_invalidate(&env->tgt[t], &err) && warn)
+			iolab_point_warn(p, "cached pages not dropped before the run: %s", err.msg);
+	}
+}
+
+/* What happened to buffered I/O one way (op: IOLAB_OP_READ or IOLAB_OP_WRITE), from the
+ * evidence: the bytes the device under the targets transferred that way while the point was
+ * measured (sysfs), against the bytes the point asked for. Less than half: the page cache served
+ * (or absorbed) most of it. Without device counters it cannot be told, and says so. */
+static void warn_buffered(const struct run_env *env, int op, struct iolab_point *p)
+{
+	bool rd = op == IOLAB_OP_READ;
+	const char *way = rd ? "reads" : "writes";
+	uint64_t asked = p->dir[op].bytes;
+	if (!asked)
+		return;
+	bool all_tmpfs = env->n > 0;
+	for (unsigned t = 0; t < env->n; t++)
+		all_tmpfs &= env->tgt[t].tmpfs;
+	if (all_tmpfs) {
+		iolab_point_warn(p, "buffered %s on tmpfs: memory %s them, there is no device "
+				 "behind it", way, rd ? "served" : "took");
+		return;
+	}
+	if (!p->has_disk) {
+		uint64_t avail = iolab_mem_available();
+		iolab_point_warn(p, "buffered %s: no device counters for %s, so how many the page cache "
+				 "%s cannot be told%s", way, env->tgt[0].path, rd ? "served" : "absorbed",
+				 rd && avail && env->working_set <= avail
+					 ? " (the working set fits in available memory)" : "");
+		return;
+	}
+	double pct = 100.0 * (double)(rd ? p->disk_read_bytes : p->disk_write_bytes) / (double)asked;
+	int dec = pct < 9.95; /* 0.4 %, not 0 % */
+	if (pct >= 99.5)
+		iolab_point_warn(p, "buffered %s: all the bytes %s reached the device (sysfs)", way,
+				 rd ? "read" : "written");
+	else if (pct >= 50)
+		iolab_point_warn(p, "buffered %s: %.0f %% of the bytes %s reached the device (sysfs); "
+				 "the page cache %s the rest", way, pct, rd ? "read" : "written",
+				 rd ? "served" : "held");
+	else
+		iolab_point_warn(p, "buffered %s: only %.*f %% of the bytes %s reached the device "
+				 "(sysfs): the page cache %s most of them, so the figures are not the "
+				 "device's", way, dec, pct, rd ? "read" : "written", rd ? "served" : "absorbed");
+}
+
+/* An asynchronous engine that completed most I/Os inside the call that submitted them (buffered
+ * libaio, buffered io_uring on cached pages) kept no queue at the device whatever qd says, and
+ * its latency is mostly finished I/Os waiting to be collected. Says so from the engine's count,
+ * with the device's own mean queue where sysfs has it. (A synchronous engine gets the queue
+ * depth warning instead.) */
+static void warn_done_at_submit(const struct iolab_config *c, const struct run_env *env,
+				const struct point_params *pp, struct iolab_point *p)
+{
+	if (env->no_io || (c->engine->flags & IOLAB_ENGINE_SYNC) || pp->qd < 2 || p->sub_seen < 100)
+		return;
+	double pct = 100.0 * (double)p->sub_done / (double)p->sub_seen;
+	if (pct < 50)
+		return;
+	char dev[64] = "";
+	if (p->has_disk)
+		snprintf(dev, sizeof(dev), " (the device's own mean queue: %.2f)", p->disk_queue);
+	iolab_point_warn(p, "%.0f %% of the I/Os were complete when %s's submit call returned: qd %u "
+			 "was not a queue at the device%s; latency includes waiting to be collected",
+			 pct, c->engine->name, pp->qd, dev);
+}
+
 /* The honest-results warnings of a finished point. */
 static void add_warnings(const struct iolab_config *c, const struct run_env *env,
 			 const struct point_params *pp, struct iolab_point *p)
 {
 	uint64_t n = p->dir[0].ios + p->dir[1].ios;
-	if (!env->no_io && !c->direct && iolab_spec_reads(&pp->spec)) {
-		uint64_t avail = iolab_mem_available();
-		if (avail && env->working_set <= avail)
-			iolab_point_warn(p, "buffered reads over a %.1f GiB working set that fits in "
-					 "available memory (%.1f GiB): this measures the page cache",
-					 (double)env->working_set / (1 << 30), (double)avail / (1 << 30));
+	if (!env->no_io && !c->direct) {
+		warn_buffered(env, IOLAB_OP_READ, p);
+		warn_buffered(env, IOLAB_OP_WRITE, p);
 	}
-	if (!env->no_io && !c->direct && iolab_spec_writes(&pp->spec))
-		iolab_point_warn(p, "buffered writes: the page cache absorbs them, so the figure is "
-				 "not the device's");
 	static const struct {
 		double need;
 		const char *name;
 	} pct[] = {{1e4, "p99"}, {1e5, "p99.9"}, {1e6, "p99.99"}};
 	for (unsigned i = 0; i < 3; i++)
 		if ((double)n < pct[i].need) {
-			iolab_point_warn(p, "only %" PRIu64 " I/Os: %s and above rest on fewer than 100 "
-					 "samples (they need %.0f I/Os)", n, pct[i].name, pct[i].need);
+			/* The table shows p99 only: the others go to the JSON and CSV, which have them. */
+			(i ? iolab_point_warn_detail : iolab_point_warn)(
+				p, "only %" PRIu64 " I/Os: %s and above rest on fewer than 100 samples (they "
+				"need %.0f I/Os)", n, pct[i].name, pct[i].need);
 			break;
 		}
+	warn_done_at_submit(c, env, pp, p);
+	unsigned want_qd = pp->qd * pp->workers;
+	if (p->device_depth && want_qd > p->device_depth) /* the table says it once, under it */
+		iolab_point_warn_detail(p, "%s accepts %u command%s at a time: of the %u I/Os in "
+					"flight, %u waited in the host queue",
+					p->model ? p->model : c->engine->name, p->device_depth,
+					p->device_depth == 1 ? "" : "s", want_qd, want_qd - p->device_depth);
 	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
 	if (!env->no_io && p->seconds > 0 && !p->partial && !errs) {
 		double want = (double)pp->qd * pp->workers;
@@ -507,21 +618,29 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
 				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
 							  : "");
-	if (p->seconds > 0 && p->seconds / p->reps < 1.0 && !p->partial)
-		iolab_point_warn(p, "measured for only %.2f s per run: too short to be a stable figure",
-				 p->seconds / p->reps);
+	/* A partial point (interrupted, stopped by an error) is as unstable when short as any. */
+	char secs[32];
+	if (p->seconds > 0 && p->seconds / p->reps < 1.0)
+		iolab_point_warn(p, "measured for only %s s per run%s: too short to be a stable figure",
+				 fmt_below(p->seconds / p->reps, 1.0, secs, sizeof(secs)),
+				 p->partial ? " (stopped early)" : "");
 }
 
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
 	      void *ctx, struct iolab_err *err)
 {
+	int rc = iolab_engine_check(c->engine, err);
+	if (rc)
+		return rc;
+	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
+		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	unsigned npoints = iolab_config_points(c);
 	bool writes = false;
 	iolab_clock_init();
 	struct point_params pp;
 	for (unsigned k = 0; k < npoints; k++) {
 		decode_point(c, k, &pp);
-		int rc = iolab_spec_validate(&pp.spec, err);
+		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
 			rc = check_request(c, k, &pp, err);
 		if (rc)
@@ -529,7 +648,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		writes |= iolab_spec_writes(&pp.spec);
 	}
 	struct run_env env;
-	int rc = open_env(c, writes, &env, err);
+	rc = open_env(c, writes, &env, err);
 	if (rc)
 		return rc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
@@ -566,11 +685,14 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->engine = c->engine->name;
 		p->model = c->model_name;
 		p->direct = c->direct && !env.no_io;
+		p->device_depth = c->engine->device_depth ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
+			if (iolab_config_invalidates(c))
+				invalidate_targets(&env, p, r == 0);
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
