@@ -201,6 +201,9 @@ static void check_point(json_t *p, const char *engine)
 	assert_true(integer(p, "workers") >= 1);
 	assert_string_equal(str(p, "engine"), engine);
 	(void)boolean(p, "direct");
+	/* Fields are never omitted (docs/json-schema.md): what does not apply is null. */
+	assert_true(json_is_null(get(p, "model")));
+	assert_true(json_is_null(get(p, "breakdown_us")));
 	double iops = num(p, "iops"), mbps = num(p, "mb_per_s"), secs = num(p, "seconds");
 	long long ios = integer(p, "ios");
 	assert_true(iops > 0);

@@ -103,6 +103,10 @@ static void test_qd_sweep_json(void **state)
 			      reached);
 		assert_int_equal(json_integer_value(json_object_get(p, "qd")), (json_int_t)qd[i]);
 		assert_string_equal(json_string_value(json_object_get(p, "engine")), "sim");
+		/* The run's config and its points agree: a simulated drive does no direct I/O. */
+		assert_true(json_is_boolean(json_object_get(p, "direct")));
+		assert_true(json_equal(json_object_get(p, "direct"), json_object_get(run0, "direct")));
+		assert_true(json_is_object(json_object_get(p, "breakdown_us")));
 		/* ~110 IOPS for random 4 KiB reads on a 10k rpm drive: 20 simulated seconds give
 		 * ~2000 I/Os */
 		assert_true(iops > 50 && iops < 400);

@@ -52,8 +52,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
 	json_object_set_new(o, "workers", json_integer(p->workers));
 	json_object_set_new(o, "engine", json_string(p->engine));
-	if (p->model)
-		json_object_set_new(o, "model", json_string(p->model));
+	json_object_set_new(o, "model", p->model ? json_string(p->model) : json_null());
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -97,6 +96,8 @@ static json_t *point_obj(const struct iolab_point *p)
 			"read_hit_pct", b->reads ? 100.0 * (double)b->read_hits / (double)b->reads : 0.0,
 			"read_partial_hit_pct",
 			b->reads ? 100.0 * (double)b->read_partial_hits / (double)b->reads : 0.0));
+	} else {
+		json_object_set_new(o, "breakdown_us", json_null());
 	}
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_t *w = json_array();
@@ -156,9 +157,10 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
-	if (c->model_name)
-		json_object_set_new(o, "model", json_string(c->model_name));
-	json_object_set_new(o, "direct", json_boolean(c->direct));
+	json_object_set_new(o, "model", c->model_name ? json_string(c->model_name) : json_null());
+	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
+	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
+	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));
 	json_object_set_new(o, "invalidate", json_boolean(iolab_config_invalidates(c)));
 	json_object_set_new(o, "ramp_s", json_real((double)c->ramp_ns / 1e9));
 	json_object_set_new(o, "time_s", c->time_ns ? json_real((double)c->time_ns / 1e9) : json_null());
