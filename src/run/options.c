@@ -309,7 +309,7 @@ static const struct option_entry table[] = {
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
-	{{"force", NULL, "allow writing to an existing file or a block device"}, set_force},
+	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
 };
 
