@@ -96,6 +96,9 @@ struct iolab_engine_ops {
  * the option that selects one checks the registered engine it finds. */
 int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err);
 
+/* Adds the counts of b to a. */
+void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b);
+
 /* Registered engines, in listing order. */
 unsigned iolab_engine_count(void);
 const struct iolab_engine_ops *iolab_engine_at(unsigned i);

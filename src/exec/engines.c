@@ -1,5 +1,6 @@
 /* engines.c: the explicit registry of engines (no constructor magic): add new ones here. Also
- * the check that an ops table is one this build can drive (its version and required hooks). */
+ * the check that an ops table is one this build can drive (its version and required hooks), and
+ * the sum of two breakdowns. */
 #include <errno.h>
 #include <string.h>
 
@@ -44,4 +45,18 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 		return iolab_errf(err, EINVAL, "engine '%s': its required %s hook is NULL", ops->name,
 				  missing);
 	return 0;
+}
+
+void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
+{
+	a->overhead_ns += b->overhead_ns;
+	a->queue_ns += b->queue_ns;
+	a->seek_ns += b->seek_ns;
+	a->rotate_ns += b->rotate_ns;
+	a->media_ns += b->media_ns;
+	a->bus_ns += b->bus_ns;
+	a->ios += b->ios;
+	a->reads += b->reads;
+	a->read_hits += b->read_hits;
+	a->read_partial_hits += b->read_partial_hits;
 }

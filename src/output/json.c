@@ -87,18 +87,11 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "per_second", json_pack("{s:o,s:o}", "iops", si, "mb_per_s", sb));
 	json_object_set_new(o, "repeat", json_pack("{s:i,s:o,s:o}", "runs", p->reps, "iops",
 						   spread_obj(&p->iops), "mb_per_s", spread_obj(&p->mbps)));
-	if (p->has_breakdown && p->bd.ios) {
-		const struct iolab_breakdown *b = &p->bd;
-		double n = (double)b->ios * 1e3;
-		json_object_set_new(o, "breakdown_us", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
-			"overhead", b->overhead_ns / n, "queue", b->queue_ns / n, "seek", b->seek_ns / n,
-			"rotation", b->rotate_ns / n, "media", b->media_ns / n, "interface", b->bus_ns / n,
-			"read_hit_pct", b->reads ? 100.0 * (double)b->read_hits / (double)b->reads : 0.0,
-			"read_partial_hit_pct",
-			b->reads ? 100.0 * (double)b->read_partial_hits / (double)b->reads : 0.0));
-	} else {
-		json_object_set_new(o, "breakdown_us", json_null());
-	}
+	struct breakdown_means m;
+	json_object_set_new(o, "breakdown_us", !breakdown_means(p, &m) ? json_null()
+		: json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "overhead", m.overhead, "queue", m.queue,
+			    "seek", m.seek, "rotation", m.rotation, "media", m.media, "interface",
+			    m.interface, "read_hit_pct", m.hit_pct, "read_partial_hit_pct", m.partial_hit_pct));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)

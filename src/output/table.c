@@ -86,21 +86,17 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 		free(all);
 	}
 	bool any_bd = false;
+	struct breakdown_means m;
 	for (unsigned i = 0; i < r->n; i++)
-		any_bd |= r->point[i].has_breakdown && r->point[i].bd.ios;
+		any_bd |= breakdown_means(&r->point[i], &m);
 	if (any_bd) {
 		fprintf(f, "\nwhere the time went, per I/O in us (the drive's work; queue = waiting in it):\n");
 		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %7s\n", "#", "overhead", "queue", "seek", "rotation",
 			"media", "interface", "hits%");
-		for (unsigned i = 0; i < r->n; i++) {
-			const struct iolab_breakdown *b = &r->point[i].bd;
-			if (!r->point[i].has_breakdown || !b->ios)
-				continue;
-			double n = (double)b->ios * 1e3;
-			fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, b->overhead_ns / n,
-				b->queue_ns / n, b->seek_ns / n, b->rotate_ns / n, b->media_ns / n, b->bus_ns / n,
-				b->reads ? 100.0 * (double)b->read_hits / (double)b->reads : 0.0);
-		}
+		for (unsigned i = 0; i < r->n; i++)
+			if (breakdown_means(&r->point[i], &m))
+				fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, m.overhead,
+					m.queue, m.seek, m.rotation, m.media, m.interface, m.hit_pct);
 	}
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {

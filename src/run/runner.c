@@ -401,18 +401,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		p->sub_seen += w[i].sub_seen;
 		p->sub_done += w[i].sub_done;
 		if (c->engine->breakdown) {
-			struct iolab_breakdown *a = &p->bd, *b = &w[i].bd;
 			p->has_breakdown = true;
-			a->overhead_ns += b->overhead_ns;
-			a->queue_ns += b->queue_ns;
-			a->seek_ns += b->seek_ns;
-			a->rotate_ns += b->rotate_ns;
-			a->media_ns += b->media_ns;
-			a->bus_ns += b->bus_ns;
-			a->ios += b->ios;
-			a->reads += b->reads;
-			a->read_hits += b->read_hits;
-			a->read_partial_hits += b->read_partial_hits;
+			iolab_breakdown_add(&p->bd, &w[i].bd);
 		}
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
