@@ -13,6 +13,8 @@
  *  - SPTF with 32 queued commands beats FCFS; only a queuing drive gains from host queue depth;
  *  - write-back makes small random writes much faster than write-through;
  *  - a read that follows a read of the preceding blocks is a cache hit (overhead + interface);
+ *  - back-to-back sequential 64 KiB reads are served from the read-ahead: the segment never
+ *    drops data the next read needs while the host is still taking the previous one;
  *  - the scheduler only picks among commands that have arrived.
  */
 #include <math.h>
@@ -438,6 +440,61 @@ static void test_sequential_cache_hit(void **state)
 	iolab_model_free(&m);
 }
 
+/* ---- sequential 64 KiB reads at QD 1: the read-ahead keeps what the next read needs ---------- */
+
+#define SEQ64_N 2000 /* ~26 s of simulated time: ~7.5 cylinders of the outer zone */
+
+/* Back-to-back 128-block reads at QD 1 from block 0 (each issued when the previous one
+ * completes), on the model as built: 10 segments of 374 blocks, read-ahead to the end of the
+ * track after the request (one more track when sequential), 99 us per block on the interface.
+ * The interface is the bottleneck: a read takes 128 x 99 us = 12.7 ms to send, while the media
+ * passes ~2 tracks (334 sectors per 5.985 ms turn). So the read-ahead fills its segment long
+ * before the host has taken the read, and must then wait: a segment is a ring, and a block may
+ * be pushed out only once it has gone to the host (DiskSim 4.0 manual, "Number of buffer
+ * segments"). When the read completes, the segment holds its last blocks and up to 374 blocks
+ * after it: the whole of the next read. Reading ahead past the segment instead drops the start of
+ * the next read, which then misses or half-misses (before this rule: 59.7% full hits, 13.3%
+ * misses, 75.3 IOPS). */
+static void test_sequential_64k_readahead(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	open_model(&m);
+	assert_int_equal(m.segment_blocks, 374);
+	struct iolab_disk *d = new_disk(&m);
+	uint64_t hit_ns = m.ovh_read_hit[0] + 128 * m.bus_ns_per_block; /* 12.856 ms */
+	uint64_t t0 = serve1(d, 0, 128, false, 0), now = t0, slow = 0, worst = 0;
+	for (unsigned i = 1; i < SEQ64_N; i++) {
+		uint64_t at = now;
+		now = serve1(d, (uint64_t)i * 128, 128, false, at);
+		worst = now - at > worst ? now - at : worst;
+		slow += now - at > hit_ns + 1;
+	}
+	const struct iolab_disk_stats *st = iolab_disk_stats(d);
+	uint64_t misses = st->reads - st->read_hits - st->read_partial_hits;
+	double iops = (SEQ64_N - 1) / ((double)(now - t0) / 1e9); /* from the first completion */
+	print_message("sequential 64k reads at QD 1: %.2f IOPS (all hits: %.2f), full hits %.1f%%, "
+		      "partial %.1f%%, misses %llu; slowest %.3f ms, %llu slower than a hit\n", iops,
+		      1e9 / (double)hit_ns, 100.0 * (double)st->read_hits / SEQ64_N,
+		      100.0 * (double)st->read_partial_hits / SEQ64_N, (unsigned long long)misses,
+		      (double)worst / 1e6, (unsigned long long)slow);
+	/* Only the first read goes to the media. */
+	assert_int_equal(misses, 1);
+	/* No read after it waits for the media: each costs the hit overhead and its 128 transfers
+	 * (a partial hit's rest is read while its first blocks are being sent, 5x faster than the
+	 * interface takes them). */
+	assert_int_equal(slow, 0);
+	/* Mostly full hits. The remaining reads are partial hits where the track rule (DiskSim's
+	 * prefetch scheme 4: to the end of the track after the request, one more track only when the
+	 * segment started before it) stops the read-ahead short of the next read's end; DiskSim 4.0
+	 * on the same specification, with the same rule, reports 88% full hits and 77.5 IOPS
+	 * (docs/validation.md). 85% leaves room for where the two simulators start the segment,
+	 * and fails a model that drops the next read's blocks (59.7% before). */
+	assert_true((double)st->read_hits >= 0.85 * SEQ64_N);
+	iolab_disk_free(d);
+	iolab_model_free(&m);
+}
+
 /* ---- a read that arrives while the read-ahead is reading its first block ---------------------- */
 
 /* After a 256-block read from block 0, the read-ahead goes on reading block 256, 257, ... (the
@@ -518,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_queuing),
 		cmocka_unit_test(test_write_back),
 		cmocka_unit_test(test_sequential_cache_hit),
+		cmocka_unit_test(test_sequential_64k_readahead),
 		cmocka_unit_test(test_read_during_readahead),
 		cmocka_unit_test(test_scheduler_waits_for_arrival),
 	};

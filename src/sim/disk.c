@@ -15,7 +15,10 @@
  * The cache is a set of segments replaced least-recently-used. After a read the drive keeps
  * reading ahead in the background (to readahead_blocks past the request, or to the end of the
  * track and one more when reading sequentially) until a new command stops it at the end of the
- * sector in progress; that work is evaluated lazily when the next command arrives. A request
+ * sector in progress; that work is evaluated lazily when the next command arrives. A segment is
+ * a ring of segment_blocks: while the read is still being sent to the host, the read-ahead may
+ * only overwrite blocks the host has already taken, so it stays within a segment of the host's
+ * position and never drops the data of that read or the first block after it. A request
  * wholly in a segment is a hit: overhead plus interface time; partly in it, the rest comes from
  * the media (or from the read-ahead still running). With write-back, a write completes when its
  * data is in the buffer; the arm writes it afterwards, and sectors whose data has not arrived yet
@@ -65,6 +68,9 @@ struct iolab_disk {
 	double pf_t;               /* the arm is free to go for pf_next */
 	struct iolab_phys pf_p;    /* place of the last block the read-ahead looked up */
 	bool pf_p_valid;
+	/* the read whose data the read-ahead's segment holds for the host (see slot_free) */
+	uint64_t hold_lo, hold_end; /* its blocks */
+	double hold_done;           /* its last block has gone to the host */
 };
 
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
@@ -243,6 +249,49 @@ static void seg_extend(struct iolab_disk *d, struct segment *s, uint64_t end)
 		s->start = s->end - d->m->segment_blocks;
 }
 
+/* The read-ahead's segment is a ring of segment_blocks: block b goes into the slot of block
+ * b - segment_blocks, and a block may be pushed out only once it has gone to the host (DiskSim's
+ * manual, "Number of buffer segments"). While the hold read is being sent, the read-ahead thus
+ * stays less than segment_blocks ahead of the first block the host has not been sent, and never
+ * overwrites a block of that read, nor the next one after it, before the read has completed.
+ * Returns when block b's slot is free: at once if it held data from before the hold read; when
+ * the host has been sent that block, if it is one of the hold read's (they leave one bus time
+ * apart, the last at hold_done, so block x has gone by hold_done - (hold_end - 1 - x) bus
+ * times); at hold_done if it is read-ahead data beyond the read. */
+static double slot_free(const struct iolab_disk *d, uint64_t b)
+{
+	uint64_t seg = d->m->segment_blocks;
+	if (b < d->hold_lo + seg)
+		return -INFINITY;
+	if (b - seg >= d->hold_end)
+		return d->hold_done;
+	return d->hold_done - (double)(d->hold_end - 1 - (b - seg)) * (double)d->m->bus_ns_per_block;
+}
+
+/* How many of the blocks b, b + 1, ... (at most run), the first starting at `start` (when its
+ * slot is free) and the others back to back, find their slots free. */
+static uint64_t slot_run(const struct iolab_disk *d, uint64_t b, double start, double sector_ns,
+			 uint64_t run)
+{
+	uint64_t seg = d->m->segment_blocks;
+	if (b >= d->hold_end + seg)
+		return run; /* every slot from here on was free at hold_done, before start */
+	uint64_t j0 = b < d->hold_lo + seg ? d->hold_lo + seg - b : 0; /* first slot of the hold read */
+	uint64_t j1 = d->hold_end + seg - b;                            /* first slot after it */
+	if (j0 >= run)
+		return run;
+	double bulk = (double)d->m->bus_ns_per_block;
+	double slack = start + (double)j0 * sector_ns - slot_free(d, b + j0);
+	if (slack < 0)
+		return j0 > 0 ? j0 : 1; /* (the first block's slot is free by construction) */
+	if (bulk <= sector_ns)
+		return run; /* the host frees the slots faster than the media fills them */
+	double last = (double)j0 + floor(slack / (bulk - sector_ns)); /* last one in time */
+	if (last + 1 >= (double)j1)
+		return run; /* all the hold read's slots, and the later ones free at hold_done */
+	return (uint64_t)last + 1 < run ? (uint64_t)last + 1 : run;
+}
+
 /* Reads ahead every block whose sector ends by `until`. */
 static void pf_credit(struct iolab_disk *d, double until)
 {
@@ -250,7 +299,8 @@ static void pf_credit(struct iolab_disk *d, double until)
 		struct iolab_phys p;
 		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
-		double start = reach_bg(d, &p, d->pf_t, false, true);
+		double room = slot_free(d, d->pf_next);
+		double start = reach_bg(d, &p, room > d->pf_t ? room : d->pf_t, false, true);
 		if (start + p.sector_ns > until) {
 			d->cyl = cyl;
 			d->head = head;
@@ -267,6 +317,7 @@ static void pf_credit(struct iolab_disk *d, double until)
 		if (z->ndefects || z->sparing == IOLAB_SPARE_RANGE ||
 		    z->first_lbn + z->nblocks - p.lbn < run)
 			run = 1;
+		run = slot_run(d, d->pf_next, start, p.sector_ns, run);
 		uint64_t k = (uint64_t)((until - start) / p.sector_ns);
 		if (k > run)
 			k = run;
@@ -297,7 +348,8 @@ static double pf_stop(struct iolab_disk *d, double t)
 		return t > d->pf_t ? t : d->pf_t;
 	struct iolab_phys p;
 	pf_place(d, &p);
-	double mv = move_ns(d, &p, false), seek_end = d->pf_t + mv;
+	double room = slot_free(d, d->pf_next), from = room > d->pf_t ? room : d->pf_t;
+	double mv = move_ns(d, &p, false), seek_end = from + mv;
 	d->cyl = p.cyl;
 	d->head = p.head;
 	d->pf_on = false;
@@ -311,6 +363,15 @@ static double pf_stop(struct iolab_disk *d, double t)
 	d->pf_next++;
 	seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
 	return d->pf_t;
+}
+
+/* The read [lbn, end), whose last block goes to the host at `done`, takes the read-ahead's
+ * segment: until then the segment keeps what the host has not been sent (slot_free). */
+static void hold_read(struct iolab_disk *d, uint64_t lbn, uint64_t end, double done)
+{
+	d->hold_lo = lbn;
+	d->hold_end = end;
+	d->hold_done = done;
 }
 
 /* ---- cache ------------------------------------------------------------------------------- */
@@ -477,14 +538,17 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		touch(d, s);
 		if (have == end) {
 			d->st.read_hits++;
-			if (on_pf) /* the read-ahead goes on, as far as this request would take it */
+			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
 				raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
+				hold_read(d, lbn, end, bus);
+			}
 			return bus;
 		}
 		d->st.read_partial_hits++;
 		if (on_pf) {
 			raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
 			pf_follow(d, have, (uint32_t)(end - have), &bus);
+			hold_read(d, lbn, end, bus);
 			return bus;
 		}
 		/* The rest from the media, starting where the segment ends. */
@@ -496,6 +560,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		seg_extend(d, s, end);
 		d->arm_free = mend;
 		start_readahead(d, s, end, mend, readahead_limit(d, lbn, r->blocks, s->start));
+		hold_read(d, lbn, end, bus);
 		return bus;
 	}
 	if (joins) {
@@ -506,6 +571,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		struct segment *ps = &d->seg[d->pf_seg];
 		raise_limit(d, readahead_limit(d, lbn, r->blocks, ps->start));
 		pf_follow(d, lbn, r->blocks, &bus);
+		hold_read(d, lbn, end, bus);
 		touch(d, ps);
 		return bus;
 	}
@@ -528,6 +594,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		seg_extend(d, ns, end);
 		touch(d, ns);
 		start_readahead(d, ns, end, mend, readahead_limit(d, lbn, r->blocks, lbn));
+		hold_read(d, lbn, end, bus);
 	}
 	return bus;
 }
