@@ -14,9 +14,11 @@
  *  - write-back makes small random writes much faster than write-through;
  *  - a read that follows a read of the preceding blocks is a cache hit (overhead + interface);
  *  - back-to-back sequential 64 KiB reads are served from the read-ahead: the segment never
- *    drops data the next read needs while the host is still taking the previous one;
+ *    drops data the next read needs while the host is still taking the previous one, and a
+ *    read-ahead that waited for room leaves the arm to the next command at once;
  *  - the scheduler only picks among commands that have arrived.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -495,6 +497,39 @@ static void test_sequential_64k_readahead(void **state)
 	iolab_model_free(&m);
 }
 
+/* ---- a read-ahead that waited for room does not hold the arm ----------------------------------- */
+
+/* Four sequential 64 KiB reads fill the segment: the read-ahead has to wait for the host to take
+ * the data before it can read on (test_sequential_64k_readahead). Once the last read has gone,
+ * it may go on, and first waits for its next sector to come round. A read elsewhere arriving
+ * then finds the arm idle: it waits at most for a sector in progress (17.9 us in zone 0), not for
+ * the read-ahead's sector to come round (up to a turn, 6 ms). Think times 0 to 5 ms. */
+static void test_readahead_room_wait_frees_arm(void **state)
+{
+	(void)state;
+	static const uint64_t thinks_us[] = {0, 1, 20, 100, 500, 1000, 2000, 3000, 5000};
+	unsigned bad = 0;
+	for (unsigned k = 0; k < sizeof(thinks_us) / sizeof(thinks_us[0]); k++) {
+		struct iolab_disk_model m;
+		open_model(&m);
+		struct iolab_disk *d = new_disk(&m);
+		uint64_t now = 0;
+		for (unsigned i = 0; i < 4; i++)
+			now = serve1(d, 128 * i, 128, false, now);
+		double q0 = iolab_disk_stats(d)->queue_ns;
+		serve1(d, m.blocks / 2, 8, false, now + thinks_us[k] * 1000);
+		double waited = iolab_disk_stats(d)->queue_ns - q0;
+		double sector = (double)m.rev_ns / m.zone[0].spt;
+		print_message("think %llu us: the read waited %.1f us for the arm\n",
+			      (unsigned long long)thinks_us[k], waited / 1e3);
+		if (waited > sector + 1)
+			bad++;
+		iolab_disk_free(d);
+		iolab_model_free(&m);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* ---- a read that arrives while the read-ahead is reading its first block ---------------------- */
 
 /* After a 256-block read from block 0, the read-ahead goes on reading block 256, 257, ... (the
@@ -576,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_write_back),
 		cmocka_unit_test(test_sequential_cache_hit),
 		cmocka_unit_test(test_sequential_64k_readahead),
+		cmocka_unit_test(test_readahead_room_wait_frees_arm),
 		cmocka_unit_test(test_read_during_readahead),
 		cmocka_unit_test(test_scheduler_waits_for_arrival),
 	};

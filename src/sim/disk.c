@@ -356,6 +356,8 @@ static double pf_stop(struct iolab_disk *d, double t)
 	if (t < seek_end)
 		return seek_end;
 	double start = seek_end + rotate_ns(d, &p, seek_end);
+	if (t < start && room > d->pf_t)
+		return t; /* it waited for room in the segment, and now only for the sector: idle */
 	if (t < start)
 		return start;
 	/* The sector in progress is read to its end, and kept. */
