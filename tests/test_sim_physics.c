@@ -56,7 +56,7 @@ static struct iolab_disk *new_disk(const struct iolab_disk_model *m)
 static uint64_t serve1(struct iolab_disk *d, uint64_t lbn, uint32_t blocks, bool write, uint64_t at)
 {
 	struct iolab_disk_req r = {.lbn = lbn, .blocks = blocks, .write = write, .t_arrive = at};
-	iolab_disk_submit(d, &r);
+	assert_int_equal(iolab_disk_submit(d, &r), 0);
 	struct iolab_disk_req *got = iolab_disk_next(d);
 	assert_ptr_equal(got, &r);
 	assert_true(r.t_done >= r.t_arrive);
@@ -301,19 +301,51 @@ static void test_sequential_media_rate(void **state)
 
 #define NQ 20000
 
+/* The host's side of the drive's queue: requests the drive refused (QUEUE FULL), oldest first. */
+struct host_queue {
+	struct iolab_disk_req **r;
+	unsigned n;
+};
+
+/* Hands r to the drive, or holds it behind those already held. */
+static void host_submit(struct iolab_disk *d, struct host_queue *h, struct iolab_disk_req *r)
+{
+	if (!h->n) {
+		int rc = iolab_disk_submit(d, r);
+		if (rc != -EBUSY) {
+			assert_int_equal(rc, 0);
+			return;
+		}
+	}
+	h->r[h->n++] = r;
+}
+
+/* Hands the held requests over, oldest first, as long as the drive takes them. */
+static void host_refill(struct iolab_disk *d, struct host_queue *h)
+{
+	unsigned k = 0;
+	while (k < h->n && !iolab_disk_submit(d, h->r[k]))
+		k++;
+	memmove(h->r, h->r + k, (h->n - k) * sizeof(*h->r));
+	h->n -= k;
+}
+
 /* IOPS of NQ random 4 KiB reads with qd outstanding: qd issued at time 0, and each completion
- * replaced at once by a new request arriving at its completion time. */
+ * replaced at once by a new request arriving at its completion time. The drive takes up to its
+ * queue_depth; the host holds the others. */
 static double closed_loop_iops(const struct iolab_disk_model *m, unsigned qd, uint64_t seed)
 {
 	struct iolab_disk *d = new_disk(m);
 	struct iolab_disk_req *req = calloc(qd, sizeof(*req));
+	struct host_queue h = {.r = calloc(qd, sizeof(*h.r))};
 	assert_non_null(req);
+	assert_non_null(h.r);
 	struct iolab_prng rng;
 	iolab_prng_seed(&rng, seed);
 	uint64_t slots = m->blocks / 8, issued = 0, done = 0, last = 0;
 	for (unsigned i = 0; i < qd; i++) {
 		req[i] = (struct iolab_disk_req){.lbn = 8 * iolab_prng_below(&rng, slots), .blocks = 8};
-		iolab_disk_submit(d, &req[i]);
+		host_submit(d, &h, &req[i]);
 		issued++;
 	}
 	struct iolab_disk_req *r;
@@ -322,15 +354,18 @@ static double closed_loop_iops(const struct iolab_disk_model *m, unsigned qd, ui
 		assert_true(r->t_done >= last);
 		last = r->t_done;
 		done++;
+		host_refill(d, &h);
 		if (issued < NQ) {
 			*r = (struct iolab_disk_req){.lbn = 8 * iolab_prng_below(&rng, slots), .blocks = 8,
 						     .t_arrive = last};
-			iolab_disk_submit(d, r);
+			host_submit(d, &h, r);
 			issued++;
 		}
-		assert_true(iolab_disk_outstanding(d) <= qd);
+		assert_true(iolab_disk_outstanding(d) <= m->queue_depth);
+		assert_true(iolab_disk_outstanding(d) + h.n <= qd);
 	}
 	assert_int_equal(done, NQ);
+	free(h.r);
 	free(req);
 	iolab_disk_free(d);
 	return (double)done / ((double)last / 1e9);
@@ -586,8 +621,8 @@ static void test_scheduler_waits_for_arrival(void **state)
 		/* a: at the far end, waiting at time 0; b: next to the arm (cylinder 0), arriving 1 s later */
 		struct iolab_disk_req a = {.lbn = m.blocks - 64, .blocks = 8, .t_arrive = 0};
 		struct iolab_disk_req b = {.lbn = 8, .blocks = 8, .t_arrive = 1000000000};
-		iolab_disk_submit(d, &a);
-		iolab_disk_submit(d, &b);
+		assert_int_equal(iolab_disk_submit(d, &a), 0);
+		assert_int_equal(iolab_disk_submit(d, &b), 0);
 		struct iolab_disk_req *first = iolab_disk_next(d);
 		struct iolab_disk_req *second = iolab_disk_next(d);
 		print_message("%s: first served %s, done at %.3f ms; a done at %.3f ms\n", names[s],

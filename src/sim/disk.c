@@ -1,9 +1,10 @@
 /* disk.c: the mechanical drive model in virtual time.
  *
- * The drive's controller serves one command at a time; queued commands wait in arrival order
- * and, when the drive accepts several (queue_depth), the scheduler picks the next among the
- * first queue_depth of them (FCFS, SSTF, C-LOOK or SPTF). Serving a command computes its whole
- * time line at once (no event queue is needed for a single drive), in this order:
+ * The drive's controller serves one command at a time; up to queue_depth more wait in arrival
+ * order (one more is refused with QUEUE FULL, -EBUSY, and the host holds it), and the scheduler
+ * picks the next among those that have arrived (FCFS, SSTF, C-LOOK or SPTF). Serving a command
+ * computes its whole time line at once (no event queue is needed for a single drive), in this
+ * order:
  *
  *   command overhead (by command type, hit or miss, and the previous command's type)
  *   -> wait for the arm (a running write flush, or the sector a prefetch is in)
@@ -26,14 +27,13 @@
  * These behaviours follow the DiskSim 4.0 disk model that the DIXtrac-extracted parameters
  * were made for; times are doubles in ns inside a command and integers between commands.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iolab/disk_sim.h"
 #include "layout.h"
-
-#define MAX_FLUSH 64
 
 struct segment {
 	uint64_t start, end; /* cached blocks [start, end) */
@@ -49,14 +49,14 @@ struct iolab_disk {
 	const struct iolab_disk_model *m;
 	struct iolab_disk_stats st;
 	struct iolab_disk_req **q; /* accepted and waiting, in arrival order */
-	unsigned nq, qcap;
+	unsigned nq, qcap;         /* qcap: the model's queue_depth */
 	double free_at;            /* the controller finishes the command in service */
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
 	double arm_free;           /* foreground media work (read or flush) ends */
-	double flush_end[MAX_FLUSH]; /* flushes in progress or queued: their ends */
-	unsigned nflush;
+	double *flush_end;         /* flushes in progress or queued: their ends (serve_write) */
+	unsigned nflush, max_dirty; /* at most max_dirty of them */
 	/* cache */
 	unsigned nseg;
 	struct segment *seg;
@@ -81,9 +81,11 @@ struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
 	d->m = m;
 	d->nseg = m->segments + (m->separate_write_segment ? 1 : 0);
 	d->seg = calloc(d->nseg ? d->nseg : 1, sizeof(*d->seg));
-	d->qcap = 64;
+	d->qcap = m->queue_depth ? m->queue_depth : 1;
 	d->q = calloc(d->qcap, sizeof(*d->q));
-	if (!d->seg || !d->q) {
+	d->max_dirty = m->write_segments ? m->write_segments : 1;
+	d->flush_end = calloc(d->max_dirty, sizeof(*d->flush_end));
+	if (!d->seg || !d->q || !d->flush_end) {
 		iolab_disk_free(d);
 		return NULL;
 	}
@@ -98,6 +100,7 @@ void iolab_disk_free(struct iolab_disk *d)
 		return;
 	free(d->seg);
 	free(d->q);
+	free(d->flush_end);
 	free(d);
 }
 
@@ -111,17 +114,12 @@ const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d)
 	return &d->st;
 }
 
-void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
+int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
 {
-	if (d->nq == d->qcap) {
-		unsigned cap = d->qcap * 2;
-		struct iolab_disk_req **nq = realloc(d->q, cap * sizeof(*nq));
-		if (!nq)
-			abort(); /* the engine bounds the queue by its depth; this is not reachable */
-		d->q = nq;
-		d->qcap = cap;
-	}
+	if (d->nq == d->qcap)
+		return -EBUSY; /* QUEUE FULL: the host holds r until a command has been served */
 	d->q[d->nq++] = r;
+	return 0;
 }
 
 /* ---- the arm --------------------------------------------------------------------------- */
@@ -638,8 +636,7 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 			s->used = false;
 	}
 	double start = ta + ovh;
-	unsigned max_dirty = m->write_segments ? m->write_segments : 1;
-	if (m->write_back && flushing(d, ta) >= max_dirty) { /* wait for a segment to drain */
+	if (m->write_back && flushing(d, ta) >= d->max_dirty) { /* wait for a segment to drain */
 		double first = d->flush_end[0];
 		for (unsigned i = 1; i < d->nflush; i++)
 			if (d->flush_end[i] < first)
@@ -660,8 +657,15 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	if (m->write_back)
 		d->st = saved; /* the flush happens after the command has completed */
 	d->arm_free = mend;
-	if (m->write_back && d->nflush < MAX_FLUSH)
+	if (m->write_back) {
+		/* Keep this flush's end. The list never holds more than max_dirty: the flushes
+		 * that have ended by `start` are dropped, and if max_dirty were still in progress
+		 * at ta, the write waited above until the first of them ended, so at most
+		 * max_dirty - 1 remain. (Dropping them at `start` rather than when the next write
+		 * arrives changes nothing: that is later.) */
+		flushing(d, start);
 		d->flush_end[d->nflush++] = mend;
+	}
 	struct segment *s = m->segments ? take_segment(d, true) : NULL;
 	if (s) {
 		s->used = true;
