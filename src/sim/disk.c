@@ -307,14 +307,9 @@ static void pf_credit(struct iolab_disk *d, double until)
 		/* The following sectors of this track come back to back: take as many at once as
 		 * have passed by `until`. */
 		const struct iolab_zone *z = &d->m->zone[p.zone];
-		uint64_t run = z->spt - p.sector;
-		if (p.next_slip - p.pbn < run)
-			run = p.next_slip - p.pbn;
+		uint64_t run = p.run_end - p.lbn;
 		if (d->pf_limit - d->pf_next < run)
 			run = d->pf_limit - d->pf_next;
-		if (z->ndefects || z->sparing == IOLAB_SPARE_RANGE ||
-		    z->first_lbn + z->nblocks - p.lbn < run)
-			run = 1;
 		run = slot_run(d, d->pf_next, start, p.sector_ns, run);
 		uint64_t k = (uint64_t)((until - start) / p.sector_ns);
 		if (k > run)
