@@ -8,7 +8,10 @@
  * odd cylinders of a zone visit the surfaces in reverse order, so a cylinder switch keeps the
  * head. The angular position of a sector follows the skews: each track switch within a cylinder
  * moves sector 0 on by the track skew, each cylinder switch by the cylinder skew (the pattern
- * restarts at every zone), as DIXtrac-extracted layouts define them.
+ * restarts at every zone), as DIXtrac-extracted layouts define them. A lookup also says how far
+ * the blocks from there follow each other sector after sector on the track (up to the track's
+ * end, a slipped sector, a range's spares, a remapped sector or the zone's end), so that
+ * iolab_layout_next, and the read-ahead, go through such a run without further lookups.
  *
  * Seek: a measured curve is interpolated linearly (extrapolated beyond its last point); without
  * one, a + b·sqrt(d) for short seeks and c + e·d for long ones [Ruemmler and Wilkes 1994] is
