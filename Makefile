@@ -45,6 +45,7 @@ check: fuzz test-san test
 bench: build
 	bench/vs-fio.sh
 	bench/sim-speed.sh
+	bench/sim-validate-speed.sh
 
 clean:
 	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD)

@@ -31,9 +31,12 @@ struct iolab_disk;
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m);
 void iolab_disk_free(struct iolab_disk *d);
 
-/* Hands r to the drive at its r->t_arrive, which is not earlier than any earlier arrival or
- * returned completion. The drive keeps the pointer until it returns r. */
-void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
+/* Hands r to the drive at its r->t_arrive, which is not earlier than any earlier arrival (nor
+ * than any returned completion, unless r was refused before). The drive keeps the pointer until
+ * it returns r. Returns 0, or -EBUSY when the drive already holds the model's queue_depth
+ * commands waiting (SCSI QUEUE FULL): r is not taken, and the host keeps it and hands it over
+ * again, before any later request, once iolab_disk_next has returned a command. */
+int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
 /* Serves until the next request completes and returns it (t_done set), or NULL if none is
  * outstanding. */
 struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d);

@@ -1,9 +1,10 @@
 /* disk.c: the mechanical drive model in virtual time.
  *
- * The drive's controller serves one command at a time; queued commands wait in arrival order
- * and, when the drive accepts several (queue_depth), the scheduler picks the next among the
- * first queue_depth of them (FCFS, SSTF, C-LOOK or SPTF). Serving a command computes its whole
- * time line at once (no event queue is needed for a single drive), in this order:
+ * The drive's controller serves one command at a time; up to queue_depth more wait in arrival
+ * order (one more is refused with QUEUE FULL, -EBUSY, and the host holds it), and the scheduler
+ * picks the next among those that have arrived (FCFS, SSTF, C-LOOK or SPTF). Serving a command
+ * computes its whole time line at once (no event queue is needed for a single drive), in this
+ * order:
  *
  *   command overhead (by command type, hit or miss, and the previous command's type)
  *   -> wait for the arm (a running write flush, or the sector a prefetch is in)
@@ -15,7 +16,10 @@
  * The cache is a set of segments replaced least-recently-used. After a read the drive keeps
  * reading ahead in the background (to readahead_blocks past the request, or to the end of the
  * track and one more when reading sequentially) until a new command stops it at the end of the
- * sector in progress; that work is evaluated lazily when the next command arrives. A request
+ * sector in progress; that work is evaluated lazily when the next command arrives. A segment is
+ * a ring of segment_blocks: while the read is still being sent to the host, the read-ahead may
+ * only overwrite blocks the host has already taken, so it stays within a segment of the host's
+ * position and never drops the data of that read or the first block after it. A request
  * wholly in a segment is a hit: overhead plus interface time; partly in it, the rest comes from
  * the media (or from the read-ahead still running). With write-back, a write completes when its
  * data is in the buffer; the arm writes it afterwards, and sectors whose data has not arrived yet
@@ -23,14 +27,13 @@
  * These behaviours follow the DiskSim 4.0 disk model that the DIXtrac-extracted parameters
  * were made for; times are doubles in ns inside a command and integers between commands.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iolab/disk_sim.h"
 #include "layout.h"
-
-#define MAX_FLUSH 64
 
 struct segment {
 	uint64_t start, end; /* cached blocks [start, end) */
@@ -46,14 +49,14 @@ struct iolab_disk {
 	const struct iolab_disk_model *m;
 	struct iolab_disk_stats st;
 	struct iolab_disk_req **q; /* accepted and waiting, in arrival order */
-	unsigned nq, qcap;
+	unsigned nq, qcap;         /* qcap: the model's queue_depth */
 	double free_at;            /* the controller finishes the command in service */
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
 	double arm_free;           /* foreground media work (read or flush) ends */
-	double flush_end[MAX_FLUSH]; /* flushes in progress or queued: their ends */
-	unsigned nflush;
+	double *flush_end;         /* flushes in progress or queued: their ends (serve_write) */
+	unsigned nflush, max_dirty; /* at most max_dirty of them */
 	/* cache */
 	unsigned nseg;
 	struct segment *seg;
@@ -65,6 +68,9 @@ struct iolab_disk {
 	double pf_t;               /* the arm is free to go for pf_next */
 	struct iolab_phys pf_p;    /* place of the last block the read-ahead looked up */
 	bool pf_p_valid;
+	/* the read whose data the read-ahead's segment holds for the host (see slot_free) */
+	uint64_t hold_lo, hold_end; /* its blocks */
+	double hold_done;           /* its last block has gone to the host */
 };
 
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
@@ -75,9 +81,11 @@ struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
 	d->m = m;
 	d->nseg = m->segments + (m->separate_write_segment ? 1 : 0);
 	d->seg = calloc(d->nseg ? d->nseg : 1, sizeof(*d->seg));
-	d->qcap = 64;
+	d->qcap = m->queue_depth ? m->queue_depth : 1;
 	d->q = calloc(d->qcap, sizeof(*d->q));
-	if (!d->seg || !d->q) {
+	d->max_dirty = m->write_segments ? m->write_segments : 1;
+	d->flush_end = calloc(d->max_dirty, sizeof(*d->flush_end));
+	if (!d->seg || !d->q || !d->flush_end) {
 		iolab_disk_free(d);
 		return NULL;
 	}
@@ -92,6 +100,7 @@ void iolab_disk_free(struct iolab_disk *d)
 		return;
 	free(d->seg);
 	free(d->q);
+	free(d->flush_end);
 	free(d);
 }
 
@@ -105,17 +114,12 @@ const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d)
 	return &d->st;
 }
 
-void iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
+int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
 {
-	if (d->nq == d->qcap) {
-		unsigned cap = d->qcap * 2;
-		struct iolab_disk_req **nq = realloc(d->q, cap * sizeof(*nq));
-		if (!nq)
-			abort(); /* the engine bounds the queue by its depth; this is not reachable */
-		d->q = nq;
-		d->qcap = cap;
-	}
+	if (d->nq == d->qcap)
+		return -EBUSY; /* QUEUE FULL: the host holds r until a command has been served */
 	d->q[d->nq++] = r;
+	return 0;
 }
 
 /* ---- the arm --------------------------------------------------------------------------- */
@@ -243,6 +247,49 @@ static void seg_extend(struct iolab_disk *d, struct segment *s, uint64_t end)
 		s->start = s->end - d->m->segment_blocks;
 }
 
+/* The read-ahead's segment is a ring of segment_blocks: block b goes into the slot of block
+ * b - segment_blocks, and a block may be pushed out only once it has gone to the host (DiskSim's
+ * manual, "Number of buffer segments"). While the hold read is being sent, the read-ahead thus
+ * stays less than segment_blocks ahead of the first block the host has not been sent, and never
+ * overwrites a block of that read, nor the next one after it, before the read has completed.
+ * Returns when block b's slot is free: at once if it held data from before the hold read; when
+ * the host has been sent that block, if it is one of the hold read's (they leave one bus time
+ * apart, the last at hold_done, so block x has gone by hold_done - (hold_end - 1 - x) bus
+ * times); at hold_done if it is read-ahead data beyond the read. */
+static double slot_free(const struct iolab_disk *d, uint64_t b)
+{
+	uint64_t seg = d->m->segment_blocks;
+	if (b < d->hold_lo + seg)
+		return -INFINITY;
+	if (b - seg >= d->hold_end)
+		return d->hold_done;
+	return d->hold_done - (double)(d->hold_end - 1 - (b - seg)) * (double)d->m->bus_ns_per_block;
+}
+
+/* How many of the blocks b, b + 1, ... (at most run), the first starting at `start` (when its
+ * slot is free) and the others back to back, find their slots free. */
+static uint64_t slot_run(const struct iolab_disk *d, uint64_t b, double start, double sector_ns,
+			 uint64_t run)
+{
+	uint64_t seg = d->m->segment_blocks;
+	if (b >= d->hold_end + seg)
+		return run; /* every slot from here on was free at hold_done, before start */
+	uint64_t j0 = b < d->hold_lo + seg ? d->hold_lo + seg - b : 0; /* first slot of the hold read */
+	uint64_t j1 = d->hold_end + seg - b;                            /* first slot after it */
+	if (j0 >= run)
+		return run;
+	double bulk = (double)d->m->bus_ns_per_block;
+	double slack = start + (double)j0 * sector_ns - slot_free(d, b + j0);
+	if (slack < 0)
+		return j0 > 0 ? j0 : 1; /* (the first block's slot is free by construction) */
+	if (bulk <= sector_ns)
+		return run; /* the host frees the slots faster than the media fills them */
+	double last = (double)j0 + floor(slack / (bulk - sector_ns)); /* last one in time */
+	if (last + 1 >= (double)j1)
+		return run; /* all the hold read's slots, and the later ones free at hold_done */
+	return (uint64_t)last + 1 < run ? (uint64_t)last + 1 : run;
+}
+
 /* Reads ahead every block whose sector ends by `until`. */
 static void pf_credit(struct iolab_disk *d, double until)
 {
@@ -250,7 +297,8 @@ static void pf_credit(struct iolab_disk *d, double until)
 		struct iolab_phys p;
 		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
-		double start = reach_bg(d, &p, d->pf_t, false, true);
+		double room = slot_free(d, d->pf_next);
+		double start = reach_bg(d, &p, room > d->pf_t ? room : d->pf_t, false, true);
 		if (start + p.sector_ns > until) {
 			d->cyl = cyl;
 			d->head = head;
@@ -259,14 +307,10 @@ static void pf_credit(struct iolab_disk *d, double until)
 		/* The following sectors of this track come back to back: take as many at once as
 		 * have passed by `until`. */
 		const struct iolab_zone *z = &d->m->zone[p.zone];
-		uint64_t run = z->spt - p.sector;
-		if (p.next_slip - p.pbn < run)
-			run = p.next_slip - p.pbn;
+		uint64_t run = p.run_end - p.lbn;
 		if (d->pf_limit - d->pf_next < run)
 			run = d->pf_limit - d->pf_next;
-		if (z->ndefects || z->sparing == IOLAB_SPARE_RANGE ||
-		    z->first_lbn + z->nblocks - p.lbn < run)
-			run = 1;
+		run = slot_run(d, d->pf_next, start, p.sector_ns, run);
 		uint64_t k = (uint64_t)((until - start) / p.sector_ns);
 		if (k > run)
 			k = run;
@@ -297,13 +341,16 @@ static double pf_stop(struct iolab_disk *d, double t)
 		return t > d->pf_t ? t : d->pf_t;
 	struct iolab_phys p;
 	pf_place(d, &p);
-	double mv = move_ns(d, &p, false), seek_end = d->pf_t + mv;
+	double room = slot_free(d, d->pf_next), from = room > d->pf_t ? room : d->pf_t;
+	double mv = move_ns(d, &p, false), seek_end = from + mv;
 	d->cyl = p.cyl;
 	d->head = p.head;
 	d->pf_on = false;
 	if (t < seek_end)
 		return seek_end;
 	double start = seek_end + rotate_ns(d, &p, seek_end);
+	if (t < start && room > d->pf_t)
+		return t; /* it waited for room in the segment, and now only for the sector: idle */
 	if (t < start)
 		return start;
 	/* The sector in progress is read to its end, and kept. */
@@ -311,6 +358,15 @@ static double pf_stop(struct iolab_disk *d, double t)
 	d->pf_next++;
 	seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
 	return d->pf_t;
+}
+
+/* The read [lbn, end), whose last block goes to the host at `done`, takes the read-ahead's
+ * segment: until then the segment keeps what the host has not been sent (slot_free). */
+static void hold_read(struct iolab_disk *d, uint64_t lbn, uint64_t end, double done)
+{
+	d->hold_lo = lbn;
+	d->hold_end = end;
+	d->hold_done = done;
 }
 
 /* ---- cache ------------------------------------------------------------------------------- */
@@ -477,14 +533,17 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		touch(d, s);
 		if (have == end) {
 			d->st.read_hits++;
-			if (on_pf) /* the read-ahead goes on, as far as this request would take it */
+			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
 				raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
+				hold_read(d, lbn, end, bus);
+			}
 			return bus;
 		}
 		d->st.read_partial_hits++;
 		if (on_pf) {
 			raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
 			pf_follow(d, have, (uint32_t)(end - have), &bus);
+			hold_read(d, lbn, end, bus);
 			return bus;
 		}
 		/* The rest from the media, starting where the segment ends. */
@@ -496,6 +555,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		seg_extend(d, s, end);
 		d->arm_free = mend;
 		start_readahead(d, s, end, mend, readahead_limit(d, lbn, r->blocks, s->start));
+		hold_read(d, lbn, end, bus);
 		return bus;
 	}
 	if (joins) {
@@ -506,6 +566,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		struct segment *ps = &d->seg[d->pf_seg];
 		raise_limit(d, readahead_limit(d, lbn, r->blocks, ps->start));
 		pf_follow(d, lbn, r->blocks, &bus);
+		hold_read(d, lbn, end, bus);
 		touch(d, ps);
 		return bus;
 	}
@@ -528,6 +589,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		seg_extend(d, ns, end);
 		touch(d, ns);
 		start_readahead(d, ns, end, mend, readahead_limit(d, lbn, r->blocks, lbn));
+		hold_read(d, lbn, end, bus);
 	}
 	return bus;
 }
@@ -569,8 +631,7 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 			s->used = false;
 	}
 	double start = ta + ovh;
-	unsigned max_dirty = m->write_segments ? m->write_segments : 1;
-	if (m->write_back && flushing(d, ta) >= max_dirty) { /* wait for a segment to drain */
+	if (m->write_back && flushing(d, ta) >= d->max_dirty) { /* wait for a segment to drain */
 		double first = d->flush_end[0];
 		for (unsigned i = 1; i < d->nflush; i++)
 			if (d->flush_end[i] < first)
@@ -591,8 +652,15 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	if (m->write_back)
 		d->st = saved; /* the flush happens after the command has completed */
 	d->arm_free = mend;
-	if (m->write_back && d->nflush < MAX_FLUSH)
+	if (m->write_back) {
+		/* Keep this flush's end. The list never holds more than max_dirty: the flushes
+		 * that have ended by `start` are dropped, and if max_dirty were still in progress
+		 * at ta, the write waited above until the first of them ended, so at most
+		 * max_dirty - 1 remain. (Dropping them at `start` rather than when the next write
+		 * arrives changes nothing: that is later.) */
+		flushing(d, start);
 		d->flush_end[d->nflush++] = mend;
+	}
 	struct segment *s = m->segments ? take_segment(d, true) : NULL;
 	if (s) {
 		s->used = true;

@@ -2,7 +2,8 @@
  * drive (disk.c) at the engine's virtual time; the drive's completions become events in the
  * engine's event queue, and reap() advances virtual time to the earliest one. (One drive has one
  * completion pending at a time; the queue is what several devices will share.) Byte offsets
- * become blocks of the model's block size. */
+ * become blocks of the model's block size. When the drive's queue is full (QUEUE FULL) the
+ * engine holds the requests, in arrival order, and hands them over as the drive serves others. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -17,6 +18,8 @@ struct sim_state {
 	struct iolab_disk_req *req; /* one per slot */
 	struct iolab_evq events;    /* completions, by virtual time */
 	uint64_t now;
+	struct iolab_disk_req **held; /* refused by the full drive: a ring of qd, oldest at head */
+	unsigned qd, head, nheld;
 };
 
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
@@ -30,14 +33,45 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	s->m = m;
 	s->disk = iolab_disk_new(m);
 	s->req = calloc(p->qd, sizeof(*s->req));
-	if (!s->disk || !s->req) {
+	s->held = calloc(p->qd, sizeof(*s->held));
+	s->qd = p->qd;
+	if (!s->disk || !s->req || !s->held) {
 		iolab_disk_free(s->disk);
 		free(s->req);
+		free(s->held);
 		free(s);
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	iolab_evq_init(&s->events);
 	e->priv = s;
+	return 0;
+}
+
+/* Hands the held requests to the drive, oldest first, while it takes them. */
+static int hand_held(struct sim_state *s)
+{
+	while (s->nheld) {
+		int rc = iolab_disk_submit(s->disk, s->held[s->head]);
+		if (rc == -EBUSY)
+			return 0;
+		if (rc)
+			return rc;
+		s->head = (s->head + 1) % s->qd;
+		s->nheld--;
+	}
+	return 0;
+}
+
+/* Hands r to the drive, or holds it behind the requests already held. At most qd requests are
+ * in flight, so the ring never overflows. */
+static int hand(struct sim_state *s, struct iolab_disk_req *r)
+{
+	if (!s->nheld) {
+		int rc = iolab_disk_submit(s->disk, r);
+		if (rc != -EBUSY)
+			return rc;
+	}
+	s->held[(s->head + s->nheld++) % s->qd] = r;
 	return 0;
 }
 
@@ -53,7 +87,9 @@ static int sim_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsig
 		r->write = io->op == IOLAB_OP_WRITE;
 		r->t_arrive = s->now;
 		r->user = io;
-		iolab_disk_submit(s->disk, r);
+		int rc = hand(s, r);
+		if (rc)
+			return i ? (int)i : rc;
 	}
 	e->sub_seen += n; /* none completes before virtual time moves on in reap() */
 	return (int)n;
@@ -68,8 +104,11 @@ static int sim_reap(struct iolab_engine *e, unsigned min, struct iolab_io **done
 			struct iolab_disk_req *r = iolab_disk_next(s->disk);
 			if (!r)
 				break;
-			if (iolab_evq_push(&s->events, r->t_done, r))
-				return got ? (int)got : -ENOMEM;
+			int rc = hand_held(s); /* the drive has room again */
+			if (!rc && iolab_evq_push(&s->events, r->t_done, r))
+				rc = -ENOMEM;
+			if (rc)
+				return got ? (int)got : rc;
 		}
 		struct iolab_event ev;
 		iolab_evq_pop(&s->events, &ev);
@@ -115,6 +154,7 @@ static void sim_cleanup(struct iolab_engine *e)
 		iolab_disk_free(s->disk);
 		iolab_evq_free(&s->events);
 		free(s->req);
+		free(s->held);
 		free(s);
 	}
 	e->priv = NULL;

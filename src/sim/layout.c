@@ -8,7 +8,10 @@
  * odd cylinders of a zone visit the surfaces in reverse order, so a cylinder switch keeps the
  * head. The angular position of a sector follows the skews: each track switch within a cylinder
  * moves sector 0 on by the track skew, each cylinder switch by the cylinder skew (the pattern
- * restarts at every zone), as DIXtrac-extracted layouts define them.
+ * restarts at every zone), as DIXtrac-extracted layouts define them. A lookup also says how far
+ * the blocks from there follow each other sector after sector on the track (up to the track's
+ * end, a slipped sector, a range's spares, a remapped sector or the zone's end), so that
+ * iolab_layout_next, and the read-ahead, go through such a run without further lookups.
  *
  * Seek: a measured curve is interpolated linearly (extrapolated beyond its last point); without
  * one, a + b·sqrt(d) for short seeks and c + e·d for long ones [Ruemmler and Wilkes 1994] is
@@ -216,6 +219,7 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 		return -ERANGE;
 	uint64_t spc = (uint64_t)z->spt * m->surfaces; /* sectors per cylinder */
 	uint64_t x = lbn - z->first_lbn, pbn;
+	uint64_t run = z->first_lbn + z->nblocks - lbn; /* blocks left in the zone */
 	if (z->sparing == IOLAB_SPARE_RANGE) {
 		uint64_t rsz = spc * z->range, per = rsz - z->spares;
 		x += z->front_empty;
@@ -223,20 +227,34 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 		uint32_t a = lower_bound(z->slips, z->nslips, base);
 		uint32_t b = lower_bound(z->slips, z->nslips, base + rsz);
 		pbn = base + within + slips_before(z->slips, a, b, base, within);
+		if (per - within < run) /* the range's spare sectors follow */
+			run = per - within;
 	} else {
 		x += z->front_empty;
 		pbn = x + slips_before(z->slips, 0, z->nslips, 0, x);
 	}
-	for (uint32_t i = 0; i + 1 < z->ndefects; i += 2)
-		if (z->defects[i] == pbn && z->defects[i + 1] != pbn) {
+	bool remapped = false;
+	for (uint32_t i = 0; i + 1 < z->ndefects; i += 2) {
+		if (z->defects[i] == z->defects[i + 1])
+			continue; /* not remapped */
+		if (z->defects[i] == pbn) {
 			pbn = z->defects[i + 1];
+			remapped = true;
 			break;
 		}
+		if (z->defects[i] > pbn && z->defects[i] - pbn < run) /* a later block is elsewhere */
+			run = z->defects[i] - pbn;
+	}
 	uint64_t c = pbn / spc, t = (pbn % spc) / z->spt;
 	p->lbn = lbn;
 	p->pbn = pbn;
 	uint32_t k = lower_bound(z->slips, z->nslips, pbn + 1);
 	p->next_slip = k < z->nslips ? z->slips[k] : UINT64_MAX;
+	if (p->next_slip - pbn < run)
+		run = p->next_slip - pbn;
+	if (z->spt - pbn % z->spt < run) /* the track ends */
+		run = z->spt - pbn % z->spt;
+	p->run_end = lbn + (remapped ? 1 : run);
 	p->zone = lo;
 	p->cyl = (uint32_t)(z->first_cyl + c);
 	p->track = (uint32_t)t;
@@ -254,9 +272,7 @@ int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p)
 {
 	const struct iolab_zone *z = &m->zone[p->zone];
 	uint64_t lbn = p->lbn + 1;
-	bool same_track = p->sector + 1 < z->spt && p->pbn + 1 != p->next_slip && !z->ndefects &&
-			  lbn < z->first_lbn + z->nblocks && z->sparing != IOLAB_SPARE_RANGE;
-	if (!same_track)
+	if (lbn >= p->run_end)
 		return iolab_layout_map(m, lbn, p);
 	p->lbn = lbn;
 	p->pbn++;

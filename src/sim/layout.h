@@ -13,13 +13,16 @@ struct iolab_phys {
 	/* for iolab_layout_next */
 	uint64_t lbn, pbn;   /* the block, and its physical sector within the zone */
 	uint64_t next_slip;  /* first slipped sector after pbn in the zone (UINT64_MAX: none) */
+	uint64_t run_end;    /* the blocks lbn .. run_end - 1 lie on this track in consecutive
+				sectors from this one (no track end, slip, spare or remapped
+				sector among them) */
 };
 
 /* Physical place of lbn. Returns 0 or -ERANGE past the last block. */
 int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p);
 
-/* Moves p (a result of iolab_layout_map) to the next block: in O(1) when it is the next sector
- * of the same track, else by a full lookup. Returns 0 or -ERANGE. */
+/* Moves p (a result of iolab_layout_map) to the next block: in O(1) within p's run (run_end),
+ * else by a full lookup. Returns 0 or -ERANGE. */
 int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p);
 
 #endif

@@ -22,7 +22,11 @@ int iolab_validate_run(const struct iolab_disk_model *m, const struct iolab_vtra
 		const struct iolab_vreq *v = &t->req[i];
 		struct iolab_disk_req r = {.lbn = v->lbn, .blocks = v->blocks, .write = v->write,
 					   .t_arrive = now};
-		iolab_disk_submit(d, &r);
+		int rc = iolab_disk_submit(d, &r); /* the drive is idle: it has room */
+		if (rc) {
+			iolab_disk_free(d);
+			return iolab_errf(err, -rc, "trace request %zu: the drive refused it", i + 1);
+		}
 		iolab_disk_next(d);
 		sim_us[i] = (double)(r.t_done - r.t_arrive) / 1e3;
 		now = r.t_done + (uint64_t)(v->think_us * 1e3 + 0.5);
