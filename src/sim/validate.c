@@ -2,6 +2,7 @@
  * in the DiskSim validation notes). */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,16 +129,68 @@ double iolab_cdf_quantile(const double *x, size_t n, double p)
 	return x[i - 1] + f * (x[i] - x[i - 1]);
 }
 
+/* The bits of x as an unsigned key in the order of the doubles (NaN aside): negative numbers
+ * have all bits flipped, the others only the sign bit. */
+static uint64_t order_key(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof(b));
+	return b >> 63 ? ~b : b | (1ull << 63);
+}
+
+/* Sorts v[0..n) ascending: a least-significant-digit radix sort on order_key, 8 passes of one
+ * byte. The demerit sorts two arrays of a trace's length on every validation, where qsort's
+ * comparison calls were an eighth of the whole command's time; this is linear. Returns 0, or
+ * -ENOMEM with v left as it was. */
+static int radix_sort(double *v, size_t n)
+{
+	uint64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = order_key(v[i]);
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = {0};
+		for (size_t i = 0; i < n; i++)
+			count[((a[i] >> shift) & 0xff) + 1]++;
+		if (count[((a[0] >> shift) & 0xff) + 1] == n)
+			continue; /* every key has this byte: the pass would change nothing */
+		for (unsigned d = 1; d < 257; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xff]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = a[i] >> 63 ? a[i] & ~(1ull << 63) : ~a[i];
+		memcpy(&v[i], &k, sizeof(k));
+	}
+	free(a);
+	free(b);
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
+static void sort_doubles(double *v, size_t n)
+{
+	if (n && radix_sort(v, n))
+		qsort(v, n, sizeof(double), cmp_double);
+}
+
 double iolab_demerit(double *meas, double *sim, size_t n)
 {
-	qsort(meas, n, sizeof(double), cmp_double);
-	qsort(sim, n, sizeof(double), cmp_double);
+	sort_doubles(meas, n);
+	sort_doubles(sim, n);
 	double acc = 0;
 	for (unsigned k = 1; k <= 10000; k++) {
 		double p = k / 10000.0;
