@@ -4,6 +4,7 @@
  * measured mean"), so it is refused with exit 2 naming the file; numbers follow the one rule of
  * iolab's data files (iolab_parse_decimal). */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,12 +133,47 @@ static void test_cli(void **state)
 	}
 }
 
+/* The demerit sorts both distributions: the result must be the sorted order whatever the input
+ * order, for any values (zeros, ties, fractions, huge ones), as a plain insertion sort says. */
+static void test_demerit_sorts(void **state)
+{
+	(void)state;
+	enum { N = 5000 };
+	static double a[N], b[N], ref[N];
+	uint64_t x = 12345;
+	for (size_t i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		a[i] = (double)(x >> 40) / 7.0; /* fractions, with ties between equal draws */
+		if (i % 97 == 0)
+			a[i] = 0;
+		if (i % 101 == 0)
+			a[i] = 1e300;
+		b[i] = a[i];
+	}
+	memcpy(ref, a, sizeof(ref));
+	for (size_t i = 1; i < N; i++) /* the oracle */
+		for (size_t j = i; j > 0 && ref[j - 1] > ref[j]; j--) {
+			double t = ref[j];
+			ref[j] = ref[j - 1];
+			ref[j - 1] = t;
+		}
+	/* Identical distributions are 0 apart, and both come back sorted. */
+	assert_true(iolab_demerit(a, b, N) == 0);
+	assert_memory_equal(a, ref, sizeof(ref));
+	assert_memory_equal(b, ref, sizeof(ref));
+	/* Shifting every value by d moves each quantile by d: the RMS distance is d. */
+	double c[4] = {3, 1, 2, 4}, d[4] = {4.5, 2.5, 3.5, 5.5};
+	assert_true(fabs(iolab_demerit(c, d, 4) - 1.5) < 1e-12);
+	assert_true(c[0] == 1 && c[3] == 4 && d[0] == 2.5 && d[3] == 5.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_measured_time),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_demerit_sorts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
