@@ -149,7 +149,7 @@ static void random_reads(struct rand_run *out)
 		now += iolab_prng_below(&rng, 20000000);
 	}
 	out->reads = iolab_disk_stats(d)->reads;
-	out->rot_sum = iolab_disk_stats(d)->rotate_ns; /* the counter itself, as the brief defines it */
+	out->rot_sum = iolab_disk_stats(d)->rotate_ns; /* the counter itself: rotational latency as the drive charges it */
 	iolab_disk_free(d);
 	iolab_model_free(&m);
 }
@@ -202,7 +202,7 @@ static void test_seek_curve(void **state)
 	 * neighbouring cylinder or surface only if it lies within that many sectors of a track end:
 	 * ~1% of the requests at most. A one-cylinder error changes a long seek by ~1 us of ~5 ms,
 	 * and a short one (or 0 vs 1 cylinders, 1.2 ms) only with a probability of ~1e-4, so the
-	 * means agree to well under 0.5%; the brief's 3% leaves room for that and for nothing like
+	 * means agree to well under 0.5%; a 3% bound leaves room for that and for nothing like
 	 * a wrong seek curve, a missing head switch or settle on reads (settle 0.49 ms = 10%). */
 	assert_true(fabs(sim - want) < 0.03 * want);
 	/* Per request: the seek charged is the curve's value, but for those few slipped blocks. */
@@ -269,8 +269,8 @@ static void test_sequential_media_rate(void **state)
 		      "(raw %.2f, with skews %.2f)\n", out_r / 1e6, out_raw / 1e6, out_s / 1e6,
 		      in_r / 1e6, in_raw / 1e6, in_s / 1e6);
 	/* The skews of this drive are long (63 sectors = 1.13 ms for a 0.18 ms head switch; the
-	 * cylinder skew 113 sectors): 17.6% of the raw rate goes in switches, more than the brief's
-	 * ~10%. Against the skew-corrected rate the rest is: the partial cylinders at both ends of
+	 * cylinder skew 113 sectors): 17.6% of the raw rate goes in switches, more than the
+	 * ~10% typical of drives with shorter skews. Against the skew-corrected rate the rest is: the partial cylinders at both ends of
 	 * the ~51 (75) cylinders read (<= 1/50 of a cylinder's switches, 0.4%), a few slipped
 	 * sectors (one sector each), and the interface time of the last block of each command
 	 * (1 us per 4.5 ms): 3% covers them with room and catches a lost revolution anywhere in
@@ -391,7 +391,7 @@ static void test_queuing(void **state)
 	 * sequence as QD 1. The margins are far from the expected values (each figure rests on
 	 * 20000 requests, ~1% noise): */
 	assert_true(plain1 > 80 && plain1 < 140);
-	assert_true(sptf32 > 1.2 * fcfs32);          /* brief: SPTF >= 20% more than FCFS */
+	assert_true(sptf32 > 1.2 * fcfs32);          /* SPTF at least 20% above FCFS: far below the expected ~2x */
 	assert_true(plain32 / plain1 < 1.1);         /* a drive without queuing gains nothing */
 	assert_true(fabs(fcfs32 / plain1 - 1) < 0.1); /* nor does FCFS */
 	assert_true(sptf32 / sptf1 > 1.3);           /* a queuing SPTF drive does */
@@ -435,8 +435,8 @@ static void test_write_back(void **state)
 		      "write-through %.1f us\n", wb / 1e3, wb_waits, wt / 1e3);
 	/* Write-through pays seek + settle + rotation + media (~9 ms); write-back the overhead and
 	 * the transfer (0.19 + 8 x 0.099 ms ~ 1 ms) unless the previous write is still being
-	 * flushed (think time shorter than the flush: ~40% here). Expected ratio ~3-5x: 2x is the
-	 * brief's floor. */
+	 * flushed (think time shorter than the flush: ~40% here). Expected ratio ~3-5x: 2x is a floor
+	 * well below it. */
 	assert_true(wb * 2 <= wt);
 	assert_int_equal(wt_waits, 0);
 	/* Nothing is faster than the overhead plus the interface. */
