@@ -1,13 +1,18 @@
 /* helpers.c: see helpers.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmocka.h>
 #include <jansson.h>
 
 #include "helpers.h"
@@ -173,4 +178,45 @@ json_t *th_load_json(const char *path)
 	if (!j)
 		fprintf(stderr, "%s: not valid JSON: line %d: %s\n", path, e.line, e.text);
 	return j;
+}
+
+unsigned th_count_lines(const char *s)
+{
+	unsigned n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+void th_expect_exit_(int line, struct th_out *o, int want, const char *const *needles)
+{
+	const char *missing = NULL;
+	for (const char *const *n = needles; *n && !missing; n++)
+		if (!strstr(o->err, *n))
+			missing = *n;
+	bool ok = o->status == want && th_count_lines(o->err) == 1 && !missing &&
+		  (want != 2 || !*o->out);
+	if (!ok)
+		print_error("case at line %d: status %d (want %d), %u stderr line(s) (want 1)%s%s%s\n"
+			    "--- stderr:\n%s--- stdout:\n%s---\n", line, o->status, want,
+			    th_count_lines(o->err), missing ? ", missing '" : "", missing ? missing : "",
+			    missing ? "'" : "", o->err, o->out);
+	th_out_free(o);
+	if (!ok)
+		fail_msg("not the expected outcome (see above)");
+}
+
+int th_sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	const char *bin = getenv("IOLAB_BIN");
+	setenv("B", bin ? bin : "build/iolab", 1);
+	int st = system(cmd);
+	if (st < 0)
+		die("system");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

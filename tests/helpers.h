@@ -33,6 +33,20 @@ void th_data_path(char *buf, size_t n, const char *name);
 /* Parses the JSON file at path; on failure prints why (path, line, message) and returns NULL. */
 struct json_t *th_load_json(const char *path);
 
+/* Number of '\n' in s. */
+unsigned th_count_lines(const char *s);
+
+/* Checks a finished command: exit status want and exactly one line on stderr holding every
+ * needle (and, for status 2, nothing on stdout); prints both outputs and fails the test
+ * otherwise. Frees o. Use TH_EXPECT_EXIT(o, status, "needle", ...). */
+void th_expect_exit_(int line, struct th_out *o, int want, const char *const *needles);
+#define TH_EXPECT_EXIT(o, want, ...) \
+	th_expect_exit_(__LINE__, &(o), want, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Runs a shell command line, with $B set to the iolab binary; returns its exit status (128 +
+ * signal if it was killed). */
+int th_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -61,32 +61,6 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static unsigned count_lines(const char *s)
-{
-	unsigned n = 0;
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* Expects exit status want and one stderr line holding every needle. Frees o. */
-static void expect_(int line, struct th_out *o, int want, const char *const *needles)
-{
-	const char *missing = NULL;
-	for (const char *const *n = needles; *n && !missing; n++)
-		if (!strstr(o->err, *n))
-			missing = *n;
-	bool ok = o->status == want && count_lines(o->err) == 1 && !missing;
-	if (!ok)
-		print_error("case at line %d: status %d (want %d), %u stderr line(s) (want 1)%s%s%s\n"
-			    "--- stderr:\n%s---\n", line, o->status, want, count_lines(o->err),
-			    missing ? ", missing '" : "", missing ? missing : "", missing ? "'" : "", o->err);
-	th_out_free(o);
-	if (!ok)
-		fail_msg("not refused as expected (see above)");
-}
-#define EXPECT_EXIT(o, want, ...) expect_(__LINE__, &(o), want, (const char *const[]){__VA_ARGS__, NULL})
-
 static void path_in(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", g.dir, name);
@@ -110,38 +84,24 @@ static unsigned count_entries(const char *dir, const char *part)
 	return n;
 }
 
-/* Runs a shell command line with $IOLAB_BIN as "$B"; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	const char *bin = getenv("IOLAB_BIN");
-	setenv("B", bin ? bin : "build/iolab", 1);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* ---- refused before anything runs ---- */
 
 static void test_device_outputs_refused(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("run", "--engine", "null", "--time", "0.1", "--json", "/dev/null", NULL);
-	EXPECT_EXIT(o, 2, "--json", "/dev/null", "character device");
+	TH_EXPECT_EXIT(o, 2, "--json", "/dev/null", "character device");
 	o = th_iolab("run", "--engine", "null", "--time", "0.1", "--csv", g.dir, NULL);
-	EXPECT_EXIT(o, 2, "--csv", g.dir, "directory");
+	TH_EXPECT_EXIT(o, 2, "--csv", g.dir, "directory");
 	char fifo[PATH_MAX];
 	path_in(fifo, sizeof(fifo), "fifo");
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	o = th_iolab("sim", "--model", "atlas10k", "--time", "1", "--json", fifo, NULL);
-	EXPECT_EXIT(o, 2, "--json", fifo, "FIFO");
+	TH_EXPECT_EXIT(o, 2, "--json", fifo, "FIFO");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", "/dev/zero", NULL);
-	EXPECT_EXIT(o, 2, "--requests", "/dev/zero", "character device");
+	TH_EXPECT_EXIT(o, 2, "--requests", "/dev/zero", "character device");
 	o = th_iolab("model", "import-disksim", g.diskspecs, "-o", "/dev/null", NULL);
-	EXPECT_EXIT(o, 2, "--output", "/dev/null", "character device");
+	TH_EXPECT_EXIT(o, 2, "--output", "/dev/null", "character device");
 	unlink(fifo);
 }
 
@@ -169,13 +129,13 @@ static void test_mounted_blockdev_as_report(void **state)
 	char target[PATH_MAX];
 	path_in(target, sizeof(target), "target.img");
 	struct th_out o = th_iolab("run", target, "--size", "1m", "--time", "0.2", "--json", dev, NULL);
-	EXPECT_EXIT(o, 2, "--json", dev, "block device");
+	TH_EXPECT_EXIT(o, 2, "--json", dev, "block device");
 	o = th_iolab("run", target, "--size", "1m", "--time", "0.2", "--csv", dev, "--force", NULL);
-	EXPECT_EXIT(o, 2, "--csv", dev, "block device");
+	TH_EXPECT_EXIT(o, 2, "--csv", dev, "block device");
 	o = th_iolab("sim", "--model", "atlas10k", "--time", "1", "--json", dev, NULL);
-	EXPECT_EXIT(o, 2, "--json", dev, "block device");
+	TH_EXPECT_EXIT(o, 2, "--json", dev, "block device");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", dev, NULL);
-	EXPECT_EXIT(o, 2, "--requests", dev, "block device");
+	TH_EXPECT_EXIT(o, 2, "--requests", dev, "block device");
 	assert_false(exists(target)); /* refused before the scratch file was made */
 	umount2(mnt, MNT_DETACH);
 	th_loop_detach(dev);
@@ -193,7 +153,7 @@ static void test_target_as_output_refused(void **state)
 	char img[PATH_MAX], other[PATH_MAX];
 	path_in(img, sizeof(img), "scratch.img");
 	struct th_out o = th_iolab("run", img, "--size", "1m", "--time", "0.2", "--json", img, NULL);
-	EXPECT_EXIT(o, 2, "--json", img, "input");
+	TH_EXPECT_EXIT(o, 2, "--json", img, "input");
 	assert_false(exists(img));
 	/* The same file spelled another way, once it exists. */
 	o = th_iolab("run", img, "--size", "1m", "--time", "0.2", "--quiet", NULL);
@@ -201,23 +161,23 @@ static void test_target_as_output_refused(void **state)
 	th_out_free(&o);
 	snprintf(other, sizeof(other), "%s/../%s/scratch.img", g.dir, strrchr(g.dir, '/') + 1);
 	o = th_iolab("run", img, "--time", "0.2", "--csv", other, "--force", NULL);
-	EXPECT_EXIT(o, 2, "--csv", "input");
+	TH_EXPECT_EXIT(o, 2, "--csv", "input");
 	struct stat st;
 	assert_int_equal(stat(img, &st), 0);
 	assert_int_equal(st.st_size, 1 << 20); /* still the scratch file, not a report */
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--json", g.trace, "--force", NULL);
-	EXPECT_EXIT(o, 2, "--json", "input");
+	TH_EXPECT_EXIT(o, 2, "--json", "input");
 	o = th_iolab("model", "import-disksim", g.diskspecs, "-o", g.diskspecs, "--force", NULL);
-	EXPECT_EXIT(o, 2, "--output", "input");
+	TH_EXPECT_EXIT(o, 2, "--output", "input");
 }
 
 static void test_stdout_rules(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("run", "--engine", "null", "--time", "0.1", "--json", "-", "--csv", "-", NULL);
-	EXPECT_EXIT(o, 2, "--json -", "--csv -", "standard output");
+	TH_EXPECT_EXIT(o, 2, "--json -", "--csv -", "standard output");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--json", "-", "--requests", "-", NULL);
-	EXPECT_EXIT(o, 2, "standard output");
+	TH_EXPECT_EXIT(o, 2, "standard output");
 	/* '-' is standard output for sim validate too: no file called '-' appears. */
 	char here[PATH_MAX];
 	assert_non_null(getcwd(here, sizeof(here)));
@@ -249,9 +209,9 @@ static void test_existing_output_needs_force(void **state)
 	fputs("precious\n", old);
 	fclose(old);
 	struct th_out o = th_iolab("run", "--engine", "null", "--time", "0.1", "--json", f, NULL);
-	EXPECT_EXIT(o, 2, "--json", f, "--force");
+	TH_EXPECT_EXIT(o, 2, "--json", f, "--force");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", f, NULL);
-	EXPECT_EXIT(o, 2, "--requests", f, "--force");
+	TH_EXPECT_EXIT(o, 2, "--requests", f, "--force");
 	o = th_iolab("run", "--engine", "null", "--time", "0.1", "--json", f, "--force", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
@@ -273,7 +233,7 @@ static void test_full_disk(void **state)
 	char f[PATH_MAX];
 	snprintf(f, sizeof(f), "%s/requests.csv", g.small);
 	struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", f, NULL);
-	EXPECT_EXIT(o, 1, f, "No space left");
+	TH_EXPECT_EXIT(o, 1, f, "No space left");
 	assert_false(exists(f));
 	assert_int_equal(count_entries(g.small, ".iolab-"), 0);
 	snprintf(f, sizeof(f), "%s/report.json", g.small);
@@ -289,21 +249,21 @@ static void test_full_disk(void **state)
 static void test_stdout_write_error(void **state)
 {
 	(void)state;
-	assert_int_equal(sh("\"$B\" run --engine null --time 0.1 --json - >/dev/full 2>/dev/null"), 1);
-	assert_int_equal(sh("\"$B\" run --engine null --time 0.1 >/dev/full 2>/dev/null"), 1);
-	assert_int_equal(sh("\"$B\" sim validate --model atlas10k '%s' >/dev/full 2>/dev/null", g.trace), 1);
-	assert_int_equal(sh("\"$B\" model show atlas10k --json >/dev/full 2>/dev/null"), 1);
+	assert_int_equal(th_sh("\"$B\" run --engine null --time 0.1 --json - >/dev/full 2>/dev/null"), 1);
+	assert_int_equal(th_sh("\"$B\" run --engine null --time 0.1 >/dev/full 2>/dev/null"), 1);
+	assert_int_equal(th_sh("\"$B\" sim validate --model atlas10k '%s' >/dev/full 2>/dev/null", g.trace), 1);
+	assert_int_equal(th_sh("\"$B\" model show atlas10k --json >/dev/full 2>/dev/null"), 1);
 	/* One message, not one per layer that noticed. */
 	char err[PATH_MAX];
 	path_in(err, sizeof(err), "stderr.txt");
-	sh("\"$B\" run --engine null --time 0.1 --csv - >/dev/full 2>'%s'", err);
+	th_sh("\"$B\" run --engine null --time 0.1 --csv - >/dev/full 2>'%s'", err);
 	FILE *f = fopen(err, "r");
 	assert_non_null(f);
 	char buf[4096];
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	assert_int_equal(count_lines(buf), 1);
+	assert_int_equal(th_count_lines(buf), 1);
 	assert_non_null(strstr(buf, "standard output"));
 }
 

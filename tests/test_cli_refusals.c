@@ -44,33 +44,6 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static unsigned count_lines(const char *s)
-{
-	unsigned n = 0;
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* Expects exit status want, one stderr line holding every needle, nothing on stdout. Frees o. */
-static void expect_(int line, struct th_out *o, int want, const char *const *needles)
-{
-	const char *missing = NULL;
-	for (const char *const *n = needles; *n && !missing; n++)
-		if (!strstr(o->err, *n))
-			missing = *n;
-	bool ok = o->status == want && count_lines(o->err) == 1 && !missing && (want != 2 || !*o->out);
-	if (!ok)
-		print_error("case at line %d: status %d (want %d), %u stderr line(s) (want 1)%s%s%s\n"
-			    "--- stderr:\n%s--- stdout:\n%s---\n", line, o->status, want, count_lines(o->err),
-			    missing ? ", missing '" : "", missing ? missing : "", missing ? "'" : "", o->err,
-			    o->out);
-	th_out_free(o);
-	if (!ok)
-		fail_msg("not refused as expected (see above)");
-}
-#define EXPECT_EXIT(o, want, ...) expect_(__LINE__, &(o), want, (const char *const[]){__VA_ARGS__, NULL})
-
 static void path_in(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", dir, name);
@@ -101,10 +74,10 @@ static void test_size_beyond_free_space(void **state)
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)sv.f_bavail * sv.f_frsize * 2 + (1u << 30));
 	path_in(img, sizeof(img), "huge.img");
 	struct th_out o = th_iolab("run", img, "--size", size, "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, img, "--size", "free");
+	TH_EXPECT_EXIT(o, 2, img, "--size", "free");
 	assert_false(exists(img));
 	o = th_iolab("run", img, "--size", "10t", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, img, "--size", "free");
+	TH_EXPECT_EXIT(o, 2, img, "--size", "free");
 	assert_false(exists(img));
 }
 
@@ -112,16 +85,16 @@ static void test_buffer_memory_limit(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("run", "--engine", "null", "--bs", "1g", "--qd", "64", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, "I/O buffers", "--mem-limit");
+	TH_EXPECT_EXIT(o, 2, "I/O buffers", "--mem-limit");
 	o = th_iolab("run", "--engine", "null", "--bs", "1m", "--qd", "4", "--workers", "2", "--time", "0.1",
 		     "--mem-limit", "7m", NULL);
-	EXPECT_EXIT(o, 2, "8.0", "--mem-limit");
+	TH_EXPECT_EXIT(o, 2, "8.0", "--mem-limit");
 	o = th_iolab("run", "--engine", "null", "--bs", "1m", "--qd", "4", "--workers", "2", "--time", "0.1",
 		     "--mem-limit", "8m", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
 	o = th_iolab("sim", "--model", "atlas10k", "--bs", "1g", "--qd", "64", "--time", "1", NULL);
-	EXPECT_EXIT(o, 2, "I/O buffers");
+	TH_EXPECT_EXIT(o, 2, "I/O buffers");
 }
 
 /* A point whose I/Os all outlast its measured time has no result: exit 1, with a reason. */
@@ -129,7 +102,7 @@ static void test_point_without_io_fails(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--time", "1ms", "--quiet", NULL);
-	EXPECT_EXIT(o, 1, "completed no I/O", "--time");
+	TH_EXPECT_EXIT(o, 1, "completed no I/O", "--time");
 }
 
 static void test_refused_run_removes_its_scratch_file(void **state)
@@ -139,13 +112,13 @@ static void test_refused_run_removes_its_scratch_file(void **state)
 	path_in(img, sizeof(img), "made.img");
 	/* The file is created, then the 1000-byte transfer cannot be done with O_DIRECT. */
 	struct th_out o = th_iolab("run", img, "--size", "1m", "--bs", "1000", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, "logical block size");
+	TH_EXPECT_EXIT(o, 2, "logical block size");
 	assert_false(exists(img));
 	/* A second target that cannot be opened: the first one, just made, goes too. */
 	char missing[PATH_MAX];
 	path_in(missing, sizeof(missing), "no/such/dir.img");
 	o = th_iolab("run", "--target", img, "--target", missing, "--size", "1m", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, missing);
+	TH_EXPECT_EXIT(o, 2, missing);
 	assert_false(exists(img));
 }
 
@@ -155,21 +128,21 @@ static void test_conflicting_options(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("run", "--engine", "null", "--time", "1", "--bytes", "1m", NULL);
-	EXPECT_EXIT(o, 2, "--time", "--bytes", "together");
+	TH_EXPECT_EXIT(o, 2, "--time", "--bytes", "together");
 	o = th_iolab("run", "--engine", "null", "--direct", "--buffered", NULL);
-	EXPECT_EXIT(o, 2, "--direct", "--buffered");
+	TH_EXPECT_EXIT(o, 2, "--direct", "--buffered");
 	o = th_iolab("run", "--engine", "null", "--qd", "1", "--qd", "4", NULL);
-	EXPECT_EXIT(o, 2, "--qd", "twice");
+	TH_EXPECT_EXIT(o, 2, "--qd", "twice");
 	o = th_iolab("run", "--engine", "null", "--json", "a.json", "--json", "b.json", NULL);
-	EXPECT_EXIT(o, 2, "--json", "twice");
+	TH_EXPECT_EXIT(o, 2, "--json", "twice");
 	char job[PATH_MAX];
 	path_in(job, sizeof(job), "conflict.job");
 	write_text(job, "[run a]\nengine = null\ntime = 1\nbytes = 1m\n");
 	o = th_iolab("run", "--job", job, NULL);
-	EXPECT_EXIT(o, 2, ":4:", "'bytes'", "'time'");
+	TH_EXPECT_EXIT(o, 2, ":4:", "'bytes'", "'time'");
 	write_text(job, "[run a]\nengine = null\nqd = 1\n# again\nqd = 4\n");
 	o = th_iolab("run", "--job", job, NULL);
-	EXPECT_EXIT(o, 2, ":5:", "'qd'", "line 3");
+	TH_EXPECT_EXIT(o, 2, ":5:", "'qd'", "line 3");
 	/* [global] then [run] is an override, not a conflict; so is a job value and the command line. */
 	write_text(job, "[global]\nengine = null\ntime = 50ms\n[run a]\nbytes = 1m\n");
 	o = th_iolab("run", "--job", job, "--quiet", NULL);
@@ -184,9 +157,9 @@ static void test_copy_at_depth_refused(void **state)
 {
 	(void)state;
 	struct th_out o = th_iolab("run", "--engine", "null", "--pattern", "copy", "--qd", "4", NULL);
-	EXPECT_EXIT(o, 2, "copy", "--qd 4");
+	TH_EXPECT_EXIT(o, 2, "copy", "--qd 4");
 	o = th_iolab("run", "--engine", "null", "--pattern", "copy", "--workers", "2", NULL);
-	EXPECT_EXIT(o, 2, "copy", "--workers 2");
+	TH_EXPECT_EXIT(o, 2, "copy", "--workers 2");
 }
 
 static void test_sim_refuses_target_options(void **state)
@@ -200,15 +173,15 @@ static void test_sim_refuses_target_options(void **state)
 		struct th_out o = opts[i][1]
 			? th_iolab("sim", "--model", "atlas10k", opts[i][0], opts[i][1], NULL)
 			: th_iolab("sim", "--model", "atlas10k", opts[i][0], NULL);
-		EXPECT_EXIT(o, 2, opts[i][0], "simulated drive");
+		TH_EXPECT_EXIT(o, 2, opts[i][0], "simulated drive");
 	}
 	char job[PATH_MAX];
 	path_in(job, sizeof(job), "sim.job");
 	write_text(job, "[run a]\ntime = 1\nengine = psync\n");
 	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--job", job, NULL);
-	EXPECT_EXIT(o, 2, ":3:", "'engine'", "simulated drive");
+	TH_EXPECT_EXIT(o, 2, ":3:", "'engine'", "simulated drive");
 	o = th_iolab("sim", "--model", "atlas10k", "--default", NULL);
-	EXPECT_EXIT(o, 2, "--default", "unknown option");
+	TH_EXPECT_EXIT(o, 2, "--default", "unknown option");
 	/* sim --help lists only what sim uses. */
 	o = th_iolab("sim", "--help", NULL);
 	assert_int_equal(o.status, 0);
@@ -236,11 +209,11 @@ static void test_sizes_with_fractions_and_si_suffixes(void **state)
 	assert_int_equal(json_integer_value(json_object_get(run, "length")), 3500000000ll);
 	json_decref(j);
 	o = th_iolab("run", "--engine", "null", "--length", "36.7G", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, "39406324941"); /* parsed, then larger than the null engine's 1 GiB */
+	TH_EXPECT_EXIT(o, 2, "39406324941"); /* parsed, then larger than the null engine's 1 GiB */
 	o = th_iolab("run", "--engine", "null", "--bs", "1.5", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, "--bs", "whole number of bytes");
+	TH_EXPECT_EXIT(o, 2, "--bs", "whole number of bytes");
 	o = th_iolab("run", "--engine", "null", "--bs", "4q", "--time", "0.1", NULL);
-	EXPECT_EXIT(o, 2, "--bs", "suffix");
+	TH_EXPECT_EXIT(o, 2, "--bs", "suffix");
 }
 
 /* ---- inputs that are not files ---- */
@@ -254,13 +227,13 @@ static void test_fifo_inputs_refused(void **state)
 	/* Nothing ever writes to the FIFO: a reader that waited would hang the test (ctest's
 	 * timeout would end it as a failure). */
 	struct th_out o = th_iolab("run", "--job", fifo, NULL);
-	EXPECT_EXIT(o, 2, fifo, "FIFO");
+	TH_EXPECT_EXIT(o, 2, fifo, "FIFO");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", fifo, NULL);
-	EXPECT_EXIT(o, 2, fifo, "FIFO");
+	TH_EXPECT_EXIT(o, 2, fifo, "FIFO");
 	o = th_iolab("sim", "--model", fifo, NULL);
-	EXPECT_EXIT(o, 2, fifo, "FIFO");
+	TH_EXPECT_EXIT(o, 2, fifo, "FIFO");
 	o = th_iolab("run", "--job", dir, NULL);
-	EXPECT_EXIT(o, 2, dir, "directory");
+	TH_EXPECT_EXIT(o, 2, dir, "directory");
 	unlink(fifo);
 }
 

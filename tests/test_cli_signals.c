@@ -28,8 +28,6 @@ static int group_setup(void **state)
 {
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s", th_tmpdir());
-	const char *bin = getenv("IOLAB_BIN");
-	setenv("B", bin ? bin : "build/iolab", 1);
 	return 0;
 }
 
@@ -39,18 +37,6 @@ static int group_teardown(void **state)
 	if (*dir)
 		th_rmtree(dir);
 	return 0;
-}
-
-/* Runs a shell command line ($B is the iolab binary); returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static bool exists(const char *path)
@@ -78,11 +64,11 @@ static void test_sigint_twice_keeps_report(void **state)
 	(void)state;
 	char img[PATH_MAX], json[PATH_MAX];
 	snprintf(img, sizeof(img), "%s/scratch.img", dir);
-	assert_int_equal(sh("\"$B\" run '%s' --size 8m --time 50ms --quiet >/dev/null", img), 0);
+	assert_int_equal(th_sh("\"$B\" run '%s' --size 8m --time 50ms --quiet >/dev/null", img), 0);
 	for (int i = 0; i < 20; i++) {
 		snprintf(json, sizeof(json), "%s/int-%d.json", dir, i);
 		/* --preserve-status: timeout's status is iolab's own. */
-		int rc = sh("timeout --preserve-status -s INT 0.7 \"$B\" run '%s' --time 10 --quiet "
+		int rc = th_sh("timeout --preserve-status -s INT 0.7 \"$B\" run '%s' --time 10 --quiet "
 			    "--json '%s' >/dev/null 2>&1", img, json);
 		if (rc != 130)
 			print_error("run %d: exit %d, want 130\n", i, rc);
@@ -98,7 +84,7 @@ static void test_sigterm_removes_scratch(void **state)
 	char img[PATH_MAX], json[PATH_MAX];
 	snprintf(img, sizeof(img), "%s/term.img", dir);
 	snprintf(json, sizeof(json), "%s/term.json", dir);
-	int rc = sh("timeout --preserve-status -s TERM 0.7 \"$B\" run '%s' --size 8m --time 10 --quiet "
+	int rc = th_sh("timeout --preserve-status -s TERM 0.7 \"$B\" run '%s' --size 8m --time 10 --quiet "
 		    "--json '%s' >/dev/null 2>&1", img, json);
 	assert_int_equal(rc, 130);
 	check_interrupted_report(json);
