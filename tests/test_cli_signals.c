@@ -2,7 +2,8 @@
  *
  * `timeout -s INT` signals iolab and then its whole process group, so iolab gets the signal twice
  * in quick succession: the first stops the run, the second must not kill the save. Twenty runs
- * stopped that way must each leave a complete JSON report marked interrupted and exit 130.
+ * stopped that way, or by two SIGINTs 0 to 40 ms apart, must each leave a complete JSON report
+ * marked interrupted and exit 130.
  * SIGTERM does the same and also removes the scratch file the run created. */
 #include <limits.h>
 #include <setjmp.h>
@@ -67,9 +68,15 @@ static void test_sigint_twice_keeps_report(void **state)
 	assert_int_equal(th_sh("\"$B\" run '%s' --size 8m --time 50ms --quiet >/dev/null", img), 0);
 	for (int i = 0; i < 20; i++) {
 		snprintf(json, sizeof(json), "%s/int-%d.json", dir, i);
-		/* --preserve-status: timeout's status is iolab's own. */
-		int rc = th_sh("timeout --preserve-status -s INT 0.7 \"$B\" run '%s' --time 10 --quiet "
-			    "--json '%s' >/dev/null 2>&1", img, json);
+		/* As timeout does it (--preserve-status: its status is iolab's own) ... */
+		const char *as_timeout = "timeout --preserve-status -s INT 0.7 \"$B\" run '%s' --time 10 "
+					 "--quiet --json '%s' >/dev/null 2>&1";
+		/* ... and with 0 to 40 ms between the two signals, which puts the second one anywhere
+		 * from "still measuring" to "saving". */
+		const char *spaced = "\"$B\" run '%s' --time 10 --quiet --json '%s' >/dev/null 2>&1 & "
+				     "p=$!; sleep 0.7; kill -INT $p; sleep 0.0%d; kill -INT $p 2>/dev/null; "
+				     "wait $p";
+		int rc = i % 2 ? th_sh(spaced, img, json, i % 5) : th_sh(as_timeout, img, json);
 		if (rc != 130)
 			print_error("run %d: exit %d, want 130\n", i, rc);
 		assert_int_equal(rc, 130);
