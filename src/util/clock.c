@@ -18,10 +18,36 @@ static bool kernel_uses_tsc(void)
 	return yes;
 }
 
+/* True if the CPU flags say the TSC is invariant (constant rate, running in every power state)
+ * and the kernel was told it is reliable (a hypervisor's guarantee that it is synchronised
+ * across CPUs): KVM guests keep time with kvm-clock yet have such a TSC. */
+static bool cpu_says_tsc_reliable(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return false;
+	static char line[8192];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "flags", 5);
+	fclose(f);
+	if (!found)
+		return false;
+	static const char *const need[] = {" constant_tsc", " nonstop_tsc", " tsc_reliable"};
+	line[strcspn(line, "\n")] = ' ';
+	for (unsigned i = 0; i < 3; i++) {
+		char word[32];
+		snprintf(word, sizeof(word), "%s ", need[i]);
+		if (!strstr(line, word))
+			return false;
+	}
+	return true;
+}
+
 static void calibrate(void)
 {
 #if defined(__x86_64__)
-	if (!kernel_uses_tsc())
+	if (!kernel_uses_tsc() && !cpu_says_tsc_reliable())
 		return;
 	uint64_t t0 = iolab_clock_mono_ns(), c0 = __rdtsc();
 	struct timespec pause = {0, 20 * 1000 * 1000};
