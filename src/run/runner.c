@@ -277,8 +277,180 @@ static void sample_disks(const struct run_env *env, struct disk_sample *s)
 	}
 }
 
-/* One repetition of one point: runs the workers and merges their counts into p. Returns 0,
- * or -errno when workers could not be set up (err says why). */
+/* CPU time and device counters at one instant: their differences over the measured time give a
+ * point's CPU use and device figures. */
+struct sys_sample {
+	struct rusage ru;
+	struct disk_sample disk;
+};
+
+static void sample_system(const struct run_env *env, struct sys_sample *s)
+{
+	getrusage(RUSAGE_SELF, &s->ru);
+	sample_disks(env, &s->disk);
+}
+
+/* Adds the CPU use and device figures between a and b, wall_s seconds apart, to p. */
+static void add_system_deltas(struct iolab_point *p, const struct sys_sample *a,
+			      const struct sys_sample *b, double wall_s)
+{
+	p->cpu_user_pct += 100 * (cpu_s(&b->ru.ru_utime) - cpu_s(&a->ru.ru_utime)) / wall_s;
+	p->cpu_sys_pct += 100 * (cpu_s(&b->ru.ru_stime) - cpu_s(&a->ru.ru_stime)) / wall_s;
+	const struct disk_sample *d0 = &a->disk, *d1 = &b->disk;
+	if (!d1->n || d1->n != d0->n)
+		return;
+	p->has_disk = true;
+	double ticks = 0, queue = 0;
+	for (unsigned i = 0; i < d1->n; i++) {
+		p->disk_ios += d1->d[i].ios - d0->d[i].ios;
+		p->disk_reads += d1->d[i].reads - d0->d[i].reads;
+		p->disk_writes += d1->d[i].writes - d0->d[i].writes;
+		p->disk_read_bytes += d1->d[i].read_bytes - d0->d[i].read_bytes;
+		p->disk_write_bytes += d1->d[i].write_bytes - d0->d[i].write_bytes;
+		ticks += (double)(d1->d[i].io_ticks - d0->d[i].io_ticks);
+		queue += (double)(d1->d[i].queue_ms - d0->d[i].queue_ms);
+	}
+	p->disk_util_pct += 100 * ticks / 1000 / wall_s / d1->n;
+	p->disk_queue += queue / 1000 / wall_s;
+}
+
+/* Starts n workers on ctl and waits until each is set up; then lets them go (or, if one could not
+ * start or set up, tells them all to stop at once). Returns how many threads run in *started, and
+ * 0 or the first failure (err says why). */
+static int start_workers(struct point_ctl *ctl, struct worker *w, unsigned n, unsigned *started,
+			 struct iolab_err *err)
+{
+	int rc = 0;
+	unsigned k = 0;
+	for (; k < n; k++) {
+		w[k].ctl = ctl;
+		w[k].index = k;
+		if (pthread_create(&w[k].thread, NULL, iolab_worker_main, &w[k])) {
+			rc = iolab_errf(err, EAGAIN, "cannot start worker thread %u", k + 1);
+			break;
+		}
+	}
+	pthread_mutex_lock(&ctl->lock);
+	while (ctl->ready < k)
+		pthread_cond_wait(&ctl->cond, &ctl->lock);
+	for (unsigned i = 0; i < k && !rc; i++)
+		if (w[i].rc) {
+			rc = w[i].rc;
+			*err = w[i].err;
+		}
+	if (rc)
+		atomic_store(&ctl->stop, true);
+	ctl->t0 = iolab_clock_ns();
+	ctl->go = true;
+	pthread_cond_broadcast(&ctl->cond);
+	pthread_mutex_unlock(&ctl->lock);
+	*started = k;
+	return rc;
+}
+
+/* What the runner sees of a repetition while its workers run. */
+struct watch {
+	struct sys_sample start;  /* at the end of the ramp */
+	bool sampled;             /* start was taken (false: the run ended within the ramp) */
+	uint64_t t_end;           /* when the last worker finished */
+};
+
+/* Waits for the workers, twenty times a second: passes a stop request on, samples the system at
+ * the end of the ramp, and reports progress twice a second. */
+static void watch_workers(const struct iolab_config *c, const struct run_env *env, struct point_ctl *ctl,
+			  struct worker *w, unsigned n, struct iolab_progress pr, iolab_progress_fn progress,
+			  void *ctx, struct watch *wt)
+{
+	uint64_t mstart = ctl->t0 + c->ramp_ns;
+	wt->sampled = c->ramp_ns == 0;
+	if (wt->sampled)
+		sample_system(env, &wt->start);
+	double t_last = now_s();
+	uint64_t last_done = 0;
+	for (;;) {
+		bool all = true;
+		for (unsigned i = 0; i < n; i++)
+			all &= atomic_load(&w[i].finished);
+		if (all)
+			break;
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		if (iolab_stop_requested)
+			atomic_store(&ctl->stop, true);
+		if (!wt->sampled && iolab_clock_ns() >= mstart) {
+			sample_system(env, &wt->start);
+			wt->sampled = true;
+		}
+		double t = now_s();
+		if (progress && t - t_last >= 0.5) {
+			uint64_t done = 0;
+			for (unsigned i = 0; i < n; i++)
+				done += atomic_load_explicit(&w[i].progress, memory_order_relaxed);
+			pr.elapsed_s = (double)(iolab_clock_ns() - ctl->t0) / 1e9;
+			pr.iops = (double)(done - last_done) / (t - t_last);
+			last_done = done;
+			t_last = t;
+			progress(&pr, ctx);
+		}
+	}
+	wt->t_end = iolab_clock_ns();
+}
+
+/* Sums the workers' counts into rep (this repetition) and p (the engine's counters, the per-second
+ * series of this repetition); returns the measured span, the longest worker's. */
+static uint64_t merge_workers(const struct iolab_config *c, const struct worker *w, unsigned n,
+			      struct iolab_dir_result rep[2], struct iolab_point *p)
+{
+	uint64_t span_ns = 0;
+	unsigned nsec = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (int d = 0; d < 2; d++) {
+			rep[d].ios += w[i].dir[d].ios;
+			rep[d].bytes += w[i].dir[d].bytes;
+			rep[d].errors += w[i].dir[d].errors;
+			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
+		}
+		if (w[i].span_ns > span_ns)
+			span_ns = w[i].span_ns;
+		p->sub_seen += w[i].sub_seen;
+		p->sub_done += w[i].sub_done;
+		if (c->engine->breakdown) {
+			p->has_breakdown = true;
+			iolab_breakdown_add(&p->bd, &w[i].bd);
+		}
+		if (w[i].nsec > nsec)
+			nsec = w[i].nsec;
+	}
+	/* Per-second series of this repetition (the last one is kept), complete seconds only. */
+	free(p->sec_ios);
+	free(p->sec_bytes);
+	p->sec_ios = calloc(nsec ? nsec : 1, sizeof(uint64_t));
+	p->sec_bytes = calloc(nsec ? nsec : 1, sizeof(uint64_t));
+	p->nsec = 0;
+	if (p->sec_ios && p->sec_bytes) {
+		unsigned whole = (unsigned)floor((double)span_ns / 1e9 + 1e-9);
+		p->nsec = nsec < whole ? nsec : whole;
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned s = 0; s < p->nsec && s < w[i].nsec; s++) {
+				p->sec_ios[s] += w[i].sec_ios[s];
+				p->sec_bytes[s] += w[i].sec_bytes[s];
+			}
+	}
+	return span_ns;
+}
+
+static void free_workers(struct worker *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(w[i].sec_ios);
+		free(w[i].sec_bytes);
+	}
+	free(w);
+}
+
+/* One repetition of one point: runs the workers and merges their counts into p; *iops and
+ * *mbps get this repetition's rates. Returns 0, or -errno when workers could not be set up (err
+ * says why). */
 static int run_once(const struct iolab_config *c, const struct run_env *env,
 		    const struct point_params *pp, struct iolab_point *p, double *iops, double *mbps,
 		    const struct iolab_progress *prog, iolab_progress_fn progress, void *ctx,
@@ -300,135 +472,26 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	struct worker *w = calloc(pp->workers, sizeof(*w));
 	if (!w)
 		return iolab_errf(err, ENOMEM, "out of memory");
-	unsigned started = 0;
-	int rc = 0;
-	for (; started < pp->workers; started++) {
-		w[started].ctl = &ctl;
-		w[started].index = started;
-		if (pthread_create(&w[started].thread, NULL, iolab_worker_main, &w[started])) {
-			rc = iolab_errf(err, EAGAIN, "cannot start worker thread %u", started + 1);
-			break;
-		}
-	}
-	pthread_mutex_lock(&ctl.lock);
-	while (ctl.ready < started)
-		pthread_cond_wait(&ctl.cond, &ctl.lock);
-	for (unsigned i = 0; i < started && !rc; i++)
-		if (w[i].rc) {
-			rc = w[i].rc;
-			*err = w[i].err;
-		}
-	if (rc)
-		atomic_store(&ctl.stop, true);
-	ctl.t0 = iolab_clock_ns();
-	uint64_t mstart = ctl.t0 + c->ramp_ns;
-	ctl.go = true;
-	pthread_cond_broadcast(&ctl.cond);
-	pthread_mutex_unlock(&ctl.lock);
-
-	struct rusage ru0, ru1;
-	struct disk_sample d0 = {0}, d1 = {0};
-	bool sampled = c->ramp_ns == 0;
-	if (sampled) {
-		getrusage(RUSAGE_SELF, &ru0);
-		sample_disks(env, &d0);
-	}
-	double t_last = now_s();
-	uint64_t last_done = 0;
-	struct iolab_progress pr = *prog;
-	for (;;) {
-		bool all = true;
-		for (unsigned i = 0; i < started; i++)
-			all &= atomic_load(&w[i].finished);
-		if (all)
-			break;
-		struct timespec ts = {0, 50 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-		if (iolab_stop_requested)
-			atomic_store(&ctl.stop, true);
-		if (!sampled && iolab_clock_ns() >= mstart) {
-			getrusage(RUSAGE_SELF, &ru0);
-			sample_disks(env, &d0);
-			sampled = true;
-		}
-		double t = now_s();
-		if (progress && t - t_last >= 0.5) {
-			uint64_t done = 0;
-			for (unsigned i = 0; i < pp->workers; i++)
-				done += atomic_load_explicit(&w[i].progress, memory_order_relaxed);
-			pr.elapsed_s = (double)(iolab_clock_ns() - ctl.t0) / 1e9;
-			pr.iops = (double)(done - last_done) / (t - t_last);
-			last_done = done;
-			t_last = t;
-			progress(&pr, ctx);
-		}
-	}
-	uint64_t t_end = iolab_clock_ns();
-	getrusage(RUSAGE_SELF, &ru1);
-	sample_disks(env, &d1);
-	if (!sampled) { /* ended within the ramp */
-		ru0 = ru1;
-		d0 = d1;
-	}
+	unsigned started;
+	int rc = start_workers(&ctl, w, pp->workers, &started, err);
+	struct watch wt;
+	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
+	struct sys_sample end;
+	sample_system(env, &end);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	pthread_mutex_destroy(&ctl.lock);
 	pthread_cond_destroy(&ctl.cond);
 	if (rc) {
-		for (unsigned i = 0; i < pp->workers; i++) {
-			free(w[i].sec_ios);
-			free(w[i].sec_bytes);
-		}
-		free(w);
+		free_workers(w, pp->workers);
 		return rc;
 	}
 
-	bool stopped = atomic_load(&ctl.stop);
-	uint64_t span_ns = 0;
 	struct iolab_dir_result rep[2] = {0};
 	iolab_hist_reset(&rep[0].lat);
 	iolab_hist_reset(&rep[1].lat);
-	unsigned nsec = 0;
-	for (unsigned i = 0; i < pp->workers; i++) {
-		for (int d = 0; d < 2; d++) {
-			rep[d].ios += w[i].dir[d].ios;
-			rep[d].bytes += w[i].dir[d].bytes;
-			rep[d].errors += w[i].dir[d].errors;
-			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
-		}
-		if (w[i].span_ns > span_ns)
-			span_ns = w[i].span_ns;
-		p->sub_seen += w[i].sub_seen;
-		p->sub_done += w[i].sub_done;
-		if (c->engine->breakdown) {
-			p->has_breakdown = true;
-			iolab_breakdown_add(&p->bd, &w[i].bd);
-		}
-		if (w[i].nsec > nsec)
-			nsec = w[i].nsec;
-	}
-	double seconds = (double)span_ns / 1e9;
-	/* Per-second series of this repetition (the last one is kept). */
-	free(p->sec_ios);
-	free(p->sec_bytes);
-	p->sec_ios = calloc(nsec ? nsec : 1, sizeof(uint64_t));
-	p->sec_bytes = calloc(nsec ? nsec : 1, sizeof(uint64_t));
-	p->nsec = 0;
-	if (p->sec_ios && p->sec_bytes) {
-		unsigned whole = (unsigned)floor(seconds + 1e-9);
-		p->nsec = nsec < whole ? nsec : whole; /* only complete seconds */
-		for (unsigned i = 0; i < pp->workers; i++)
-			for (unsigned s = 0; s < p->nsec && s < w[i].nsec; s++) {
-				p->sec_ios[s] += w[i].sec_ios[s];
-				p->sec_bytes[s] += w[i].sec_bytes[s];
-			}
-	}
-	for (unsigned i = 0; i < pp->workers; i++) {
-		free(w[i].sec_ios);
-		free(w[i].sec_bytes);
-	}
-	free(w);
-
+	double seconds = (double)merge_workers(c, w, pp->workers, rep, p) / 1e9;
+	free_workers(w, pp->workers);
 	for (int d = 0; d < 2; d++) {
 		p->dir[d].ios += rep[d].ios;
 		p->dir[d].bytes += rep[d].bytes;
@@ -438,31 +501,14 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	double wall = seconds > 0 ? seconds : 1e-9;
 	*iops = (double)(rep[0].ios + rep[1].ios) / wall;
 	*mbps = (double)(rep[0].bytes + rep[1].bytes) / wall / 1e6;
-	double wall_span = sampled ? (double)(t_end - mstart) / 1e9 : 0;
-	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL)) {
-		p->cpu_user_pct += 100 * (cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime)) / wall_span;
-		p->cpu_sys_pct += 100 * (cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime)) / wall_span;
-		if (d1.n && d1.n == d0.n) {
-			p->has_disk = true;
-			double ticks = 0, queue = 0;
-			for (unsigned i = 0; i < d1.n; i++) {
-				p->disk_ios += d1.d[i].ios - d0.d[i].ios;
-				p->disk_reads += d1.d[i].reads - d0.d[i].reads;
-				p->disk_writes += d1.d[i].writes - d0.d[i].writes;
-				p->disk_read_bytes += d1.d[i].read_bytes - d0.d[i].read_bytes;
-				p->disk_write_bytes += d1.d[i].write_bytes - d0.d[i].write_bytes;
-				ticks += (double)(d1.d[i].io_ticks - d0.d[i].io_ticks);
-				queue += (double)(d1.d[i].queue_ms - d0.d[i].queue_ms);
-			}
-			p->disk_util_pct += 100 * ticks / 1000 / wall_span / d1.n;
-			p->disk_queue += queue / 1000 / wall_span;
-		}
-	}
+	double wall_span = wt.sampled ? (double)(wt.t_end - (ctl.t0 + c->ramp_ns)) / 1e9 : 0;
+	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+		add_system_deltas(p, &wt.start, &end, wall_span);
 	p->seconds += seconds;
 	int fe = atomic_load(&ctl.first_error);
 	if (fe && !p->first_error)
 		p->first_error = fe;
-	if (stopped)
+	if (atomic_load(&ctl.stop))
 		p->partial = true;
 	return 0;
 }
