@@ -146,8 +146,8 @@ struct iolab_results {
 	struct iolab_point *point;
 	bool interrupted; /* SIGINT */
 	bool io_failed;   /* a point stopped on an I/O error */
-	unsigned empty_point; /* 1-based index of a point that completed no I/O (the run stopped
-				 there: it has no result), or 0 */
+	unsigned short_point; /* 1-based index of a point that completed fewer I/Os than it kept in
+				 flight (no steady state: the run stopped there), or 0 */
 };
 
 /* Called by the runner about twice a second while a point runs. */

@@ -243,7 +243,7 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	struct iolab_err err;
 	int status = EXIT_OK;
 	bool show_progress = !a->quiet && isatty(2);
-	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.empty_point; i++) {
+	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.short_point; i++) {
 		cfg[i]->quiet = a->quiet;
 		int rc = iolab_run(cfg[i], &res, show_progress ? progress : NULL, NULL, &err);
 		if (show_progress)
@@ -268,11 +268,18 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	if (status == EXIT_OK && res.io_failed) {
 		status = cli_errorf(EXIT_FAILED, "stopped by an I/O error (use --on-error continue to go on)");
 	}
-	if (status == EXIT_OK && res.empty_point) {
-		const struct iolab_point *p = &res.point[res.empty_point - 1];
-		status = cli_errorf(EXIT_FAILED, "point %u completed no I/O in its measured time (%u "
-				    "worker(s) x queue depth %u): there is no result; give more --time or "
-				    "lower --qd/--workers", res.empty_point, p->workers, p->qd);
+	if (status == EXIT_OK && res.short_point) {
+		const struct iolab_point *p = &res.point[res.short_point - 1];
+		unsigned long long ios = p->dir[0].ios + p->dir[1].ios;
+		if (!ios)
+			status = cli_errorf(EXIT_FAILED, "point %u completed no I/O in its measured time (%u "
+					    "worker(s) x queue depth %u): there is no result; give more --time "
+					    "or lower --qd/--workers", res.short_point, p->workers, p->qd);
+		else
+			status = cli_errorf(EXIT_FAILED, "point %u completed %llu I/Os, fewer than the %u "
+					    "worker(s) x queue depth %u it kept in flight: the queue never "
+					    "turned over, so there is no steady-state result; give more --time "
+					    "or lower --qd/--workers", res.short_point, ios, p->workers, p->qd);
 	}
 	if (res.interrupted)
 		status = EXIT_INTERRUPTED;
