@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,29 @@ const char *th_tmpdir(void)
 	if (!mkdtemp(path))
 		die("mkdtemp");
 	return path;
+}
+
+char th_dir[256];
+
+int th_dir_setup(void **state)
+{
+	(void)state;
+	snprintf(th_dir, sizeof(th_dir), "%s", th_tmpdir());
+	return 0;
+}
+
+int th_dir_teardown(void **state)
+{
+	(void)state;
+	if (*th_dir)
+		th_rmtree(th_dir);
+	return 0;
+}
+
+bool th_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
 }
 
 void th_rmtree(const char *path)

@@ -11,6 +11,15 @@
 const char *th_tmpdir(void);
 void th_rmtree(const char *path);
 
+/* A scratch directory for a whole test group: th_dir_setup (a cmocka group setup) creates it
+ * into th_dir, th_dir_teardown removes it. */
+extern char th_dir[256];
+int th_dir_setup(void **state);
+int th_dir_teardown(void **state);
+
+/* True if path exists. */
+bool th_exists(const char *path);
+
 /* Output of a finished command. */
 struct th_out {
 	int status;  /* exit status, or 128+signal */

@@ -66,12 +66,6 @@ static void path_in(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", g.dir, name);
 }
 
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* Number of entries in dir whose name contains part. */
 static unsigned count_entries(const char *dir, const char *part)
 {
@@ -136,7 +130,7 @@ static void test_mounted_blockdev_as_report(void **state)
 	TH_EXPECT_EXIT(o, 2, "--json", dev, "block device");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", dev, NULL);
 	TH_EXPECT_EXIT(o, 2, "--requests", dev, "block device");
-	assert_false(exists(target)); /* refused before the scratch file was made */
+	assert_false(th_exists(target)); /* refused before the scratch file was made */
 	umount2(mnt, MNT_DETACH);
 	th_loop_detach(dev);
 	int fd = open(img, O_RDONLY);
@@ -154,7 +148,7 @@ static void test_target_as_output_refused(void **state)
 	path_in(img, sizeof(img), "scratch.img");
 	struct th_out o = th_iolab("run", img, "--size", "1m", "--time", "0.2", "--json", img, NULL);
 	TH_EXPECT_EXIT(o, 2, "--json", img, "input");
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 	/* The same file spelled another way, once it exists. */
 	o = th_iolab("run", img, "--size", "1m", "--time", "0.2", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
@@ -195,7 +189,7 @@ static void test_stdout_rules(void **state)
 	assert_int_equal(o.status, 0);
 	assert_int_equal(strncmp(o.out, "index,type,lbn", 14), 0);
 	th_out_free(&o);
-	assert_false(exists("-"));
+	assert_false(th_exists("-"));
 	assert_int_equal(chdir(here), 0);
 }
 
@@ -234,7 +228,7 @@ static void test_full_disk(void **state)
 	snprintf(f, sizeof(f), "%s/requests.csv", g.small);
 	struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", f, NULL);
 	TH_EXPECT_EXIT(o, 1, f, "No space left");
-	assert_false(exists(f));
+	assert_false(th_exists(f));
 	assert_int_equal(count_entries(g.small, ".iolab-"), 0);
 	snprintf(f, sizeof(f), "%s/report.json", g.small);
 	/* 80 points: a report of well over 64 KiB. */
@@ -243,7 +237,7 @@ static void test_full_disk(void **state)
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "No space left"));
 	th_out_free(&o);
-	assert_false(exists(f));
+	assert_false(th_exists(f));
 }
 
 static void test_stdout_write_error(void **state)

@@ -28,32 +28,9 @@
 
 #include "helpers.h"
 
-static char dir[256];
-
-static int group_setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s", th_tmpdir());
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	if (*dir)
-		th_rmtree(dir);
-	return 0;
-}
-
 static void path_in(char *buf, size_t n, const char *name)
 {
-	snprintf(buf, n, "%s/%s", dir, name);
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
+	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
 static void write_text(const char *path, const char *text)
@@ -70,16 +47,16 @@ static void test_size_beyond_free_space(void **state)
 {
 	(void)state;
 	struct statvfs sv;
-	assert_int_equal(statvfs(dir, &sv), 0);
+	assert_int_equal(statvfs(th_dir, &sv), 0);
 	char size[32], img[PATH_MAX];
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)sv.f_bavail * sv.f_frsize * 2 + (1u << 30));
 	path_in(img, sizeof(img), "huge.img");
 	struct th_out o = th_iolab("run", img, "--size", size, "--time", "0.1", NULL);
 	TH_EXPECT_EXIT(o, 2, img, "--size", "free");
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 	o = th_iolab("run", img, "--size", "10t", "--time", "0.1", NULL);
 	TH_EXPECT_EXIT(o, 2, img, "--size", "free");
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 }
 
 static void test_buffer_memory_limit(void **state)
@@ -121,13 +98,13 @@ static void test_refused_run_removes_its_scratch_file(void **state)
 	/* The file is created, then the 1000-byte transfer cannot be done with O_DIRECT. */
 	struct th_out o = th_iolab("run", img, "--size", "1m", "--bs", "1000", "--time", "0.1", NULL);
 	TH_EXPECT_EXIT(o, 2, "logical block size");
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 	/* A second target that cannot be opened: the first one, just made, goes too. */
 	char missing[PATH_MAX];
 	path_in(missing, sizeof(missing), "no/such/dir.img");
 	o = th_iolab("run", "--target", img, "--target", missing, "--size", "1m", "--time", "0.1", NULL);
 	TH_EXPECT_EXIT(o, 2, missing);
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 }
 
 /* ---- options that contradict each other ---- */
@@ -240,8 +217,8 @@ static void test_fifo_inputs_refused(void **state)
 	TH_EXPECT_EXIT(o, 2, fifo, "FIFO");
 	o = th_iolab("sim", "--model", fifo, NULL);
 	TH_EXPECT_EXIT(o, 2, fifo, "FIFO");
-	o = th_iolab("run", "--job", dir, NULL);
-	TH_EXPECT_EXIT(o, 2, dir, "directory");
+	o = th_iolab("run", "--job", th_dir, NULL);
+	TH_EXPECT_EXIT(o, 2, th_dir, "directory");
 	unlink(fifo);
 }
 
@@ -273,5 +250,5 @@ int main(void)
 		cmocka_unit_test(test_fifo_inputs_refused),
 		cmocka_unit_test(test_job_file_with_bom),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

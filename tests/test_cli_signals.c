@@ -23,29 +23,6 @@
 
 #include "helpers.h"
 
-static char dir[256];
-
-static int group_setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s", th_tmpdir());
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	if (*dir)
-		th_rmtree(dir);
-	return 0;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* The report at path is complete and says the run was interrupted; returns its point count. */
 static size_t check_interrupted_report(const char *path)
 {
@@ -64,10 +41,10 @@ static void test_sigint_twice_keeps_report(void **state)
 {
 	(void)state;
 	char img[PATH_MAX], json[PATH_MAX];
-	snprintf(img, sizeof(img), "%s/scratch.img", dir);
+	snprintf(img, sizeof(img), "%s/scratch.img", th_dir);
 	assert_int_equal(th_sh("\"$B\" run '%s' --size 8m --time 50ms --quiet >/dev/null", img), 0);
 	for (int i = 0; i < 20; i++) {
-		snprintf(json, sizeof(json), "%s/int-%d.json", dir, i);
+		snprintf(json, sizeof(json), "%s/int-%d.json", th_dir, i);
 		/* As timeout does it (--preserve-status: its status is iolab's own) ... */
 		const char *as_timeout = "timeout --preserve-status -s INT 0.7 \"$B\" run '%s' --time 10 "
 					 "--quiet --json '%s' >/dev/null 2>&1";
@@ -82,20 +59,20 @@ static void test_sigint_twice_keeps_report(void **state)
 		assert_int_equal(rc, 130);
 		check_interrupted_report(json);
 	}
-	assert_true(exists(img)); /* SIGINT keeps the scratch file for the next run */
+	assert_true(th_exists(img)); /* SIGINT keeps the scratch file for the next run */
 }
 
 static void test_sigterm_removes_scratch(void **state)
 {
 	(void)state;
 	char img[PATH_MAX], json[PATH_MAX];
-	snprintf(img, sizeof(img), "%s/term.img", dir);
-	snprintf(json, sizeof(json), "%s/term.json", dir);
+	snprintf(img, sizeof(img), "%s/term.img", th_dir);
+	snprintf(json, sizeof(json), "%s/term.json", th_dir);
 	int rc = th_sh("timeout --preserve-status -s TERM 0.7 \"$B\" run '%s' --size 8m --time 10 --quiet "
 		    "--json '%s' >/dev/null 2>&1", img, json);
 	assert_int_equal(rc, 130);
 	check_interrupted_report(json);
-	assert_false(exists(img));
+	assert_false(th_exists(img));
 }
 
 int main(void)
@@ -104,5 +81,5 @@ int main(void)
 		cmocka_unit_test(test_sigint_twice_keeps_report),
 		cmocka_unit_test(test_sigterm_removes_scratch),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }
