@@ -271,7 +271,8 @@ static void test_buffered_libaio(void **state)
 				   "--pattern", "rand-read", "--bs", "4k", "--bytes", "8m", "--quiet",
 				   "--json", f, "--csv", csv, NULL);
 	expect_ok(&o);
-	bool column = strstr(o.out, "qd@ dev qd") != NULL;
+	const char *qd_at = strstr(o.out, "qd@"), *dev = qd_at ? strstr(qd_at, "dev qd") : NULL;
+	bool column = dev && dev - qd_at < 12; /* beside qd@ */
 	th_out_free(&o);
 	assert_true(column);
 	json_t *p = first_point(f);

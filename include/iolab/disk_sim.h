@@ -37,6 +37,8 @@ void iolab_disk_free(struct iolab_disk *d);
  * commands waiting (SCSI QUEUE FULL): r is not taken, and the host keeps it and hands it over
  * again, before any later request, once iolab_disk_next has returned a command. */
 int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
+/* True if the drive would refuse a request now (QUEUE FULL). */
+bool iolab_disk_full(const struct iolab_disk *d);
 /* Serves until the next request completes and returns it (t_done set), or NULL if none is
  * outstanding. */
 struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d);

@@ -38,6 +38,8 @@ struct iolab_engine_params {
 	void *const *bufs;  /* qd buffers of buf_size bytes each, aligned to 4096 */
 	size_t buf_size;
 	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
+	unsigned host_sched; /* for engines that model the host's queue (the simulator): its
+				policy, an enum iolab_host_sched (0: arrival order) */
 };
 
 struct iolab_engine {
@@ -60,6 +62,7 @@ enum iolab_engine_flags {
 /* Where the time of the I/Os went, for engines that know (the simulator): totals in ns over
  * the I/Os completed, and cache hits. */
 struct iolab_breakdown {
+	double host_ns; /* waiting in the host's queue, before the device accepted the command */
 	double overhead_ns, queue_ns, seek_ns, rotate_ns, media_ns, bus_ns;
 	uint64_t ios, read_hits, read_partial_hits, reads;
 };

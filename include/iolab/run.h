@@ -3,7 +3,8 @@
  * its workers against the targets for the ramp plus the measured time (or bytes), and yields a
  * result with latency histograms, rates, CPU, device counters and honest warnings.
  *
- * Sweep order, outermost first: pattern, workers, read %, block size, queue depth; repetitions
+ * Sweep order, outermost first: pattern, host scheduler (simulated drives), workers, read %,
+ * block size, queue depth; repetitions
  * of a point run back to back and are reported as one point with their spread.
  */
 #ifndef IOLAB_RUN_H
@@ -44,6 +45,8 @@ struct iolab_config {
 	uint64_t bs[IOLAB_LIST_MAX];       /* nbs == 0: the pattern's own sizes */
 	unsigned read[IOLAB_LIST_MAX];     /* nread == 0: the pattern's own read % */
 	unsigned workers[IOLAB_LIST_MAX];
+	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
+	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
@@ -86,6 +89,9 @@ const char *iolab_option_excludes(const char *name);
 /* False for options that only a measurement of real targets uses (--engine, --size, ...):
  * `iolab sim` refuses them. */
 bool iolab_option_simulated(const char *name);
+/* False for options that only a simulated drive uses (--host-scheduler): `iolab run` refuses
+ * them. */
+bool iolab_option_real(const char *name);
 /* True for options that may be given more than once in one place (--target adds targets);
  * any other option given twice is an error. */
 bool iolab_option_repeatable(const char *name);
@@ -112,6 +118,8 @@ struct iolab_point {
 	int read_pct;     /* % of I/Os that are reads (the pattern's own unless --read) */
 	const char *engine;
 	const char *model; /* simulated drive, or NULL */
+	int host_sched;    /* simulated drives: the host queue's policy (enum iolab_host_sched);
+			      -1 for real targets */
 	bool direct;
 	/* results (all repetitions merged) */
 	unsigned reps;

@@ -50,7 +50,7 @@ static void help(bool sim)
 		       "500GB (1000-based). Times: 30, 500ms, 2m.\n\n");
 	for (unsigned i = 0; i < iolab_option_count(); i++) {
 		const struct iolab_option *o = iolab_option_at(i);
-		if (sim && !iolab_option_simulated(o->name))
+		if (sim ? !iolab_option_simulated(o->name) : !iolab_option_real(o->name))
 			continue;
 		char left[64];
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
@@ -123,6 +123,9 @@ static int check_given(const struct args *a, const char *name, const char *const
 	if (a->sim && !iolab_option_simulated(name))
 		return cli_errorf(EXIT_USAGE, "%s: --%s does not apply to a simulated drive (see 'iolab "
 				  "sim --help')", cmd, name);
+	if (!a->sim && !iolab_option_real(name))
+		return cli_errorf(EXIT_USAGE, "%s: --%s applies only to a simulated drive (iolab sim)",
+				  cmd, name);
 	return 0;
 }
 

@@ -49,6 +49,7 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
 {
+	a->host_ns += b->host_ns;
 	a->overhead_ns += b->overhead_ns;
 	a->queue_ns += b->queue_ns;
 	a->seek_ns += b->seek_ns;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/host_queue.h"
 #include "output_common.h"
 
 static json_t *lat_obj(const struct iolab_hist *h)
@@ -53,6 +54,9 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "workers", json_integer(p->workers));
 	json_object_set_new(o, "engine", json_string(p->engine));
 	json_object_set_new(o, "model", p->model ? json_string(p->model) : json_null());
+	json_object_set_new(o, "host_scheduler", p->host_sched >= 0
+			    ? json_string(iolab_host_sched_name((enum iolab_host_sched)p->host_sched))
+			    : json_null());
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -89,9 +93,10 @@ static json_t *point_obj(const struct iolab_point *p)
 						   spread_obj(&p->iops), "mb_per_s", spread_obj(&p->mbps)));
 	struct breakdown_means m;
 	json_object_set_new(o, "breakdown_us", !breakdown_means(p, &m) ? json_null()
-		: json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "overhead", m.overhead, "queue", m.queue,
-			    "seek", m.seek, "rotation", m.rotation, "media", m.media, "interface",
-			    m.interface, "read_hit_pct", m.hit_pct, "read_partial_hit_pct", m.partial_hit_pct));
+		: json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "host", m.host, "overhead", m.overhead,
+			    "queue", m.queue, "seek", m.seek, "rotation", m.rotation, "media", m.media,
+			    "interface", m.interface, "read_hit_pct", m.hit_pct, "read_partial_hit_pct",
+			    m.partial_hit_pct));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)
@@ -151,6 +156,12 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
 	json_object_set_new(o, "model", c->model_name ? json_string(c->model_name) : json_null());
+	json_t *hs = json_array();
+	for (unsigned i = 0; i < c->nhost; i++)
+		json_array_append_new(hs, json_string(iolab_host_sched_name((enum iolab_host_sched)c->host_sched[i])));
+	if (!c->nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+		json_array_append_new(hs, json_string(iolab_host_sched_name(IOLAB_HOST_NONE)));
+	json_object_set_new(o, "host_scheduler", hs);
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));

@@ -21,7 +21,7 @@ static inline double dir_rate(const struct iolab_point *p, uint64_t v)
 
 /* A point's breakdown as the reports show it: mean µs per I/O, and cache hits as % of reads. */
 struct breakdown_means {
-	double overhead, queue, seek, rotation, media, interface, hit_pct, partial_hit_pct;
+	double host, overhead, queue, seek, rotation, media, interface, hit_pct, partial_hit_pct;
 };
 
 /* False when the point has no breakdown (a real engine, or no I/O). */
@@ -32,7 +32,7 @@ static inline bool breakdown_means(const struct iolab_point *p, struct breakdown
 		return false;
 	double n = (double)b->ios * 1e3, reads = b->reads ? (double)b->reads : 1;
 	*m = (struct breakdown_means){
-		.overhead = b->overhead_ns / n, .queue = b->queue_ns / n, .seek = b->seek_ns / n,
+		.host = b->host_ns / n, .overhead = b->overhead_ns / n, .queue = b->queue_ns / n, .seek = b->seek_ns / n,
 		.rotation = b->rotate_ns / n, .media = b->media_ns / n, .interface = b->bus_ns / n,
 		.hit_pct = 100.0 * (double)b->read_hits / reads,
 		.partial_hit_pct = 100.0 * (double)b->read_partial_hits / reads,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/host_queue.h"
 #include "output_common.h"
 
 static const char *fmt_bs(const struct iolab_point *p, char *buf, size_t n)
@@ -49,20 +50,25 @@ static void footer(FILE *f, const struct iolab_point *p)
 		fprintf(f, "\nengine %s (no I/O)", p->engine);
 	else
 		fprintf(f, "\nengine %s, %s I/O", p->engine, p->direct ? "direct" : "buffered");
-	fprintf(f, "; MB/s = 10^6 bytes/s; qd@ = mean I/Os in flight (Little's law);\n"
-		"dev qd = the device's own mean queue (sysfs; - if none); cpu u/s = user/system CPU %% "
-		"of one core;\nlatency = from the submit call to completion: fio's lat (submission "
-		"included), not its clat; for psync the two are the same\n");
+	fprintf(f, "; MB/s = 10^6 bytes/s; qd@ = mean I/Os in flight (Little's law);\n%s; "
+		"cpu u/s = user/system CPU %% of one core;\nlatency = from the submit call to "
+		"completion: fio's lat (submission included), not its clat; for psync the two are the "
+		"same\n",
+		p->host_sched >= 0 ? "host = the host queue's policy (--host-scheduler)"
+				   : "dev qd = the device's own mean queue (sysfs; - if none)");
 }
 
 void iolab_output_table(FILE *f, const struct iolab_results *r)
 {
-	bool reps = false;
-	for (unsigned i = 0; i < r->n; i++)
+	bool reps = false, simulated = false;
+	for (unsigned i = 0; i < r->n; i++) {
 		reps |= r->point[i].reps > 1;
-	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %6s %9s%s\n", "#", "pattern",
-		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@", "dev qd",
-		"cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
+		simulated |= r->point[i].host_sched >= 0;
+	}
+	/* A simulated drive has no sysfs queue to show: that column names the host's policy. */
+	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "#", "pattern",
+		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
+		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -71,9 +77,11 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 		point_all(p, all);
 		char bs[32], cpu[24], devq[16] = "-";
 		snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
-		if (p->has_disk)
+		if (p->host_sched >= 0)
+			snprintf(devq, sizeof(devq), "%s", iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
+		else if (p->has_disk)
 			snprintf(devq, sizeof(devq), "%.2f", p->disk_queue);
-		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %6s %9s", i + 1,
+		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s", i + 1,
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
@@ -90,13 +98,14 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 	for (unsigned i = 0; i < r->n; i++)
 		any_bd |= breakdown_means(&r->point[i], &m);
 	if (any_bd) {
-		fprintf(f, "\nwhere the time went, per I/O in us (the drive's work; queue = waiting in it):\n");
-		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %7s\n", "#", "overhead", "queue", "seek", "rotation",
-			"media", "interface", "hits%");
+		fprintf(f, "\nwhere the time went, per I/O in us (host = waiting in the host's queue; the "
+			"rest is the drive's work, queue = waiting in it):\n");
+		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %9s %7s\n", "#", "host", "overhead", "queue", "seek",
+			"rotation", "media", "interface", "hits%");
 		for (unsigned i = 0; i < r->n; i++)
 			if (breakdown_means(&r->point[i], &m))
-				fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, m.overhead,
-					m.queue, m.seek, m.rotation, m.media, m.interface, m.hit_pct);
+				fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, m.host,
+					m.overhead, m.queue, m.seek, m.rotation, m.media, m.interface, m.hit_pct);
 	}
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {

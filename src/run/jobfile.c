@@ -167,6 +167,9 @@ static int check_given(struct parser *p, const char *key)
 	if (p->simulated && !iolab_option_simulated(key))
 		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': does not apply to a simulated drive",
 				  p->name, p->line, key);
+	if (!p->simulated && !iolab_option_real(key))
+		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': applies only to a simulated drive "
+				  "(iolab sim --job)", p->name, p->line, key);
 	p->given_line[i] = p->line;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iolab/host_queue.h"
 #include "iolab/run.h"
 
 void iolab_config_init(struct iolab_config *c)
@@ -268,6 +269,21 @@ static int set_mem_limit(struct iolab_config *c, const char *f, const char *v, s
 	return rc;
 }
 
+static int set_host_sched(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		enum iolab_host_sched h;
+		if (iolab_host_sched_parse(f, items[i], &h, err))
+			return -EINVAL;
+		c->host_sched[i] = (unsigned char)h;
+	}
+	if (n >= 0)
+		c->nhost = (unsigned)n;
+	return n < 0 ? n : 0;
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -308,6 +324,8 @@ static const struct option_entry table[] = {
 	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
+	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
+	 set_host_sched},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
@@ -339,6 +357,19 @@ bool iolab_option_simulated(const char *name)
 {
 	for (unsigned i = 0; i < sizeof(targets_only) / sizeof(targets_only[0]); i++)
 		if (!strcmp(targets_only[i], name))
+			return false;
+	return true;
+}
+
+/* Options only a simulated drive uses; a measurement of real targets refuses them. */
+static const char *const simulated_only[] = {
+	"host-scheduler",
+};
+
+bool iolab_option_real(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(simulated_only) / sizeof(simulated_only[0]); i++)
+		if (!strcmp(simulated_only[i], name))
 			return false;
 	return true;
 }

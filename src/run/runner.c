@@ -25,7 +25,7 @@ static unsigned n_or_1(unsigned n)
 
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
+	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_or_1(c->nqd);
 }
 
@@ -83,6 +83,7 @@ struct point_params {
 	unsigned qd, workers;
 	uint64_t bs;
 	int read_pct;
+	unsigned host_sched; /* enum iolab_host_sched */
 };
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
@@ -95,6 +96,9 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->nread);
 	unsigned iw = k % n_or_1(c->nworkers);
 	k /= n_or_1(c->nworkers);
+	unsigned ih = k % n_or_1(c->nhost);
+	k /= n_or_1(c->nhost);
+	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
 	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
 	pp->qd = c->nqd ? c->qd[iq] : 1;
 	pp->workers = c->nworkers ? c->workers[iw] : 1;
@@ -462,7 +466,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
-		.engine_config = c->engine_config,
+		.engine_config = c->engine_config, .host_sched = pp->host_sched,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -720,6 +724,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
 		p->engine = c->engine->name;
 		p->model = c->model_name;
+		p->host_sched = c->engine->flags & IOLAB_ENGINE_VIRTUAL ? (int)pp.host_sched : -1;
 		p->direct = c->direct && !env.no_io;
 		p->device_depth = c->engine->device_depth ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);

@@ -114,6 +114,11 @@ const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d)
 	return &d->st;
 }
 
+bool iolab_disk_full(const struct iolab_disk *d)
+{
+	return d->nq == d->qcap;
+}
+
 int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
 {
 	if (d->nq == d->qcap)

@@ -3,13 +3,17 @@
  * engine's event queue, and reap() advances virtual time to the earliest one. (One drive has one
  * completion pending at a time; the queue is what several devices will share.) Byte offsets
  * become blocks of the model's block size. When the drive's queue is full (QUEUE FULL) the
- * engine holds the requests, in arrival order, and hands them over as the drive serves others. */
+ * host queue (host_queue.c) holds the requests and, each time the drive has served one, sends
+ * the one its policy picks (--host-scheduler: none keeps arrival order). A held request reaches
+ * the drive when the host sends it; the time it waited in the host is counted apart from the
+ * drive's own queue. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "iolab/disk_sim.h"
 #include "iolab/engine.h"
 #include "iolab/event_queue.h"
+#include "iolab/host_queue.h"
 #include "iolab/workload.h"
 
 struct sim_state {
@@ -18,8 +22,8 @@ struct sim_state {
 	struct iolab_disk_req *req; /* one per slot */
 	struct iolab_evq events;    /* completions, by virtual time */
 	uint64_t now;
-	struct iolab_disk_req **held; /* refused by the full drive: a ring of qd, oldest at head */
-	unsigned qd, head, nheld;
+	struct iolab_host_queue host; /* what the full drive refused */
+	double host_ns;               /* time requests waited in the host queue */
 };
 
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
@@ -33,12 +37,10 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	s->m = m;
 	s->disk = iolab_disk_new(m);
 	s->req = calloc(p->qd, sizeof(*s->req));
-	s->held = calloc(p->qd, sizeof(*s->held));
-	s->qd = p->qd;
-	if (!s->disk || !s->req || !s->held) {
+	if (!s->disk || !s->req || iolab_hostq_init(&s->host, p->host_sched, p->qd)) {
 		iolab_disk_free(s->disk);
 		free(s->req);
-		free(s->held);
+		iolab_hostq_free(&s->host);
 		free(s);
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
@@ -47,31 +49,27 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	return 0;
 }
 
-/* Hands the held requests to the drive, oldest first, while it takes them. */
-static int hand_held(struct sim_state *s)
+/* Sends held requests, as the host's policy picks them at time now, while the drive has room. */
+static int send_held(struct sim_state *s, uint64_t now)
 {
-	while (s->nheld) {
-		int rc = iolab_disk_submit(s->disk, s->held[s->head]);
-		if (rc == -EBUSY)
-			return 0;
+	while (s->host.n && !iolab_disk_full(s->disk)) {
+		struct iolab_disk_req *r = iolab_hostq_pop(&s->host, now);
+		s->host_ns += (double)(now - r->t_arrive);
+		r->t_arrive = now;
+		int rc = iolab_disk_submit(s->disk, r);
 		if (rc)
 			return rc;
-		s->head = (s->head + 1) % s->qd;
-		s->nheld--;
 	}
 	return 0;
 }
 
-/* Hands r to the drive, or holds it behind the requests already held. At most qd requests are
- * in flight, so the ring never overflows. */
+/* Hands r to the drive, or holds it in the host queue. At most qd requests are in flight, so
+ * the host queue never overflows. */
 static int hand(struct sim_state *s, struct iolab_disk_req *r)
 {
-	if (!s->nheld) {
-		int rc = iolab_disk_submit(s->disk, r);
-		if (rc != -EBUSY)
-			return rc;
-	}
-	s->held[(s->head + s->nheld++) % s->qd] = r;
+	if (!s->host.n && !iolab_disk_full(s->disk))
+		return iolab_disk_submit(s->disk, r);
+	iolab_hostq_push(&s->host, r);
 	return 0;
 }
 
@@ -104,7 +102,7 @@ static int sim_reap(struct iolab_engine *e, unsigned min, struct iolab_io **done
 			struct iolab_disk_req *r = iolab_disk_next(s->disk);
 			if (!r)
 				break;
-			int rc = hand_held(s); /* the drive has room again */
+			int rc = send_held(s, r->t_done); /* the drive has room again */
 			if (!rc && iolab_evq_push(&s->events, r->t_done, r))
 				rc = -ENOMEM;
 			if (rc)
@@ -129,6 +127,7 @@ static uint64_t sim_now(struct iolab_engine *e)
 static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct iolab_disk_stats *st = iolab_disk_stats(((struct sim_state *)e->priv)->disk);
+	b->host_ns += ((struct sim_state *)e->priv)->host_ns;
 	b->overhead_ns += st->overhead_ns;
 	b->queue_ns += st->queue_ns;
 	b->seek_ns += st->seek_ns;
@@ -154,7 +153,7 @@ static void sim_cleanup(struct iolab_engine *e)
 		iolab_disk_free(s->disk);
 		iolab_evq_free(&s->events);
 		free(s->req);
-		free(s->held);
+		iolab_hostq_free(&s->host);
 		free(s);
 	}
 	e->priv = NULL;
