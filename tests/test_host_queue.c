@@ -169,6 +169,35 @@ static void test_sorting_host_lifts_a_non_queuing_drive(void **state)
 	json_decref(root);
 }
 
+/* --host-overhead delays every command by that much before the drive sees it: at QD 1 the mean
+ * latency grows by about that time (the drive then meets each sector at another rotational
+ * position, so not exactly: within 30% of 1 ms), and the breakdown's host column is the 1 ms. */
+static void test_host_overhead(void **state)
+{
+	(void)state;
+	double mean[2], host = 0;
+	const char *ovh[2] = {"0", "1ms"};
+	for (int i = 0; i < 2; i++) {
+		char json[PATH_MAX];
+		snprintf(json, sizeof(json), "%s/ovh%d.json", th_dir, i);
+		struct th_out o = th_iolab("sim", "--model", "atlas10k", "--host-overhead", ovh[i], "--bs",
+					   "4k", "--time", "30", "--quiet", "--json", json, NULL);
+		assert_int_equal(o.status, 0);
+		th_out_free(&o);
+		json_t *root = th_load_json(json);
+		assert_non_null(root);
+		json_t *p = json_array_get(json_object_get(root, "points"), 0);
+		mean[i] = json_number_value(json_object_get(json_object_get(p, "lat_us"), "mean"));
+		if (i)
+			host = json_number_value(json_object_get(json_object_get(p, "breakdown_us"), "host"));
+		json_decref(root);
+	}
+	print_message("atlas10k QD 1: mean %.1f us, with 1 ms host overhead %.1f us (host %.1f us)\n",
+		      mean[0], mean[1], host);
+	assert_true(mean[1] - mean[0] > 700 && mean[1] - mean[0] < 1300);
+	assert_true(host > 999 && host < 1001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_deadline_serves_expired_first),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sorting_host_lifts_a_non_queuing_drive),
+		cmocka_unit_test(test_host_overhead),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

@@ -31,6 +31,14 @@ struct iolab_io {
 	uint32_t slot; /* the worker's index of this slot */
 };
 
+/* The host in front of a simulated device: the policy of its queue (an enum iolab_host_sched,
+ * 0: arrival order) and the time its driver and adapter take per command before the device
+ * sees it. */
+struct iolab_host_params {
+	unsigned sched;
+	uint64_t overhead_ns;
+};
+
 struct iolab_engine_params {
 	const int *fds;     /* one open descriptor per target (may be -1 for the null engine) */
 	unsigned nfds;
@@ -38,8 +46,7 @@ struct iolab_engine_params {
 	void *const *bufs;  /* qd buffers of buf_size bytes each, aligned to 4096 */
 	size_t buf_size;
 	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
-	unsigned host_sched; /* for engines that model the host's queue (the simulator): its
-				policy, an enum iolab_host_sched (0: arrival order) */
+	struct iolab_host_params host; /* the simulator's host; ignored by real engines */
 };
 
 struct iolab_engine {

@@ -47,6 +47,7 @@ struct iolab_config {
 	unsigned workers[IOLAB_LIST_MAX];
 	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
 	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
+	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */

@@ -162,6 +162,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	if (!c->nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		json_array_append_new(hs, json_string(iolab_host_sched_name(IOLAB_HOST_NONE)));
 	json_object_set_new(o, "host_scheduler", hs);
+	json_object_set_new(o, "host_overhead_s", json_real((double)c->host_overhead_ns / 1e9));
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));

@@ -284,6 +284,12 @@ static int set_host_sched(struct iolab_config *c, const char *f, const char *v, 
 	return n < 0 ? n : 0;
 }
 
+static int set_host_overhead(struct iolab_config *c, const char *f, const char *v,
+			     struct iolab_err *err)
+{
+	return iolab_parse_duration(f, v, &c->host_overhead_ns, err);
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -326,6 +332,8 @@ static const struct option_entry table[] = {
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
+	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
+	 set_host_overhead},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
@@ -363,7 +371,7 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler",
+	"host-scheduler", "host-overhead",
 };
 
 bool iolab_option_real(const char *name)

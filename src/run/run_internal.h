@@ -20,7 +20,7 @@ struct point_ctl {
 	uint64_t ramp_ns, time_ns, bytes_per_worker;
 	bool on_error_continue;
 	const void *engine_config; /* handed to the engine (the simulator's model) */
-	unsigned host_sched;       /* handed to the engine: its host queue policy */
+	struct iolab_host_params host; /* handed to the engine: the simulated host */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */

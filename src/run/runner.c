@@ -466,7 +466,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
-		.engine_config = c->engine_config, .host_sched = pp->host_sched,
+		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);

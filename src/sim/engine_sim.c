@@ -5,8 +5,8 @@
  * become blocks of the model's block size. When the drive's queue is full (QUEUE FULL) the
  * host queue (host_queue.c) holds the requests and, each time the drive has served one, sends
  * the one its policy picks (--host-scheduler: none keeps arrival order). A held request reaches
- * the drive when the host sends it; the time it waited in the host is counted apart from the
- * drive's own queue. */
+ * the drive when the host sends it, plus the host's time per command (--host-overhead); both
+ * are counted apart from the drive's own queue. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -23,6 +23,7 @@ struct sim_state {
 	struct iolab_evq events;    /* completions, by virtual time */
 	uint64_t now;
 	struct iolab_host_queue host; /* what the full drive refused */
+	uint64_t host_overhead;       /* per command, before the drive sees it */
 	double host_ns;               /* time requests waited in the host queue */
 };
 
@@ -37,7 +38,7 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	s->m = m;
 	s->disk = iolab_disk_new(m);
 	s->req = calloc(p->qd, sizeof(*s->req));
-	if (!s->disk || !s->req || iolab_hostq_init(&s->host, p->host_sched, p->qd)) {
+	if (!s->disk || !s->req || iolab_hostq_init(&s->host, p->host.sched, p->qd)) {
 		iolab_disk_free(s->disk);
 		free(s->req);
 		iolab_hostq_free(&s->host);
@@ -45,6 +46,7 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	iolab_evq_init(&s->events);
+	s->host_overhead = p->host.overhead_ns;
 	e->priv = s;
 	return 0;
 }
@@ -54,8 +56,8 @@ static int send_held(struct sim_state *s, uint64_t now)
 {
 	while (s->host.n && !iolab_disk_full(s->disk)) {
 		struct iolab_disk_req *r = iolab_hostq_pop(&s->host, now);
-		s->host_ns += (double)(now - r->t_arrive);
-		r->t_arrive = now;
+		s->host_ns += (double)(now - r->t_arrive) + (double)s->host_overhead;
+		r->t_arrive = now + s->host_overhead;
 		int rc = iolab_disk_submit(s->disk, r);
 		if (rc)
 			return rc;
@@ -67,8 +69,11 @@ static int send_held(struct sim_state *s, uint64_t now)
  * the host queue never overflows. */
 static int hand(struct sim_state *s, struct iolab_disk_req *r)
 {
-	if (!s->host.n && !iolab_disk_full(s->disk))
+	if (!s->host.n && !iolab_disk_full(s->disk)) {
+		s->host_ns += (double)s->host_overhead;
+		r->t_arrive += s->host_overhead;
 		return iolab_disk_submit(s->disk, r);
+	}
 	iolab_hostq_push(&s->host, r);
 	return 0;
 }
