@@ -65,7 +65,7 @@ run_sim() {
     for ((i = 1; i <= REPS; i++)); do
         t0=$(now)
         "${pin[@]}" "$IOLAB" sim --model "$model" --pattern rand-read --bs 4k --qd "$qd" \
-            --time "$time" --quiet --json "$work/$name.json" >/dev/null
+            --time "$time" --quiet --force --json "$work/$name.json" >/dev/null
         t1=$(now)
         ios=$(jq '.points[0].ios' "$work/$name.json")
         awk -v n="$ios" -v a="$t0" -v b="$t1" 'BEGIN {printf "%d %.3f %.0f\n", n, b - a, n / (b - a)}' \
