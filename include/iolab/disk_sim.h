@@ -31,9 +31,12 @@ struct iolab_disk;
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m);
 void iolab_disk_free(struct iolab_disk *d);
 
-/* Hands r to the drive at its r->t_arrive, which is not earlier than any earlier arrival (nor
- * than any returned completion, unless r was refused before). The drive keeps the pointer until
- * it returns r. Returns 0, or -EBUSY when the drive already holds the model's queue_depth
+/* Hands r to the drive at its r->t_arrive, which is not earlier than any earlier arrival. It may
+ * be earlier than a completion already returned (it arrived while that command was in service),
+ * provided every request arriving by the time the drive was free to pick that command had been
+ * handed over before iolab_disk_next picked it: an event loop that hands arrivals over in time
+ * order meets this, and the drive then serves exactly as if it had known of r from the start
+ * (test_sim_disk.c checks it). The drive keeps the pointer until it returns r. Returns 0, or -EBUSY when the drive already holds the model's queue_depth
  * commands waiting (SCSI QUEUE FULL): r is not taken, and the host keeps it and hands it over
  * again, before any later request, once iolab_disk_next has returned a command. */
 int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r);
