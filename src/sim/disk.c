@@ -51,6 +51,9 @@ struct iolab_disk {
 	struct iolab_disk_req **q; /* accepted and waiting, in arrival order */
 	unsigned nq, qcap;         /* qcap: the model's queue_depth */
 	double free_at;            /* the controller finishes the command in service */
+	uint64_t *seek_memo;       /* seek time by cylinder distance, 0 until first needed (the
+				      measured curve is a binary search; a drive seeks the same
+				      distances again and again) */
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
@@ -85,7 +88,8 @@ struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
 	d->q = calloc(d->qcap, sizeof(*d->q));
 	d->max_dirty = m->write_segments ? m->write_segments : 1;
 	d->flush_end = calloc(d->max_dirty, sizeof(*d->flush_end));
-	if (!d->seg || !d->q || !d->flush_end) {
+	d->seek_memo = calloc(m->cylinders ? m->cylinders : 1, sizeof(*d->seek_memo));
+	if (!d->seg || !d->q || !d->flush_end || !d->seek_memo) {
 		iolab_disk_free(d);
 		return NULL;
 	}
@@ -101,6 +105,7 @@ void iolab_disk_free(struct iolab_disk *d)
 	free(d->seg);
 	free(d->q);
 	free(d->flush_end);
+	free(d->seek_memo);
 	free(d);
 }
 
@@ -133,7 +138,12 @@ int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
 static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bool write)
 {
 	uint32_t dist = p->cyl > d->cyl ? p->cyl - d->cyl : d->cyl - p->cyl;
-	double t = dist ? (double)iolab_model_seek_ns(d->m, dist, false) : 0;
+	double t = 0;
+	if (dist) { /* both cylinders are below m->cylinders, so dist is too */
+		if (!d->seek_memo[dist])
+			d->seek_memo[dist] = iolab_model_seek_ns(d->m, dist, false);
+		t = (double)d->seek_memo[dist];
+	}
 	if (p->head != d->head && (double)d->m->head_switch_ns > t)
 		t = (double)d->m->head_switch_ns;
 	if (t > 0 && write)

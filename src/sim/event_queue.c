@@ -1,4 +1,5 @@
-/* event_queue.c: the 4-ary min-heap of event_queue.h, ordered by (time, seq). */
+/* event_queue.c: the 4-ary min-heap of event_queue.h, ordered by (time, seq); a late event's
+ * seq has its top bit set, which puts it after every ordinary event of its time. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -22,7 +23,9 @@ void iolab_evq_free(struct iolab_evq *q)
 	iolab_evq_init(q);
 }
 
-int iolab_evq_push(struct iolab_evq *q, uint64_t time, void *data)
+#define LATE (UINT64_C(1) << 63)
+
+static inline int push(struct iolab_evq *q, struct iolab_event e)
 {
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 64;
@@ -32,7 +35,6 @@ int iolab_evq_push(struct iolab_evq *q, uint64_t time, void *data)
 		q->heap = h;
 		q->cap = cap;
 	}
-	struct iolab_event e = {.time = time, .seq = q->seq++, .data = data};
 	size_t i = q->n++;
 	while (i > 0) { /* sift up */
 		size_t parent = (i - 1) / 4;
@@ -44,6 +46,24 @@ int iolab_evq_push(struct iolab_evq *q, uint64_t time, void *data)
 	q->heap[i] = e;
 	return 0;
 }
+
+int iolab_evq_push(struct iolab_evq *q, uint64_t time, void *data)
+{
+	return push(q, (struct iolab_event){.time = time, .seq = q->seq++, .data = data});
+}
+
+int iolab_evq_push_to(struct iolab_evq *q, uint64_t time, void *target, unsigned what, void *data)
+{
+	return push(q, (struct iolab_event){.time = time, .seq = q->seq++, .data = data,
+					    .target = target, .what = what});
+}
+
+int iolab_evq_push_late(struct iolab_evq *q, uint64_t time, void *target, unsigned what, void *data)
+{
+	return push(q, (struct iolab_event){.time = time, .seq = LATE | q->seq++, .data = data,
+					    .target = target, .what = what});
+}
+
 
 bool iolab_evq_pop(struct iolab_evq *q, struct iolab_event *out)
 {

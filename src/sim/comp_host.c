@@ -1,0 +1,88 @@
+/* comp_host.c: the host as a component, the top of every simulated path. It sends each request
+ * of the load to the part below after its time per command (--host-overhead); what the part
+ * below refuses (QUEUE FULL) waits in the host queue (host_queue.c), whose policy picks the next
+ * one to send each time a request completes (--host-scheduler). It counts the time requests
+ * spent in it: waiting, and the time per command. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "iolab/engine.h"
+#include "iolab/host_queue.h"
+#include "iolab/sim_system.h"
+
+struct host {
+	struct iolab_host_queue q;
+	uint64_t overhead;
+	double wait_ns;
+};
+
+/* Sends r below at now, after the time per command. Returns what the part below says. */
+static int send(struct iolab_comp *c, struct host *h, struct iolab_sreq *r)
+{
+	uint64_t now = c->sim->now;
+	h->wait_ns += (double)(now - r->d.t_arrive) + (double)h->overhead;
+	r->d.t_arrive = now + h->overhead;
+	r->from = c;
+	return c->below->ops->submit(c->below, r);
+}
+
+static bool below_full(struct iolab_comp *c)
+{
+	return c->below->ops->full && c->below->ops->full(c->below);
+}
+
+static int host_submit(struct iolab_comp *c, struct iolab_sreq *r)
+{
+	struct host *h = c->priv;
+	r->d.t_arrive = c->sim->now;
+	if (!h->q.n && !below_full(c))
+		return send(c, h, r);
+	iolab_hostq_push(&h->q, &r->d); /* the part below is full: r waits here */
+	return 0;
+}
+
+static void host_complete(struct iolab_comp *c, struct iolab_sreq *r)
+{
+	struct host *h = c->priv;
+	while (h->q.n && !below_full(c)) { /* the part below has room again */
+		int rc = send(c, h, (struct iolab_sreq *)iolab_hostq_pop(&h->q, c->sim->now));
+		if (rc && !c->sim->error)
+			c->sim->error = rc;
+	}
+	r->from = NULL; /* the host is the top: r goes back to the load */
+	iolab_sim_done(c->sim, r);
+}
+
+static void host_cleanup(struct iolab_comp *c)
+{
+	struct host *h = c->priv;
+	if (h)
+		iolab_hostq_free(&h->q);
+	free(h);
+}
+
+const struct iolab_comp_ops iolab_comp_host = {
+	.kind = "host",
+	.version = IOLAB_COMP_OPS_VERSION,
+	.submit = host_submit,
+	.complete = host_complete,
+	.cleanup = host_cleanup,
+};
+
+int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
+			 const struct iolab_host_params *p, unsigned cap)
+{
+	struct host *h = calloc(1, sizeof(*h));
+	if (!h || iolab_hostq_init(&h->q, p->sched, cap)) {
+		free(h);
+		return -ENOMEM;
+	}
+	h->overhead = p->overhead_ns;
+	*c = (struct iolab_comp){.ops = &iolab_comp_host, .sim = s, .below = below, .priv = h};
+	return 0;
+}
+
+double iolab_comp_host_wait_ns(const struct iolab_comp *c)
+{
+	return ((const struct host *)c->priv)->wait_ns;
+}
