@@ -39,6 +39,13 @@ struct iolab_host_params {
 	uint64_t overhead_ns;
 };
 
+/* A simulated volume over several drives: RAID level (0: none, a single drive; 1: RAID 0),
+ * drive count and stripe unit. */
+struct iolab_volume_params {
+	unsigned level, drives;
+	uint64_t stripe_bytes;
+};
+
 struct iolab_engine_params {
 	const int *fds;     /* one open descriptor per target (may be -1 for the null engine) */
 	unsigned nfds;
@@ -47,6 +54,7 @@ struct iolab_engine_params {
 	size_t buf_size;
 	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
 	struct iolab_host_params host; /* the simulator's host; ignored by real engines */
+	struct iolab_volume_params volume; /* the simulator's volume; ignored by real engines */
 };
 
 struct iolab_engine {

@@ -3,8 +3,8 @@
  * its workers against the targets for the ramp plus the measured time (or bytes), and yields a
  * result with latency histograms, rates, CPU, device counters and honest warnings.
  *
- * Sweep order, outermost first: pattern, host scheduler (simulated drives), workers, read %,
- * block size, queue depth; repetitions
+ * Sweep order, outermost first: pattern, host scheduler, array drive count, stripe unit (these
+ * three for simulated drives), workers, read %, block size, queue depth; repetitions
  * of a point run back to back and are reported as one point with their spread.
  */
 #ifndef IOLAB_RUN_H
@@ -48,6 +48,10 @@ struct iolab_config {
 	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
 	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
 	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
+	unsigned array_level;              /* simulated: 0 one drive, 1 RAID 0 (--array raid0:N) */
+	unsigned narray, nstripe;
+	unsigned array_drives[IOLAB_LIST_MAX];
+	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
@@ -121,6 +125,8 @@ struct iolab_point {
 	const char *model; /* simulated drive, or NULL */
 	int host_sched;    /* simulated drives: the host queue's policy (enum iolab_host_sched);
 			      -1 for real targets */
+	unsigned array_drives; /* simulated RAID 0: drives (0: a single drive) */
+	uint64_t stripe;       /* and its stripe unit in bytes */
 	bool direct;
 	/* results (all repetitions merged) */
 	unsigned reps;

@@ -33,6 +33,8 @@ struct iolab_sreq {
 	struct iolab_comp *from;  /* gets complete() when the part below has finished it; NULL:
 				     the load above the system */
 	struct iolab_sreq *parent; /* the request this one is a piece of, or NULL */
+	unsigned pieces;           /* for the part that split it: pieces still in flight */
+	void *held;                /* for the part that split it: where its pieces are */
 };
 
 struct iolab_comp_ops {
@@ -98,6 +100,14 @@ double iolab_comp_host_wait_ns(const struct iolab_comp *c);
 /* Drive part: a drive of model m. */
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
+
+/* Volume part: RAID 0 over n drives of model m with a stripe unit of unit_blocks, for up to cap
+ * requests in flight. Returns 0, -EINVAL (n not 1..64, unit 0) or -ENOMEM. */
+extern const struct iolab_comp_ops iolab_comp_raid0;
+int iolab_comp_raid0_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
+			  unsigned n, uint64_t unit_blocks, unsigned cap);
+/* Its drives: *drives gets the array, the count is returned. */
+unsigned iolab_comp_raid0_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
 
 /* Frees c's state (c->ops->cleanup). */
 void iolab_comp_free(struct iolab_comp *c);

@@ -30,7 +30,8 @@ static const char default_job[] =
 	"qd = 1, 16\n"
 	"time = 2\n";
 
-enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_TABLE_BASE };
+enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
+       OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
@@ -61,8 +62,10 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
-	if (sim)
+	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
+		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
+	}
 	else
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd 1..4096,\n"
@@ -101,7 +104,7 @@ struct setting {
 
 struct args {
 	bool sim, quiet, use_default, help;
-	const char *job, *json, *csv, *model;
+	const char *job, *json, *csv, *model, *drive;
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
@@ -154,6 +157,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lo[nopt + 4] = (struct option){"help", no_argument, NULL, OPT_HELP};
 	lo[nopt + 5] = a->sim ? (struct option){"model", required_argument, NULL, OPT_MODEL}
 			      : (struct option){"default", no_argument, NULL, OPT_DEFAULT};
+	if (a->sim)
+		lo[nopt + 6] = (struct option){"drive", required_argument, NULL, OPT_DRIVE};
 	unsigned nseen = 0;
 	int ch, idx;
 	opterr = 0;
@@ -189,6 +194,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_QUIET: a->quiet = true; break;
 		case OPT_DEFAULT: a->use_default = true; break;
 		case OPT_MODEL: a->model = optarg; break;
+		case OPT_DRIVE: a->drive = optarg; break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -321,7 +327,8 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
 	inputs[n++] = a->job;
-	inputs[n++] = a->model && (strchr(a->model, '/') || strstr(a->model, ".model")) ? a->model : NULL;
+	const char *m = a->model ? a->model : a->drive;
+	inputs[n++] = m && (strchr(m, '/') || strstr(m, ".model")) ? m : NULL;
 	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv}};
 	struct iolab_err err;
 	int rc = iolab_outputs_check(outs, 2, inputs, n, force, &err);
@@ -329,6 +336,21 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc ? EXIT_USAGE : EXIT_OK;
+}
+
+/* --drive goes with --array, --model without. */
+static int check_volume(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
+{
+	for (unsigned i = 0; i < ncfg; i++) {
+		bool array = cfg[i]->array_level != 0;
+		if (array && a->model)
+			return cli_errorf(EXIT_USAGE, "sim: --array builds a volume of --drive drives; "
+					  "--model is for a single drive");
+		if (!array && a->drive)
+			return cli_errorf(EXIT_USAGE, "sim: --drive names the drives of an --array (for a "
+					  "single drive use --model)");
+	}
+	return EXIT_OK;
 }
 
 /* Loads the job (a file, the default job, or one run from the command line alone). */
@@ -407,15 +429,19 @@ static int run_main(int argc, char **argv, bool sim)
 			help(sim);
 		goto out;
 	}
-	if (sim && !a.model)
-		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models')");
+	if (sim && a.model && a.drive)
+		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
+				    "--array: give one of them");
+	else if (sim && !a.model && !a.drive)
+		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
+				    "--array with --drive");
 	else if (sim && a.ntarget)
 		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	if (status)
 		goto out;
-	if (sim && iolab_model_open(a.model, &model, &err)) {
+	if (sim && iolab_model_open(a.model ? a.model : a.drive, &model, &err)) {
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
@@ -427,7 +453,7 @@ static int run_main(int argc, char **argv, bool sim)
 		goto out;
 	}
 	if ((status = build_configs(&a, &job, sim ? &model : NULL, cfg)) ||
-	    (status = check_outputs(&a, cfg, job.nrun)))
+	    (status = check_volume(&a, cfg, job.nrun)) || (status = check_outputs(&a, cfg, job.nrun)))
 		goto out;
 	if (a.use_default) {
 		if ((status = make_default_scratch(tmpdir, sizeof(tmpdir), scratch, sizeof(scratch))))

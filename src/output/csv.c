@@ -45,7 +45,7 @@ static void csv_warnings(FILE *f, const struct iolab_point *p)
 int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err)
 {
 	errno = 0;
-	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,model,host_scheduler,direct,reps,seconds,ios,iops,mb_per_s,"
+	fprintf(f, "run,pattern,bs,read_pct,workers,qd,engine,model,host_scheduler,volume_drives,stripe,direct,reps,seconds,ios,iops,mb_per_s,"
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
@@ -71,6 +71,11 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		fputc(',', f);
 		if (p->host_sched >= 0)
 			csv_text(f, iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
+		fputc(',', f);
+		if (p->array_drives) /* empty for a single drive or a real target */
+			fprintf(f, "%u,%" PRIu64, p->array_drives, p->stripe);
+		else
+			fputc(',', f);
 		fprintf(f, ",%d,%u,%.3f,%" PRIu64 ",%.1f,%.3f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f",
 			p->direct, p->reps, p->seconds, all->ios, p->iops.mean, p->mbps.mean, p->iops.stddev,
 			dir_rate(p, p->dir[0].ios), dir_rate(p, p->dir[1].ios),

@@ -57,6 +57,10 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "host_scheduler", p->host_sched >= 0
 			    ? json_string(iolab_host_sched_name((enum iolab_host_sched)p->host_sched))
 			    : json_null());
+	json_object_set_new(o, "volume", p->array_drives
+			    ? json_pack("{s:s,s:i,s:I}", "level", "raid0", "drives", p->array_drives,
+					"stripe", (json_int_t)p->stripe)
+			    : json_null());
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -163,6 +167,17 @@ static json_t *config_obj(const struct iolab_config *c)
 		json_array_append_new(hs, json_string(iolab_host_sched_name(IOLAB_HOST_NONE)));
 	json_object_set_new(o, "host_scheduler", hs);
 	json_object_set_new(o, "host_overhead_s", json_real((double)c->host_overhead_ns / 1e9));
+	if (c->array_level) {
+		json_t *st = json_array();
+		for (unsigned i = 0; i < c->nstripe; i++)
+			json_array_append_new(st, json_integer((json_int_t)c->stripe[i]));
+		if (!c->nstripe)
+			json_array_append_new(st, json_integer(65536));
+		json_object_set_new(o, "array", json_pack("{s:s,s:o,s:o}", "level", "raid0", "drives",
+							  uint_list(c->array_drives, c->narray), "stripe", st));
+	} else {
+		json_object_set_new(o, "array", json_null());
+	}
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));

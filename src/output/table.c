@@ -60,13 +60,18 @@ static void footer(FILE *f, const struct iolab_point *p)
 
 void iolab_output_table(FILE *f, const struct iolab_results *r)
 {
-	bool reps = false, simulated = false;
+	bool reps = false, simulated = false, volume = false;
 	for (unsigned i = 0; i < r->n; i++) {
 		reps |= r->point[i].reps > 1;
 		simulated |= r->point[i].host_sched >= 0;
+		volume |= r->point[i].array_drives > 0;
 	}
-	/* A simulated drive has no sysfs queue to show: that column names the host's policy. */
-	fprintf(f, "%3s %-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "#", "pattern",
+	/* A simulated drive has no sysfs queue to show: that column names the host's policy. A
+	 * volume's shape (drives x stripe unit) gets a column of its own. */
+	fprintf(f, "%3s ", "#");
+	if (volume)
+		fprintf(f, "%-12s ", "raid0");
+	fprintf(f, "%-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
 		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
 	for (unsigned i = 0; i < r->n; i++) {
@@ -81,7 +86,15 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 			snprintf(devq, sizeof(devq), "%s", iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
 		else if (p->has_disk)
 			snprintf(devq, sizeof(devq), "%.2f", p->disk_queue);
-		fprintf(f, "%3u %-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s", i + 1,
+		fprintf(f, "%3u ", i + 1);
+		if (volume) {
+			char vol[40] = "-", unit[32];
+			if (p->array_drives)
+				snprintf(vol, sizeof(vol), "%ux%s", p->array_drives,
+					 iolab_fmt_size(p->stripe, unit, sizeof(unit)));
+			fprintf(f, "%-12s ", vol);
+		}
+		fprintf(f, "%-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
@@ -99,7 +112,8 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 		any_bd |= breakdown_means(&r->point[i], &m);
 	if (any_bd) {
 		fprintf(f, "\nwhere the time went, per I/O in us (host = waiting in the host's queue; the "
-			"rest is the drive's work, queue = waiting in it):\n");
+			"rest is the drive's work, queue = waiting in it;\n a volume's columns are per "
+			"drive command):\n");
 		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %9s %7s\n", "#", "host", "overhead", "queue", "seek",
 			"rotation", "media", "interface", "hits%");
 		for (unsigned i = 0; i < r->n; i++)

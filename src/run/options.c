@@ -290,6 +290,33 @@ static int set_host_overhead(struct iolab_config *c, const char *f, const char *
 	return iolab_parse_duration(f, v, &c->host_overhead_ns, err);
 }
 
+static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	const char *colon = strchr(v, ':');
+	if (!colon || colon - v != 5 || strncmp(v, "raid0", 5))
+		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] (raid0:4, raid0:1,2,4,8)", f, v);
+	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, 1, 64, err);
+	if (!rc)
+		c->array_level = 1;
+	return rc;
+}
+
+static int set_stripe(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		if (iolab_parse_size(f, items[i], &c->stripe[i], err))
+			return -EINVAL;
+		if (!c->stripe[i] || c->stripe[i] % 512 || c->stripe[i] > (1u << 30))
+			return iolab_errf(err, EINVAL, "%s: '%s' must be a multiple of 512 bytes up to 1 GiB",
+					  f, items[i]);
+	}
+	if (n >= 0)
+		c->nstripe = (unsigned)n;
+	return n < 0 ? n : 0;
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -332,6 +359,9 @@ static const struct option_entry table[] = {
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
+	{{"array", "raid0:N[,N]", "simulated: a RAID 0 volume of N drives of --drive (a list sweeps N)"},
+	 set_array},
+	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
@@ -371,7 +401,7 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler", "host-overhead",
+	"host-scheduler", "host-overhead", "array", "stripe",
 };
 
 bool iolab_option_real(const char *name)

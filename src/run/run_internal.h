@@ -21,6 +21,7 @@ struct point_ctl {
 	bool on_error_continue;
 	const void *engine_config; /* handed to the engine (the simulator's model) */
 	struct iolab_host_params host; /* handed to the engine: the simulated host */
+	struct iolab_volume_params volume; /* and the simulated volume */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */

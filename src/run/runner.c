@@ -25,7 +25,8 @@ static unsigned n_or_1(unsigned n)
 
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
+	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
+	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_or_1(c->nqd);
 }
 
@@ -84,6 +85,8 @@ struct point_params {
 	uint64_t bs;
 	int read_pct;
 	unsigned host_sched; /* enum iolab_host_sched */
+	unsigned array_drives; /* 0: a single drive */
+	uint64_t stripe;
 };
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
@@ -96,6 +99,12 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->nread);
 	unsigned iw = k % n_or_1(c->nworkers);
 	k /= n_or_1(c->nworkers);
+	unsigned is = k % n_or_1(c->nstripe);
+	k /= n_or_1(c->nstripe);
+	unsigned ia = k % n_or_1(c->narray);
+	k /= n_or_1(c->narray);
+	pp->array_drives = c->array_level && c->narray ? c->array_drives[ia] : 0;
+	pp->stripe = pp->array_drives ? (c->nstripe ? c->stripe[is] : 65536) : 0;
 	unsigned ih = k % n_or_1(c->nhost);
 	k /= n_or_1(c->nhost);
 	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
@@ -130,26 +139,35 @@ static void close_env(struct run_env *env, bool discard)
 			iolab_target_close(&env->tgt[i]);
 }
 
+/* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
+ * by default), a simulated drive's capacity, or a volume's (its drives' together). */
+static int virtual_region(const struct iolab_config *c, const struct point_params *pp,
+			  struct run_env *env, struct iolab_err *err)
+{
+	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+	if (pp && pp->array_drives)
+		size *= pp->array_drives; /* RAID 0: the drives' blocks together */
+	if (c->offset + (c->length ? c->length : 1) > size)
+		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
+				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
+				  c->length, size);
+	env->n = 1;
+	env->fds[0] = -1;
+	env->region[0].start = c->offset;
+	env->region[0].len = c->length ? c->length
+			     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
+	env->working_set = env->region[0].len;
+	return 0;
+}
+
 static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
 {
 	memset(env, 0, sizeof(*env));
 	env->no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	if (c->stroke_pct && c->length)
 		return iolab_errf(err, EINVAL, "--stroke and --length cannot be used together");
-	if (env->no_io) { /* the null engine and the simulator address a virtual region */
-		uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
-		if (c->offset + (c->length ? c->length : 1) > size)
-			return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
-					  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
-					  c->length, size);
-		env->n = 1;
-		env->fds[0] = -1;
-		env->region[0].start = c->offset;
-		env->region[0].len = c->length ? c->length
-				     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
-		env->working_set = env->region[0].len;
-		return 0;
-	}
+	if (env->no_io) /* the null engine and the simulator address a virtual region */
+		return virtual_region(c, NULL, env, err);
 	if (!c->ntargets)
 		return iolab_errf(err, EINVAL, "no target: give a file or block device (or --engine null)");
 	struct iolab_target_opts o = {
@@ -467,6 +485,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
+		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe},
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -693,7 +712,9 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		return rc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
 		decode_point(c, k, &pp);
-		rc = check_point(c, &env, &pp, err);
+		rc = env.no_io ? virtual_region(c, &pp, &env, err) : 0;
+		if (!rc)
+			rc = check_point(c, &env, &pp, err);
 		if (!rc) {
 			struct iolab_gen g;
 			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env.region, env.n, 0, 1, 0, err);
@@ -714,6 +735,8 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	}
 	for (unsigned k = 0; k < npoints && !iolab_stop_requested; k++) {
 		decode_point(c, k, &pp);
+		if (env.no_io) /* checked above */
+			virtual_region(c, &pp, &env, NULL);
 		struct iolab_point *p = &res->point[res->n];
 		memset(p, 0, sizeof(*p));
 		p->run = c->name;
@@ -725,8 +748,12 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->engine = c->engine->name;
 		p->model = c->model_name;
 		p->host_sched = c->engine->flags & IOLAB_ENGINE_VIRTUAL ? (int)pp.host_sched : -1;
+		p->array_drives = pp.array_drives;
+		p->stripe = pp.stripe;
 		p->direct = c->direct && !env.no_io;
-		p->device_depth = c->engine->device_depth ? c->engine->device_depth(c->engine_config) : 0;
+		/* A volume spreads the queue over its drives: no single device limit to report. */
+		p->device_depth = c->engine->device_depth && !pp.array_drives
+				  ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];

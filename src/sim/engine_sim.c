@@ -1,5 +1,6 @@
 /* engine_sim.c: the simulator as an engine. It builds a simulated I/O path (sim_system.h): the
- * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c). Requests of
+ * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c), or above a
+ * RAID 0 volume of several drives (comp_raid0.c, --array). Requests of
  * the generator enter the host at the system's virtual time; reap() runs the system's events
  * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
  * the model's block size. */
@@ -13,14 +14,14 @@
 struct sim_state {
 	const struct iolab_disk_model *m;
 	struct iolab_sim sys;
-	struct iolab_comp host, drive;
-	struct iolab_sreq *req; /* one per slot */
+	struct iolab_comp host, below; /* below the host: a drive, or a volume over drives */
+	struct iolab_sreq *req;        /* one per slot */
 };
 
 static void free_state(struct sim_state *s)
 {
 	iolab_comp_free(&s->host);
-	iolab_comp_free(&s->drive);
+	iolab_comp_free(&s->below);
 	iolab_sim_free(&s->sys);
 	free(s->req);
 	free(s);
@@ -36,10 +37,19 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	s->m = m;
 	s->req = calloc(p->qd, sizeof(*s->req));
-	if (!s->req || iolab_sim_init(&s->sys, p->qd) || iolab_comp_drive_init(&s->drive, &s->sys, m) ||
-	    iolab_comp_host_init(&s->host, &s->sys, &s->drive, &p->host, p->qd)) {
+	const struct iolab_volume_params *v = &p->volume;
+	int rc = !s->req ? -ENOMEM : iolab_sim_init(&s->sys, p->qd);
+	if (!rc)
+		rc = v->level ? iolab_comp_raid0_init(&s->below, &s->sys, m, v->drives,
+						      v->stripe_bytes / m->block_bytes, p->qd)
+			      : iolab_comp_drive_init(&s->below, &s->sys, m);
+	if (!rc)
+		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd);
+	if (rc) {
 		free_state(s);
-		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
+		return rc == -EINVAL ? iolab_errf(err, EINVAL, "sim engine: a volume needs 1..64 drives and "
+						  "a stripe unit of at least one block")
+				     : iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	e->priv = s;
 	return 0;
@@ -92,18 +102,22 @@ static uint64_t sim_now(struct iolab_engine *e)
 static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct sim_state *s = e->priv;
-	const struct iolab_disk_stats *st = iolab_comp_drive_stats(&s->drive);
+	const struct iolab_comp *drives = &s->below;
+	unsigned n = s->below.ops == &iolab_comp_raid0 ? iolab_comp_raid0_drives(&s->below, &drives) : 1;
 	b->host_ns += iolab_comp_host_wait_ns(&s->host);
-	b->overhead_ns += st->overhead_ns;
-	b->queue_ns += st->queue_ns;
-	b->seek_ns += st->seek_ns;
-	b->rotate_ns += st->rotate_ns;
-	b->media_ns += st->media_ns;
-	b->bus_ns += st->bus_ns;
-	b->ios += st->reads + st->writes;
-	b->reads += st->reads;
-	b->read_hits += st->read_hits;
-	b->read_partial_hits += st->read_partial_hits;
+	for (unsigned i = 0; i < n; i++) { /* a volume's drives together: per drive command */
+		const struct iolab_disk_stats *st = iolab_comp_drive_stats(&drives[i]);
+		b->overhead_ns += st->overhead_ns;
+		b->queue_ns += st->queue_ns;
+		b->seek_ns += st->seek_ns;
+		b->rotate_ns += st->rotate_ns;
+		b->media_ns += st->media_ns;
+		b->bus_ns += st->bus_ns;
+		b->ios += st->reads + st->writes;
+		b->reads += st->reads;
+		b->read_hits += st->read_hits;
+		b->read_partial_hits += st->read_partial_hits;
+	}
 }
 
 static unsigned sim_device_depth(const void *config)
