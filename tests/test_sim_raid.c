@@ -1,7 +1,8 @@
-/* test_sim_raid.c: the RAID 0 volume (comp_raid0.c) with known answers. Its address mapping:
- * a request inside one stripe unit goes to one drive, one covering n units to each of n drives
+/* test_sim_raid.c: the volumes (comp_volume.c) with known answers. RAID 0's address mapping: a
+ * request inside one stripe unit goes to one drive, one covering n units to each of n drives
  * once (each drive's blocks are contiguous); random reads at a depth that keeps every drive busy
- * scale with the drive count (close to n times one drive); and the command line's checks. */
+ * scale with the drive count (close to n times one drive). RAID 1: reads scale with the copies,
+ * writes do not (every copy writes every block). And the command line's checks. */
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include "helpers.h"
 #include "iolab/disk_model.h"
+#include "iolab/engine.h"
 #include "iolab/sim_system.h"
 
 /* Runs requests through a 4-drive volume (unit 128 blocks) and returns each drive's reads. */
@@ -26,7 +28,7 @@ static void run_volume(const uint64_t (*req)[2], unsigned n, uint64_t reads[4])
 	struct iolab_sim s;
 	struct iolab_comp vol;
 	assert_int_equal(iolab_sim_init(&s, 16), 0);
-	assert_int_equal(iolab_comp_raid0_init(&vol, &s, &m, 4, 128, 16), 0);
+	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, IOLAB_RAID0, 4, 128, 16), 0);
 	struct iolab_sreq r[16];
 	for (unsigned i = 0; i < n; i++) {
 		r[i] = (struct iolab_sreq){.d = {.lbn = req[i][0], .blocks = (uint32_t)req[i][1]}};
@@ -36,7 +38,7 @@ static void run_volume(const uint64_t (*req)[2], unsigned n, uint64_t reads[4])
 	}
 	assert_int_equal(s.ndone, n);
 	const struct iolab_comp *d;
-	assert_int_equal(iolab_comp_raid0_drives(&vol, &d), 4);
+	assert_int_equal(iolab_comp_volume_drives(&vol, &d), 4);
 	for (unsigned i = 0; i < 4; i++)
 		reads[i] = iolab_comp_drive_stats(&d[i])->reads;
 	iolab_comp_free(&vol);
@@ -99,6 +101,37 @@ static void test_scaling(void **state)
 	json_decref(root);
 }
 
+/* Random 4 KiB reads and writes at QD 64 on one drive and on a two-way mirror. Reads go to the
+ * copy with the shorter queue: close to twice one drive. Every write goes to both copies: the
+ * mirror writes no faster than one drive (and a little slower, waiting for the slower copy). */
+static void test_mirror(void **state)
+{
+	(void)state;
+	double r[2], w[2];
+	for (int wr = 0; wr < 2; wr++) {
+		char json[PATH_MAX];
+		snprintf(json, sizeof(json), "%s/raid1-%d.json", th_dir, wr);
+		struct th_out o = th_iolab("sim", "--array", "raid1:1,2", "--drive", "atlas10k", "--pattern",
+					   wr ? "rand-write" : "rand-read", "--bs", "4k", "--qd", "64",
+					   "--time", "30", "--quiet", "--json", json, NULL);
+		assert_int_equal(o.status, 0);
+		th_out_free(&o);
+		json_t *root = th_load_json(json);
+		assert_non_null(root);
+		json_t *pts = json_object_get(root, "points");
+		double *v = wr ? w : r;
+		v[0] = iops_of(pts, 0);
+		v[1] = iops_of(pts, 1);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(
+			json_array_get(pts, 1), "volume"), "level")), "raid1");
+		json_decref(root);
+	}
+	print_message("RAID 1 of atlas10k, QD 64: reads %.1f -> %.1f IOPS, writes %.1f -> %.1f IOPS "
+		      "(1 -> 2 copies)\n", r[0], r[1], w[0], w[1]);
+	assert_true(r[1] > 1.6 * r[0]);
+	assert_true(w[1] < 1.05 * w[0]);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -123,6 +156,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_mirror),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

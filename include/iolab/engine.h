@@ -39,8 +39,14 @@ struct iolab_host_params {
 	uint64_t overhead_ns;
 };
 
-/* A simulated volume over several drives: RAID level (0: none, a single drive; 1: RAID 0),
- * drive count and stripe unit. */
+/* RAID levels of a simulated volume. */
+enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1 };
+
+/* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
+ * count and stripe unit. */
+/* "raid0", "raid1" ("none" for a single drive). */
+const char *iolab_raid_name(unsigned level);
+
 struct iolab_volume_params {
 	unsigned level, drives;
 	uint64_t stripe_bytes;

@@ -48,7 +48,7 @@ struct iolab_config {
 	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
 	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
 	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
-	unsigned array_level;              /* simulated: 0 one drive, 1 RAID 0 (--array raid0:N) */
+	unsigned array_level;              /* simulated: enum iolab_raid_level (--array raid0:N) */
 	unsigned narray, nstripe;
 	unsigned array_drives[IOLAB_LIST_MAX];
 	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
@@ -125,7 +125,8 @@ struct iolab_point {
 	const char *model; /* simulated drive, or NULL */
 	int host_sched;    /* simulated drives: the host queue's policy (enum iolab_host_sched);
 			      -1 for real targets */
-	unsigned array_drives; /* simulated RAID 0: drives (0: a single drive) */
+	unsigned array_level;  /* simulated volume: enum iolab_raid_level */
+	unsigned array_drives; /* and its drives (0: a single drive) */
 	uint64_t stripe;       /* and its stripe unit in bytes */
 	bool direct;
 	/* results (all repetitions merged) */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "iolab/disk_sim.h"
+#include "iolab/engine.h"
 #include "iolab/error.h"
 #include "iolab/event_queue.h"
 
@@ -101,13 +102,14 @@ double iolab_comp_host_wait_ns(const struct iolab_comp *c);
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
 
-/* Volume part: RAID 0 over n drives of model m with a stripe unit of unit_blocks, for up to cap
- * requests in flight. Returns 0, -EINVAL (n not 1..64, unit 0) or -ENOMEM. */
-extern const struct iolab_comp_ops iolab_comp_raid0;
-int iolab_comp_raid0_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			  unsigned n, uint64_t unit_blocks, unsigned cap);
+/* Volume part (comp_volume.c): RAID 0 or RAID 1 over n drives of model m, with a stripe unit of
+ * unit_blocks (RAID 0), for up to cap requests in flight. Returns 0, -EINVAL (n not 1..64, unit
+ * 0, another level) or -ENOMEM. */
+extern const struct iolab_comp_ops iolab_comp_volume;
+int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
+			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, unsigned cap);
 /* Its drives: *drives gets the array, the count is returned. */
-unsigned iolab_comp_raid0_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
+unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
 
 /* Frees c's state (c->ops->cleanup). */
 void iolab_comp_free(struct iolab_comp *c);

@@ -47,6 +47,11 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 	return 0;
 }
 
+const char *iolab_raid_name(unsigned level)
+{
+	return level == IOLAB_RAID0 ? "raid0" : level == IOLAB_RAID1 ? "raid1" : "none";
+}
+
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
 {
 	a->host_ns += b->host_ns;

@@ -58,7 +58,8 @@ static json_t *point_obj(const struct iolab_point *p)
 			    ? json_string(iolab_host_sched_name((enum iolab_host_sched)p->host_sched))
 			    : json_null());
 	json_object_set_new(o, "volume", p->array_drives
-			    ? json_pack("{s:s,s:i,s:I}", "level", "raid0", "drives", p->array_drives,
+			    ? json_pack("{s:s,s:i,s:I}", "level", iolab_raid_name(p->array_level), "drives",
+					p->array_drives,
 					"stripe", (json_int_t)p->stripe)
 			    : json_null());
 	json_object_set_new(o, "direct", json_boolean(p->direct));
@@ -173,7 +174,8 @@ static json_t *config_obj(const struct iolab_config *c)
 			json_array_append_new(st, json_integer((json_int_t)c->stripe[i]));
 		if (!c->nstripe)
 			json_array_append_new(st, json_integer(65536));
-		json_object_set_new(o, "array", json_pack("{s:s,s:o,s:o}", "level", "raid0", "drives",
+		json_object_set_new(o, "array", json_pack("{s:s,s:o,s:o}", "level",
+							  iolab_raid_name(c->array_level), "drives",
 							  uint_list(c->array_drives, c->narray), "stripe", st));
 	} else {
 		json_object_set_new(o, "array", json_null());

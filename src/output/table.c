@@ -70,7 +70,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 	 * volume's shape (drives x stripe unit) gets a column of its own. */
 	fprintf(f, "%3s ", "#");
 	if (volume)
-		fprintf(f, "%-12s ", "raid0");
+		fprintf(f, "%-12s ", "volume");
 	fprintf(f, "%-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
 		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
@@ -89,8 +89,10 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 		fprintf(f, "%3u ", i + 1);
 		if (volume) {
 			char vol[40] = "-", unit[32];
-			if (p->array_drives)
-				snprintf(vol, sizeof(vol), "%ux%s", p->array_drives,
+			if (p->array_drives && p->array_level == IOLAB_RAID1)
+				snprintf(vol, sizeof(vol), "raid1 %u", p->array_drives);
+			else if (p->array_drives)
+				snprintf(vol, sizeof(vol), "raid0 %ux%s", p->array_drives,
 					 iolab_fmt_size(p->stripe, unit, sizeof(unit)));
 			fprintf(f, "%-12s ", vol);
 		}

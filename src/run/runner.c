@@ -145,8 +145,8 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 			  struct run_env *env, struct iolab_err *err)
 {
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
-	if (pp && pp->array_drives)
-		size *= pp->array_drives; /* RAID 0: the drives' blocks together */
+	if (pp && pp->array_drives && c->array_level == IOLAB_RAID0)
+		size *= pp->array_drives; /* the drives' blocks together (RAID 1: a copy on each) */
 	if (c->offset + (c->length ? c->length : 1) > size)
 		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
 				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
@@ -749,6 +749,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->model = c->model_name;
 		p->host_sched = c->engine->flags & IOLAB_ENGINE_VIRTUAL ? (int)pp.host_sched : -1;
 		p->array_drives = pp.array_drives;
+		p->array_level = pp.array_drives ? c->array_level : 0;
 		p->stripe = pp.stripe;
 		p->direct = c->direct && !env.no_io;
 		/* A volume spreads the queue over its drives: no single device limit to report. */

@@ -1,6 +1,6 @@
 /* engine_sim.c: the simulator as an engine. It builds a simulated I/O path (sim_system.h): the
  * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c), or above a
- * RAID 0 volume of several drives (comp_raid0.c, --array). Requests of
+ * RAID 0 or RAID 1 volume of several drives (comp_volume.c, --array). Requests of
  * the generator enter the host at the system's virtual time; reap() runs the system's events
  * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
  * the model's block size. */
@@ -40,8 +40,8 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	const struct iolab_volume_params *v = &p->volume;
 	int rc = !s->req ? -ENOMEM : iolab_sim_init(&s->sys, p->qd);
 	if (!rc)
-		rc = v->level ? iolab_comp_raid0_init(&s->below, &s->sys, m, v->drives,
-						      v->stripe_bytes / m->block_bytes, p->qd)
+		rc = v->level ? iolab_comp_volume_init(&s->below, &s->sys, m, v->level, v->drives,
+						       v->stripe_bytes / m->block_bytes, p->qd)
 			      : iolab_comp_drive_init(&s->below, &s->sys, m);
 	if (!rc)
 		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd);
@@ -103,7 +103,7 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct sim_state *s = e->priv;
 	const struct iolab_comp *drives = &s->below;
-	unsigned n = s->below.ops == &iolab_comp_raid0 ? iolab_comp_raid0_drives(&s->below, &drives) : 1;
+	unsigned n = s->below.ops == &iolab_comp_volume ? iolab_comp_volume_drives(&s->below, &drives) : 1;
 	b->host_ns += iolab_comp_host_wait_ns(&s->host);
 	for (unsigned i = 0; i < n; i++) { /* a volume's drives together: per drive command */
 		const struct iolab_disk_stats *st = iolab_comp_drive_stats(&drives[i]);
