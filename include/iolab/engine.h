@@ -40,11 +40,11 @@ struct iolab_host_params {
 };
 
 /* RAID levels of a simulated volume. */
-enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1 };
+enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5 };
 
 /* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
  * count and stripe unit. */
-/* "raid0", "raid1" ("none" for a single drive). */
+/* "raid0", "raid1", "raid5" ("none" for a single drive). */
 const char *iolab_raid_name(unsigned level);
 
 struct iolab_volume_params {

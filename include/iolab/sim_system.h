@@ -102,9 +102,9 @@ double iolab_comp_host_wait_ns(const struct iolab_comp *c);
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
 
-/* Volume part (comp_volume.c): RAID 0 or RAID 1 over n drives of model m, with a stripe unit of
- * unit_blocks (RAID 0), for up to cap requests in flight. Returns 0, -EINVAL (n not 1..64, unit
- * 0, another level) or -ENOMEM. */
+/* Volume part (comp_volume.c): RAID 0, 1 or 5 over n drives of model m, with a stripe unit of
+ * unit_blocks (RAID 0 and 5; cap is unused). Returns 0, -EINVAL (n not 1..64, or below 3 for
+ * RAID 5; unit 0; another level) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
 			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, unsigned cap);

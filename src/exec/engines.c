@@ -49,7 +49,8 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 
 const char *iolab_raid_name(unsigned level)
 {
-	return level == IOLAB_RAID0 ? "raid0" : level == IOLAB_RAID1 ? "raid1" : "none";
+	return level == IOLAB_RAID0 ? "raid0" : level == IOLAB_RAID1 ? "raid1"
+	       : level == IOLAB_RAID5 ? "raid5" : "none";
 }
 
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)

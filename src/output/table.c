@@ -92,8 +92,8 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 			if (p->array_drives && p->array_level == IOLAB_RAID1)
 				snprintf(vol, sizeof(vol), "raid1 %u", p->array_drives);
 			else if (p->array_drives)
-				snprintf(vol, sizeof(vol), "raid0 %ux%s", p->array_drives,
-					 iolab_fmt_size(p->stripe, unit, sizeof(unit)));
+				snprintf(vol, sizeof(vol), "%s %ux%s", iolab_raid_name(p->array_level),
+					 p->array_drives, iolab_fmt_size(p->stripe, unit, sizeof(unit)));
 			fprintf(f, "%-12s ", vol);
 		}
 		fprintf(f, "%-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",

@@ -293,12 +293,15 @@ static int set_host_overhead(struct iolab_config *c, const char *f, const char *
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	const char *colon = strchr(v, ':');
-	unsigned level = !colon || colon - v != 5 ? 0 : !strncmp(v, "raid0", 5) ? IOLAB_RAID0
-			 : !strncmp(v, "raid1", 5) ? IOLAB_RAID1 : 0;
+	unsigned level = 0;
+	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID5 && colon; l++)
+		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) && !strncmp(v, iolab_raid_name(l), 5))
+			level = l;
 	if (!level)
-		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0 or raid1 "
-				  "(raid0:4, raid1:2, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, 1, 64, err);
+		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1 or "
+				  "raid5 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
+	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, level == IOLAB_RAID5 ? 3 : 1,
+			       64, err);
 	if (!rc)
 		c->array_level = level;
 	return rc;
@@ -362,7 +365,7 @@ static const struct option_entry table[] = {
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
-	{{"array", "LEVEL:N[,N]", "simulated: a raid0 or raid1 volume of N drives of --drive (a list sweeps N)"},
+	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1 or raid5 volume of N drives of --drive (a list sweeps N)"},
 	 set_array},
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},

@@ -147,6 +147,8 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
 	if (pp && pp->array_drives && c->array_level == IOLAB_RAID0)
 		size *= pp->array_drives; /* the drives' blocks together (RAID 1: a copy on each) */
+	else if (pp && pp->array_drives && c->array_level == IOLAB_RAID5)
+		size *= pp->array_drives - 1; /* one unit of each row holds parity */
 	if (c->offset + (c->length ? c->length : 1) > size)
 		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
 				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
