@@ -12,7 +12,11 @@
 #   (c) the validation replay of the DiskSim trace (10,000 requests measured on the real drive):
 #         iolab sim validate --model atlas10k TRACE
 #       run TRACE_REPS times (default 20) back to back; rate = requests x TRACE_REPS / wall time.
-#       This includes process start, reading the model and parsing the trace every time.
+#       This includes process start, reading the model and parsing the trace every time;
+#   (d) a RAID 5 volume of 8 atlas10k drives under file-server at QD 64:
+#         iolab sim --array raid5:8 --drive atlas10k --pattern file-server --qd 64 --time T_D
+#       with T_D simulated seconds (default 3000: ~1.3 million host requests); target >= 300,000
+#       host requests/s.
 #
 # For (a) and (b) the rate is the point's "ios" from the JSON divided by the wall time measured
 # around the command (process start, model load and JSON output included); each is run REPS
@@ -21,9 +25,9 @@
 # validation traces on this class of machine.
 #
 # This is a benchmark, not a test: it exits 0 after a complete run whatever the figures.
-# Environment: IOLAB (default build/iolab), REPS (3), T_A (14000), T_B (7500), TRACE (default
+# Environment: IOLAB (default build/iolab), REPS (3), T_A (14000), T_B (7500), T_D (3000), TRACE (default
 #              ../shared/data/disksim/atlas10k.trace beside the repository; case (c) is skipped
-#              when it is missing), TRACE_REPS (20), CASES (default "a b c").
+#              when it is missing), TRACE_REPS (20), CASES (default "a b c d").
 # Needs: jq. Run: bench/sim-speed.sh after building build/iolab (Release).
 set -euo pipefail
 
@@ -33,15 +37,16 @@ IOLAB=${IOLAB:-$root/build/iolab}
 REPS=${REPS:-3}
 T_A=${T_A:-14000}
 T_B=${T_B:-7500}
+T_D=${T_D:-3000}
 TRACE=${TRACE:-$root/../shared/data/disksim/atlas10k.trace}
 TRACE_REPS=${TRACE_REPS:-20}
-CASES=${CASES:-a b c}
+CASES=${CASES:-a b c d}
 
 die() { echo "sim-speed: $*" >&2; exit 2; }
-for v in REPS T_A T_B TRACE_REPS; do
+for v in REPS T_A T_B T_D TRACE_REPS; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer (got '${!v}')"
 done
-for c in $CASES; do [[ $c == [abc] ]] || die "CASES takes a, b and c (got '$CASES')"; done
+for c in $CASES; do [[ $c == [abcd] ]] || die "CASES takes a, b, c and d (got '$CASES')"; done
 want() { [[ " $CASES " == *" $1 "* ]]; }
 [[ -x $IOLAB ]] || die "$IOLAB not found: build it first (cmake --build build)"
 command -v jq >/dev/null || die "jq not found (scripts/install-deps.sh installs it)"
@@ -58,14 +63,16 @@ trap 'exit 143' TERM
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-# run_sim NAME MODEL QD TIME: REPS runs; prints "ios wall_s rate" of the median-rate run.
+# run_sim NAME QD TIME ARGS...: REPS runs of 'iolab sim ARGS --qd QD --time TIME'; prints
+# "ios wall_s rate" of the median-rate run.
 run_sim() {
-    local name=$1 model=$2 qd=$3 time=$4 i t0 t1 ios
+    local name=$1 qd=$2 time=$3 i t0 t1 ios
+    shift 3
     : >"$work/$name.runs"
     for ((i = 1; i <= REPS; i++)); do
         t0=$(now)
-        "${pin[@]}" "$IOLAB" sim --model "$model" --pattern rand-read --bs 4k --qd "$qd" \
-            --time "$time" --quiet --force --json "$work/$name.json" >/dev/null
+        "${pin[@]}" "$IOLAB" sim "$@" --qd "$qd" --time "$time" --quiet --force \
+            --json "$work/$name.json" >/dev/null
         t1=$(now)
         ios=$(jq '.points[0].ios' "$work/$name.json")
         awk -v n="$ios" -v a="$t0" -v b="$t1" 'BEGIN {printf "%d %.3f %.0f\n", n, b - a, n / (b - a)}' \
@@ -79,7 +86,7 @@ run_sim() {
 
 rows=()
 if want a; then
-    read -r ios wall rate < <(run_sim a atlas10k 1 "$T_A")
+    read -r ios wall rate < <(run_sim a 1 "$T_A" --model atlas10k --pattern rand-read --bs 4k)
     rows+=("(a) rand-read 4k QD 1|$ios|$wall|$rate")
 fi
 if want b; then
@@ -87,8 +94,12 @@ if want b; then
         "$root/models/atlas10k.model" >"$work/atlas10k-q32.model"
     grep -q '^queue_depth = 32$' "$work/atlas10k-q32.model" || die "could not set queue_depth in the model copy"
     grep -q '^scheduler = sptf$' "$work/atlas10k-q32.model" || die "could not set scheduler in the model copy"
-    read -r ios wall rate < <(run_sim b "$work/atlas10k-q32.model" 32 "$T_B")
+    read -r ios wall rate < <(run_sim b 32 "$T_B" --model "$work/atlas10k-q32.model" --pattern rand-read --bs 4k)
     rows+=("(b) rand-read 4k QD 32 SPTF|$ios|$wall|$rate")
+fi
+if want d; then
+    read -r ios wall rate < <(run_sim d 64 "$T_D" --array raid5:8 --drive atlas10k --pattern file-server)
+    rows+=("(d) RAID 5 x8 file-server QD 64|$ios|$wall|$rate")
 fi
 if want c; then
     if [[ -f $TRACE ]]; then
@@ -115,10 +126,13 @@ for r in "${rows[@]}"; do
     printf '%-30s %12s %10s %14s\n' "$c" "$ios" "$wall" "$rate"
 done
 echo
-echo "(a), (b): median of $REPS runs; target: >= 1000000 requests/s at QD 1"
+echo "(a), (b), (d): median of $REPS runs; targets: >= 1000000 requests/s at QD 1 (a), >= 300000 for the volume (d)"
 for r in "${rows[@]}"; do
     IFS='|' read -r c ios wall rate <<<"$r"
     if [[ $c == "(a)"* ]]; then
         if ((rate >= 1000000)); then echo "QD 1 target met"; else echo "QD 1 target missed"; fi
+    fi
+    if [[ $c == "(d)"* ]]; then
+        if ((rate >= 300000)); then echo "volume target met"; else echo "volume target missed"; fi
     fi
 done
