@@ -177,6 +177,23 @@ static void test_scaling(void **state)
 	json_t *vol = json_object_get(json_array_get(pts, 1), "volume");
 	assert_int_equal(json_integer_value(json_object_get(vol, "drives")), 4);
 	assert_int_equal(json_integer_value(json_object_get(vol, "stripe")), 65536);
+	/* The explanation: host, volume and four drives; the drives carry the host's requests
+	 * (every 4 KiB read is one drive command), each busy most of the time at this depth, and
+	 * the bottleneck is a drive. */
+	json_t *comps = json_object_get(json_array_get(pts, 1), "components");
+	assert_int_equal(json_array_size(comps), 6);
+	long long host_ios = json_integer_value(json_object_get(json_array_get(comps, 0), "ios")), drive_ios = 0;
+	for (size_t i = 2; i < 6; i++) {
+		json_t *d = json_array_get(comps, i);
+		assert_string_equal(json_string_value(json_object_get(d, "kind")), "drive");
+		double u = json_number_value(json_object_get(d, "utilization"));
+		assert_true(u > 0.8 && u <= 1.0);
+		drive_ios += json_integer_value(json_object_get(d, "ios"));
+	}
+	assert_true(drive_ios >= host_ios && drive_ios <= host_ios + 64); /* + those still in flight */
+	const char *b = json_string_value(json_object_get(json_array_get(pts, 1), "bottleneck"));
+	assert_non_null(b);
+	assert_int_equal(strncmp(b, "drive", 5), 0);
 	json_decref(root);
 }
 

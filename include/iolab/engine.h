@@ -88,6 +88,8 @@ struct iolab_breakdown {
 	uint64_t ios, read_hits, read_partial_hits, reads;
 };
 
+struct iolab_comp_report;
+
 struct iolab_engine_ops {
 	const char *name;
 	unsigned version; /* IOLAB_ENGINE_OPS_VERSION */
@@ -108,6 +110,9 @@ struct iolab_engine_ops {
 	uint64_t (*now)(struct iolab_engine *e);
 	/* Adds where the time went since init to *b. May be NULL. */
 	void (*breakdown)(struct iolab_engine *e, struct iolab_breakdown *b);
+	/* Writes what each part of the simulated path did since init into out[0..max); returns
+	 * the count. May be NULL. */
+	unsigned (*components)(struct iolab_engine *e, struct iolab_comp_report *out, unsigned max);
 	/* The most commands the device behind the engine accepts at once with this config (the
 	 * engine_params config; for the simulator, the model's queue_depth): I/Os beyond it wait
 	 * in the host's queue. 0 means no limit the engine knows of. May be NULL (the same). */
@@ -119,6 +124,20 @@ struct iolab_engine_ops {
  * with err naming the engine and what is wrong. The runner checks every engine it is given, and
  * the option that selects one checks the registered engine it finds. */
 int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err);
+
+/* What one part of a simulated I/O path did over a whole run (ramp included): for the
+ * explanation of a point (which part is the bottleneck). */
+#define IOLAB_COMP_MAX 66 /* a host, a volume and 64 drives */
+struct iolab_comp_report {
+	char name[24];       /* "host", "volume", "drive3" */
+	const char *kind;    /* "host", "volume", "drive" */
+	uint64_t ios, bytes; /* requests it finished, and their bytes */
+	double busy_ns;      /* time it was working (a drive: serving a command) */
+	double resident_ns;  /* the time requests spent in it, added up (mean queue = this / span) */
+	double span_ns;      /* the run's length in virtual time */
+};
+/* Adds b's counts to a (same part). */
+void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_report *b);
 
 /* Adds the counts of b to a. */
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b);

@@ -15,8 +15,9 @@ struct iolab_report {
 	const struct iolab_config *const *config;
 };
 
-/* One row per point, then the warnings of each point. */
-void iolab_output_table(FILE *f, const struct iolab_results *r);
+/* One row per point, then the warnings of each point; with explain, what each part of a
+ * simulated path did (--explain). */
+void iolab_output_table(FILE *f, const struct iolab_results *r, bool explain);
 /* Writes the JSON document to f (opened with iolab_out_open, include/iolab/outfile.h). Returns 0
  * or -errno with err set. */
 int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,

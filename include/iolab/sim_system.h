@@ -96,7 +96,7 @@ extern const struct iolab_comp_ops iolab_comp_drive;
 /* Host part: its queue policy, time per command, and the time requests waited in it. */
 struct iolab_host_params;
 int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
-			 const struct iolab_host_params *p, unsigned cap);
+			 const struct iolab_host_params *p, unsigned cap, uint32_t block_bytes);
 double iolab_comp_host_wait_ns(const struct iolab_comp *c);
 /* Drive part: a drive of model m. */
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
@@ -110,6 +110,11 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const stru
 			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, unsigned cap);
 /* Its drives: *drives gets the array, the count is returned. */
 unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
+
+/* What a part did so far (its name left empty: the owner names it). */
+void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out);
+void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_report *out);
+void iolab_comp_drive_report(const struct iolab_comp *c, struct iolab_comp_report *out);
 
 /* Frees c's state (c->ops->cleanup). */
 void iolab_comp_free(struct iolab_comp *c);

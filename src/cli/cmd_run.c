@@ -31,7 +31,7 @@ static const char default_job[] =
 	"time = 2\n";
 
 enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
-       OPT_TABLE_BASE };
+       OPT_EXPLAIN, OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
@@ -65,6 +65,7 @@ static void help(bool sim)
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
 		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
+		printf("  %-28s %s\n", "--explain", "what each part of the path did, and the bottleneck");
 	}
 	else
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
@@ -103,7 +104,7 @@ struct setting {
 };
 
 struct args {
-	bool sim, quiet, use_default, help;
+	bool sim, quiet, use_default, help, explain;
 	const char *job, *json, *csv, *model, *drive;
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
@@ -136,7 +137,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	const char *cmd = a->sim ? "sim" : "run";
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 8, sizeof(*lo));
+	struct option *lo = calloc(nopt + 9, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
 	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
@@ -157,8 +158,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lo[nopt + 4] = (struct option){"help", no_argument, NULL, OPT_HELP};
 	lo[nopt + 5] = a->sim ? (struct option){"model", required_argument, NULL, OPT_MODEL}
 			      : (struct option){"default", no_argument, NULL, OPT_DEFAULT};
-	if (a->sim)
+	if (a->sim) {
 		lo[nopt + 6] = (struct option){"drive", required_argument, NULL, OPT_DRIVE};
+		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
+	}
 	unsigned nseen = 0;
 	int ch, idx;
 	opterr = 0;
@@ -195,6 +198,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_DEFAULT: a->use_default = true; break;
 		case OPT_MODEL: a->model = optarg; break;
 		case OPT_DRIVE: a->drive = optarg; break;
+		case OPT_EXPLAIN: a->explain = true; break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -266,7 +270,7 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	saving = 1;
 	if (res.n || status == EXIT_OK) {
 		if (!iolab_out_is_stdout(a->json) && !iolab_out_is_stdout(a->csv))
-			iolab_output_table(stdout, &res); /* '-' puts JSON or CSV there instead */
+			iolab_output_table(stdout, &res, a->explain); /* '-' puts JSON or CSV there instead */
 		struct iolab_report rep = {.command = a->sim ? "sim" : "run", .job = a->job, .nconfig = ncfg,
 					   .config = (const struct iolab_config *const *)cfg};
 		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;

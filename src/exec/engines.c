@@ -47,6 +47,15 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 	return 0;
 }
 
+void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_report *b)
+{
+	a->ios += b->ios;
+	a->bytes += b->bytes;
+	a->busy_ns += b->busy_ns;
+	a->resident_ns += b->resident_ns;
+	a->span_ns += b->span_ns;
+}
+
 const char *iolab_raid_name(unsigned level)
 {
 	return level == IOLAB_RAID0 ? "raid0" : level == IOLAB_RAID1 ? "raid1"

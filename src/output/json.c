@@ -102,6 +102,18 @@ static json_t *point_obj(const struct iolab_point *p)
 			    "queue", m.queue, "seek", m.seek, "rotation", m.rotation, "media", m.media,
 			    "interface", m.interface, "read_hit_pct", m.hit_pct, "read_partial_hit_pct",
 			    m.partial_hit_pct));
+	json_t *comps = json_array();
+	for (unsigned i = 0; i < p->ncomp; i++) {
+		struct comp_figures f;
+		comp_figures(&p->comp[i], &f);
+		json_array_append_new(comps, json_pack("{s:s,s:s,s:f,s:I,s:I,s:f,s:n,s:f}", "name",
+			p->comp[i].name, "kind", p->comp[i].kind, "utilization", f.utilization, "ios",
+			(json_int_t)p->comp[i].ios, "bytes", (json_int_t)p->comp[i].bytes, "mean_queue",
+			f.mean_queue, "rated_mb_s", "achieved_mb_s", f.achieved_mb_s));
+	}
+	json_object_set_new(o, "components", comps);
+	const struct iolab_comp_report *b = bottleneck(p);
+	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)

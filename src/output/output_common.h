@@ -40,4 +40,33 @@ static inline bool breakdown_means(const struct iolab_point *p, struct breakdown
 	return true;
 }
 
+/* A part's figures as the reports show them. */
+struct comp_figures {
+	double utilization, mean_queue, achieved_mb_s;
+};
+
+static inline void comp_figures(const struct iolab_comp_report *c, struct comp_figures *f)
+{
+	double span = c->span_ns > 0 ? c->span_ns : 1;
+	f->utilization = c->busy_ns / span;
+	f->mean_queue = c->resident_ns / span;
+	f->achieved_mb_s = (double)c->bytes / (span / 1e9) / 1e6;
+}
+
+/* The part with the highest utilization (ties: the first), or NULL if there are none. */
+static inline const struct iolab_comp_report *bottleneck(const struct iolab_point *p)
+{
+	const struct iolab_comp_report *best = NULL;
+	double top = -1;
+	for (unsigned i = 0; i < p->ncomp; i++) {
+		struct comp_figures f;
+		comp_figures(&p->comp[i], &f);
+		if (f.utilization > top) {
+			top = f.utilization;
+			best = &p->comp[i];
+		}
+	}
+	return best;
+}
+
 #endif

@@ -58,7 +58,35 @@ static void footer(FILE *f, const struct iolab_point *p)
 				   : "dev qd = the device's own mean queue (sysfs; - if none)");
 }
 
-void iolab_output_table(FILE *f, const struct iolab_results *r)
+/* --explain: what each part of a simulated path did, per point, and the bottleneck. */
+static void explain(FILE *f, const struct iolab_results *r)
+{
+	bool any = false;
+	for (unsigned i = 0; i < r->n; i++)
+		any |= r->point[i].ncomp > 0;
+	if (!any)
+		return;
+	fprintf(f, "\nthe parts of the path (whole run; util = share of the time busy, queue = mean "
+		"requests in it):\n");
+	fprintf(f, "%3s %-10s %-7s %7s %10s %9s %8s\n", "#", "part", "kind", "util%", "ios", "MB/s",
+		"queue");
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		for (unsigned k = 0; k < p->ncomp; k++) {
+			const struct iolab_comp_report *c = &p->comp[k];
+			struct comp_figures cf;
+			comp_figures(c, &cf);
+			fprintf(f, "%3u %-10s %-7s %7.1f %10llu %9.2f %8.2f\n", i + 1, c->name, c->kind,
+				100 * cf.utilization, (unsigned long long)c->ios, cf.achieved_mb_s,
+				cf.mean_queue);
+		}
+		const struct iolab_comp_report *b = bottleneck(p);
+		if (b)
+			fprintf(f, "%3u bottleneck: %s\n", i + 1, b->name);
+	}
+}
+
+void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false;
 	for (unsigned i = 0; i < r->n; i++) {
@@ -132,6 +160,8 @@ void iolab_output_table(FILE *f, const struct iolab_results *r)
 			fprintf(f, "%s  ! point %u: %s\n", shown++ ? "" : "\n", i + 1, p->warn[w]);
 		}
 	}
+	if (explained)
+		explain(f, r);
 	device_depth_notes(f, r);
 	if (r->n)
 		footer(f, &r->point[0]);

@@ -40,6 +40,8 @@ struct worker {
 	struct iolab_dir_result dir[2];
 	uint64_t span_ns;                /* measured time, in the engine's clock */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
+	unsigned ncomp;                  /* and what its parts did (a simulated path) */
+	struct iolab_comp_report comp[IOLAB_COMP_MAX];
 	uint64_t sub_seen, sub_done;     /* the engine's, see struct iolab_engine */
 	unsigned nsec, sec_cap;          /* per-second series */
 	uint64_t *sec_ios, *sec_bytes;

@@ -442,6 +442,14 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			p->has_breakdown = true;
 			iolab_breakdown_add(&p->bd, &w[i].bd);
 		}
+		for (unsigned k = 0; k < w[i].ncomp; k++) {
+			if (k >= p->ncomp) {
+				p->comp[k] = w[i].comp[k];
+				p->ncomp = k + 1;
+			} else {
+				iolab_comp_report_add(&p->comp[k], &w[i].comp[k]);
+			}
+		}
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}

@@ -54,6 +54,8 @@ static void free_state(struct worker *w, struct loop_state *s)
 {
 	if (s->eng.ops && s->eng.ops->breakdown)
 		s->eng.ops->breakdown(&s->eng, &w->bd);
+	if (s->eng.ops && s->eng.ops->components)
+		w->ncomp = s->eng.ops->components(&s->eng, w->comp, IOLAB_COMP_MAX);
 	w->sub_seen = s->eng.sub_seen;
 	w->sub_done = s->eng.sub_done;
 	if (s->eng.ops && s->eng.ops->cleanup)

@@ -11,6 +11,8 @@ enum { EV_PICK, EV_END };
 
 struct drive {
 	struct iolab_disk *disk;
+	uint32_t block_bytes;
+	struct iolab_comp_report rep; /* ios, bytes, busy and resident time so far */
 	bool busy;   /* a command's end is scheduled */
 	bool picking; /* a pick is scheduled */
 };
@@ -45,6 +47,8 @@ static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
 		d->picking = false;
 		struct iolab_disk_req *r = iolab_disk_next(d->disk);
 		if (r) {
+			uint64_t start = r->t_arrive > c->sim->now ? r->t_arrive : c->sim->now;
+			d->rep.busy_ns += (double)(r->t_done - start);
 			d->busy = true;
 			iolab_sim_at(c, r->t_done, EV_END, r);
 		}
@@ -52,6 +56,9 @@ static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
 	}
 	d->busy = false;
 	struct iolab_disk_req *r = arg;
+	d->rep.ios++;
+	d->rep.bytes += (uint64_t)r->blocks * d->block_bytes;
+	d->rep.resident_ns += (double)(r->t_done - r->t_arrive);
 	iolab_sim_done(c->sim, (struct iolab_sreq *)r); /* d is the first member of the sreq */
 	want_pick(c, d);
 }
@@ -80,8 +87,15 @@ int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struc
 		free(d);
 		return -ENOMEM;
 	}
+	d->block_bytes = m->block_bytes;
 	*c = (struct iolab_comp){.ops = &iolab_comp_drive, .sim = s, .priv = d};
 	return 0;
+}
+
+void iolab_comp_drive_report(const struct iolab_comp *c, struct iolab_comp_report *out)
+{
+	*out = ((const struct drive *)c->priv)->rep;
+	out->kind = "drive";
 }
 
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c)

@@ -14,6 +14,8 @@ struct host {
 	struct iolab_host_queue q;
 	uint64_t overhead;
 	double wait_ns;
+	uint32_t block_bytes;
+	uint64_t ios, bytes;
 };
 
 /* Sends r below at now, after the time per command. Returns what the part below says. */
@@ -49,6 +51,8 @@ static void host_complete(struct iolab_comp *c, struct iolab_sreq *r)
 		if (rc && !c->sim->error)
 			c->sim->error = rc;
 	}
+	h->ios++;
+	h->bytes += (uint64_t)r->d.blocks * h->block_bytes;
 	r->from = NULL; /* the host is the top: r goes back to the load */
 	iolab_sim_done(c->sim, r);
 }
@@ -70,7 +74,7 @@ const struct iolab_comp_ops iolab_comp_host = {
 };
 
 int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
-			 const struct iolab_host_params *p, unsigned cap)
+			 const struct iolab_host_params *p, unsigned cap, uint32_t block_bytes)
 {
 	struct host *h = calloc(1, sizeof(*h));
 	if (!h || iolab_hostq_init(&h->q, p->sched, cap)) {
@@ -78,6 +82,7 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 		return -ENOMEM;
 	}
 	h->overhead = p->overhead_ns;
+	h->block_bytes = block_bytes;
 	*c = (struct iolab_comp){.ops = &iolab_comp_host, .sim = s, .below = below, .priv = h};
 	return 0;
 }
@@ -85,4 +90,11 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 double iolab_comp_host_wait_ns(const struct iolab_comp *c)
 {
 	return ((const struct host *)c->priv)->wait_ns;
+}
+
+void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out)
+{
+	const struct host *h = c->priv;
+	*out = (struct iolab_comp_report){.kind = "host", .ios = h->ios, .bytes = h->bytes,
+					  .resident_ns = h->wait_ns};
 }

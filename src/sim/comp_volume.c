@@ -54,6 +54,8 @@ struct volume {
 	unsigned npieces;         /* pieces allocated (freed at cleanup through all) */
 	struct piece **all;
 	unsigned allcap;
+	uint32_t block_bytes;
+	struct iolab_comp_report rep; /* it does no work of its own (no controller time yet): busy 0 */
 };
 
 static struct piece *new_piece(struct volume *v)
@@ -301,9 +303,20 @@ static void submit_raid5(struct iolab_comp *c, struct volume *v, struct iolab_sr
 	}
 }
 
+/* r is done: counted, and passed up. */
+static void finish(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
+{
+	r->d.t_done = c->sim->now;
+	v->rep.ios++;
+	v->rep.bytes += (uint64_t)r->d.blocks * v->block_bytes;
+	v->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
+	iolab_sim_done(c->sim, r);
+}
+
 static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 {
 	struct volume *v = c->priv;
+	r->d.t_arrive = c->sim->now;
 	r->pieces = 0;
 	if (v->level == IOLAB_RAID1)
 		submit_raid1(c, v, r);
@@ -311,10 +324,8 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		submit_raid5(c, v, r);
 	else
 		submit_raid0(c, v, r);
-	if (!r->pieces) { /* nothing to do (out of memory: the error is kept) */
-		r->d.t_done = c->sim->now;
-		iolab_sim_done(c->sim, r);
-	}
+	if (!r->pieces) /* nothing to do (out of memory: the error is kept) */
+		finish(c, v, r);
 	return 0;
 }
 
@@ -360,8 +371,7 @@ static void volume_complete(struct iolab_comp *c, struct iolab_sreq *s)
 	}
 	if (--r->pieces)
 		return;
-	r->d.t_done = c->sim->now;
-	iolab_sim_done(c->sim, r);
+	finish(c, v, r);
 }
 
 static void volume_cleanup(struct iolab_comp *c)
@@ -404,6 +414,7 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const stru
 	v->level = level;
 	v->n = n;
 	v->unit = unit_blocks;
+	v->block_bytes = m->block_bytes;
 	v->load = calloc(n, sizeof(*v->load));
 	v->drive = calloc(n, sizeof(*v->drive));
 	v->wait = calloc(n, sizeof(*v->wait));
@@ -417,6 +428,12 @@ nomem:
 	volume_cleanup(c);
 	c->priv = NULL;
 	return -ENOMEM;
+}
+
+void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_report *out)
+{
+	*out = ((const struct volume *)c->priv)->rep;
+	out->kind = "volume";
 }
 
 unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives)

@@ -5,6 +5,7 @@
  * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
  * the model's block size. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "iolab/engine.h"
@@ -44,7 +45,7 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 						       v->stripe_bytes / m->block_bytes, p->qd)
 			      : iolab_comp_drive_init(&s->below, &s->sys, m);
 	if (!rc)
-		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd);
+		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd, m->block_bytes);
 	if (rc) {
 		free_state(s);
 		return rc == -EINVAL ? iolab_errf(err, EINVAL, "sim engine: a volume needs 1..64 drives and "
@@ -120,6 +121,32 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 	}
 }
 
+static unsigned sim_components(struct iolab_engine *e, struct iolab_comp_report *out, unsigned max)
+{
+	const struct sim_state *s = e->priv;
+	const struct iolab_comp *drives = &s->below;
+	bool volume = s->below.ops == &iolab_comp_volume;
+	unsigned n = volume ? iolab_comp_volume_drives(&s->below, &drives) : 1, k = 0;
+	if (k < max) {
+		iolab_comp_host_report(&s->host, &out[k]);
+		snprintf(out[k++].name, sizeof(out->name), "host");
+	}
+	if (volume && k < max) {
+		iolab_comp_volume_report(&s->below, &out[k]);
+		snprintf(out[k++].name, sizeof(out->name), "volume");
+	}
+	for (unsigned i = 0; i < n && k < max; i++) {
+		iolab_comp_drive_report(&drives[i], &out[k]);
+		if (volume)
+			snprintf(out[k++].name, sizeof(out->name), "drive%u", i + 1);
+		else
+			snprintf(out[k++].name, sizeof(out->name), "drive");
+	}
+	for (unsigned i = 0; i < k; i++)
+		out[i].span_ns = (double)s->sys.now;
+	return k;
+}
+
 static unsigned sim_device_depth(const void *config)
 {
 	const struct iolab_disk_model *m = config;
@@ -144,5 +171,6 @@ const struct iolab_engine_ops iolab_engine_sim = {
 	.cleanup = sim_cleanup,
 	.now = sim_now,
 	.breakdown = sim_breakdown,
+	.components = sim_components,
 	.device_depth = sim_device_depth,
 };
