@@ -231,8 +231,9 @@ static void test_full_disk(void **state)
 	assert_false(th_exists(f));
 	assert_int_equal(count_entries(g.small, ".iolab-"), 0);
 	snprintf(f, sizeof(f), "%s/report.json", g.small);
-	/* 80 points: a report of well over 64 KiB. */
-	o = th_iolab("run", "--engine", "null", "--time", "10ms", "--qd", "1,2,3,4,5,6,7,8,9,10,11,12,"
+	/* 80 points: a report of well over 64 KiB (a byte count per point, not a time, so that a
+	 * busy machine cannot cut a point short). */
+	o = th_iolab("run", "--engine", "null", "--bytes", "1m", "--qd", "1,2,3,4,5,6,7,8,9,10,11,12,"
 		     "13,14,15,16", "--bs", "512,1k,2k,4k,8k", "--json", f, NULL);
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "No space left"));

@@ -21,8 +21,8 @@
 
 /* Runs requests (lbn, blocks, write) one at a time through a volume of the level with n drives
  * (unit 128 blocks) and adds up each drive's reads and writes. */
-static void run_level(enum iolab_raid_level level, unsigned n, const uint64_t (*req)[3], unsigned k,
-		      uint64_t *reads, uint64_t *writes)
+static void run_level(enum iolab_raid_level level, unsigned n, int failed, const uint64_t (*req)[3],
+		      unsigned k, uint64_t *reads, uint64_t *writes)
 {
 	struct iolab_disk_model m;
 	struct iolab_err err;
@@ -30,7 +30,7 @@ static void run_level(enum iolab_raid_level level, unsigned n, const uint64_t (*
 	struct iolab_sim s;
 	struct iolab_comp vol;
 	assert_int_equal(iolab_sim_init(&s, 64), 0);
-	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, level, n, 128, 16), 0);
+	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, level, n, 128, failed), 0);
 	static struct iolab_sreq r[64];
 	for (unsigned i = 0; i < k; i++) {
 		r[i] = (struct iolab_sreq){.d = {.lbn = req[i][0], .blocks = (uint32_t)req[i][1],
@@ -76,7 +76,7 @@ static void test_raid5(void **state)
 		small[i][2] = 1;
 	}
 	for (unsigned n = 3; n <= 6; n++) {
-		run_level(IOLAB_RAID5, n, (const uint64_t(*)[3])small, 32, rd, wr);
+		run_level(IOLAB_RAID5, n, -1, (const uint64_t(*)[3])small, 32, rd, wr);
 		uint64_t ios = sum(rd, n) + sum(wr, n);
 		print_message("RAID 5 of %u drives: 32 small writes cost %llu reads + %llu writes\n", n,
 			      (unsigned long long)sum(rd, n), (unsigned long long)sum(wr, n));
@@ -85,17 +85,28 @@ static void test_raid5(void **state)
 	}
 	/* Row 2 of a 5-drive volume: blocks 2 x 4 x 128 .. +4 x 128, written whole. */
 	const uint64_t full[][3] = {{2 * 4 * 128, 4 * 128, 1}};
-	run_level(IOLAB_RAID5, 5, full, 1, rd, wr);
+	run_level(IOLAB_RAID5, 5, -1, full, 1, rd, wr);
 	assert_int_equal(sum(rd, 5), 0);
 	for (unsigned i = 0; i < 5; i++)
 		assert_int_equal(wr[i], 1); /* four data units and the parity, one per drive */
 	/* Row 0 of 5 drives: parity on drive 4, data unit 0 on drive 0; unit 5 is row 1 (parity
 	 * on drive 3) data unit 1: drive (3 + 1 + 1) mod 5 = 0. */
 	const uint64_t reads[][3] = {{10, 8, 0}, {5 * 128 + 3, 8, 0}};
-	run_level(IOLAB_RAID5, 5, reads, 2, rd, wr);
+	run_level(IOLAB_RAID5, 5, -1, reads, 2, rd, wr);
 	assert_int_equal(rd[0], 2);
 	assert_int_equal(sum(rd, 5), 2);
 	assert_int_equal(sum(wr, 5), 0);
+	/* Drive 0 failed: each of those reads is rebuilt from the four surviving drives, one read
+	 * on each (the row's other data units and its parity). */
+	run_level(IOLAB_RAID5, 5, 0, reads, 2, rd, wr);
+	assert_int_equal(rd[0], 0);
+	for (unsigned i = 1; i < 5; i++)
+		assert_int_equal(rd[i], 2);
+	assert_int_equal(sum(wr, 5), 0);
+	/* RAID 1 with its first copy failed: reads go to the other. */
+	run_level(IOLAB_RAID1, 2, 0, reads, 2, rd, wr);
+	assert_int_equal(rd[0], 0);
+	assert_int_equal(rd[1], 2);
 }
 
 /* Runs requests through a 4-drive volume (unit 128 blocks) and returns each drive's reads. */
@@ -107,7 +118,7 @@ static void run_volume(const uint64_t (*req)[2], unsigned n, uint64_t reads[4])
 	struct iolab_sim s;
 	struct iolab_comp vol;
 	assert_int_equal(iolab_sim_init(&s, 16), 0);
-	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, IOLAB_RAID0, 4, 128, 16), 0);
+	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, IOLAB_RAID0, 4, 128, -1), 0);
 	struct iolab_sreq r[16];
 	for (unsigned i = 0; i < n; i++) {
 		r[i] = (struct iolab_sreq){.d = {.lbn = req[i][0], .blocks = (uint32_t)req[i][1]}};
@@ -245,6 +256,12 @@ static void test_bad_input(void **state)
 	TH_EXPECT_EXIT(o, 2, "--array", "--model");
 	o = th_iolab("sim", "--drive", "atlas10k", NULL);
 	TH_EXPECT_EXIT(o, 2, "--drive", "--array");
+	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "6", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 6", "5 drives");
+	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "1,2", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed", "one failed drive");
+	o = th_iolab("sim", "--array", "raid0:4", "--drive", "atlas10k", "--failed", "1", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1", "RAID 0");
 	o = th_iolab("run", "--engine", "null", "--array", "raid0:2", NULL);
 	TH_EXPECT_EXIT(o, 2, "--array", "simulated drive");
 }

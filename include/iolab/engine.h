@@ -50,6 +50,7 @@ const char *iolab_raid_name(unsigned level);
 struct iolab_volume_params {
 	unsigned level, drives;
 	uint64_t stripe_bytes;
+	int failed; /* the failed drive, 0-based, or -1 */
 };
 
 struct iolab_engine_params {

@@ -103,11 +103,12 @@ int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struc
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
 
 /* Volume part (comp_volume.c): RAID 0, 1 or 5 over n drives of model m, with a stripe unit of
- * unit_blocks (RAID 0 and 5; cap is unused). Returns 0, -EINVAL (n not 1..64, or below 3 for
- * RAID 5; unit 0; another level) or -ENOMEM. */
+ * unit_blocks (RAID 0 and 5), and drive failed (0-based; -1: none) failed. Returns 0, -EINVAL
+ * (n not 1..64, or below 3 for RAID 5; unit 0; another level; a failed drive on RAID 0 or out of
+ * range) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, unsigned cap);
+			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, int failed);
 /* Its drives: *drives gets the array, the count is returned. */
 unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
 

@@ -323,6 +323,17 @@ static int set_stripe(struct iolab_config *c, const char *f, const char *v, stru
 	return n < 0 ? n : 0;
 }
 
+static int set_failed(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	uint64_t n;
+	if (strchr(v, ','))
+		return iolab_errf(err, EINVAL, "%s: '%s': one failed drive (RAID 1 and 5 survive one)", f, v);
+	int rc = iolab_parse_uint(f, v, 1, 64, &n, err);
+	if (!rc)
+		c->failed = (unsigned)n;
+	return rc;
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -368,6 +379,7 @@ static const struct option_entry table[] = {
 	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1 or raid5 volume of N drives of --drive (a list sweeps N)"},
 	 set_array},
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
+	{{"failed", "N", "simulated: drive N of the volume has failed (RAID 1, 5: degraded mode)"}, set_failed},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
@@ -407,7 +419,7 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler", "host-overhead", "array", "stripe",
+	"host-scheduler", "host-overhead", "array", "stripe", "failed",
 };
 
 bool iolab_option_real(const char *name)

@@ -223,6 +223,15 @@ static uint64_t default_mem_limit(void)
 static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			 struct iolab_err *err)
 {
+	if (c->failed && !pp->array_drives)
+		return iolab_errf(err, EINVAL, "--failed %u: there is no volume (--array raid1:N or "
+				  "raid5:N)", c->failed);
+	if (c->failed && c->array_level == IOLAB_RAID0)
+		return iolab_errf(err, EINVAL, "--failed %u: RAID 0 has no redundancy; a failed drive "
+				  "loses the volume", c->failed);
+	if (c->failed > pp->array_drives)
+		return iolab_errf(err, EINVAL, "--failed %u: point %u's volume has only %u drives",
+				  c->failed, k + 1, pp->array_drives);
 	if (pp->spec.copy && (pp->qd > 1 || pp->workers > 1))
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
@@ -495,7 +504,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
-		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe},
+		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe,
+			   (int)c->failed - 1},
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);

@@ -13,6 +13,9 @@
  * the old parity (2 reads and 2 writes for a small write), reconstruct-write reads the row's
  * other data instead, and is chosen when it reads fewer blocks.
  *
+ * Degraded (a failed drive): a read of the failed drive is rebuilt by reading the same blocks
+ * from every other drive (RAID 5) or from another copy (RAID 1); a write to it is not done.
+ *
  * Pieces go to the drives at once; a request completes when its last piece does. A drive that
  * is full (QUEUE FULL) leaves its pieces waiting in the volume, in arrival order, until one of
  * its commands completes. The volume itself takes every request. */
@@ -30,6 +33,8 @@ struct piece {
 	unsigned drive;
 	struct rowop *op;    /* RAID 5 write of a row: its state; NULL otherwise */
 	struct piece *next;  /* in the free list, or in a row's list of writes to come */
+	struct piece *whole; /* a read standing in for a read of the failed drive: that read */
+	unsigned parts;      /* a read of the failed drive: its stand-ins still in flight */
 };
 
 /* A RAID 5 write of one row: its reads (if any) in flight, then its writes. */
@@ -46,6 +51,7 @@ struct wait { /* a drive's pieces waiting for room, a growing ring */
 struct volume {
 	enum iolab_raid_level level;
 	unsigned n;               /* drives */
+	int failed;               /* the failed drive (degraded mode), or -1 */
 	uint64_t unit;            /* stripe unit, in blocks */
 	struct iolab_comp *drive; /* n drives */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
@@ -98,12 +104,45 @@ static struct piece *make_piece(struct iolab_comp *c, struct volume *v, struct i
 	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks, .write = write},
 				  .from = c, .parent = r},
 			    .drive = i, .op = op};
+
 	return p;
+}
+
+static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p);
+
+/* A piece for the failed drive. A write is done at once (its data is lost until a rebuild; the
+ * parity, written beside it, keeps it). A read is rebuilt: the same blocks are read from every
+ * other drive (RAID 5: the row's other data and its parity) or from another copy (RAID 1). */
+static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece *p)
+{
+	if (p->s.d.write) {
+		iolab_sim_done(c->sim, &p->s);
+		return;
+	}
+	p->parts = 0;
+	for (unsigned i = 0; i < v->n; i++) {
+		if ((int)i == v->failed)
+			continue;
+		struct piece *q = make_piece(c, v, p->s.parent, i, p->s.d.lbn, p->s.d.blocks, false, NULL);
+		if (!q)
+			break;
+		q->whole = p;
+		p->parts++;
+		send_piece(c, v, q);
+		if (v->level == IOLAB_RAID1)
+			break; /* one copy is enough */
+	}
+	if (!p->parts)
+		iolab_sim_done(c->sim, &p->s);
 }
 
 static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
 	unsigned i = p->drive;
+	if ((int)i == v->failed) {
+		send_to_failed(c, v, p);
+		return;
+	}
 	struct iolab_comp *d = &v->drive[i];
 	struct wait *w = &v->wait[i];
 	v->load[i]++;
@@ -176,9 +215,9 @@ static void submit_raid1(struct iolab_comp *c, struct volume *v, struct iolab_sr
 			add_piece(c, v, r, i, r->d.lbn, r->d.blocks, true);
 		return;
 	}
-	unsigned best = 0;
-	for (unsigned i = 1; i < v->n; i++)
-		if (v->load[i] < v->load[best])
+	unsigned best = v->failed == 0 ? 1 : 0;
+	for (unsigned i = best + 1; i < v->n; i++)
+		if ((int)i != v->failed && v->load[i] < v->load[best])
 			best = i;
 	add_piece(c, v, r, best, r->d.lbn, r->d.blocks, false);
 }
@@ -349,10 +388,19 @@ static void volume_complete(struct iolab_comp *c, struct iolab_sreq *s)
 {
 	struct volume *v = c->priv;
 	struct piece *p = (struct piece *)s;
-	struct iolab_sreq *r = s->parent;
+	if ((int)p->drive != v->failed) {
+		v->load[p->drive]--;
+		drain(c, v, p->drive);
+	}
+	if (p->whole) { /* a stand-in: the failed drive's read is done with its last one */
+		struct piece *w = p->whole;
+		free_piece(v, p);
+		if (--w->parts)
+			return;
+		p = w;
+	}
+	struct iolab_sreq *r = p->s.parent;
 	struct rowop *op = p->op;
-	v->load[p->drive]--;
-	drain(c, v, p->drive);
 	free_piece(v, p);
 	if (op) { /* a RAID 5 row: its reads are in, send its writes; its writes are in, done */
 		if (--op->pending)
@@ -401,17 +449,18 @@ const struct iolab_comp_ops iolab_comp_volume = {
 };
 
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, unsigned cap)
+			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, int failed)
 {
-	(void)cap;
 	unsigned min = level == IOLAB_RAID5 ? 3 : 1;
-	if (n < min || n > 64 || !unit_blocks || level < IOLAB_RAID0 || level > IOLAB_RAID5)
+	if (n < min || n > 64 || !unit_blocks || level < IOLAB_RAID0 || level > IOLAB_RAID5 ||
+	    failed >= (int)n || (failed >= 0 && (level == IOLAB_RAID0 || n < 2)))
 		return -EINVAL;
 	struct volume *v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	*c = (struct iolab_comp){.ops = &iolab_comp_volume, .sim = s, .priv = v};
 	v->level = level;
+	v->failed = failed;
 	v->n = n;
 	v->unit = unit_blocks;
 	v->block_bytes = m->block_bytes;

@@ -42,14 +42,14 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	int rc = !s->req ? -ENOMEM : iolab_sim_init(&s->sys, p->qd);
 	if (!rc)
 		rc = v->level ? iolab_comp_volume_init(&s->below, &s->sys, m, v->level, v->drives,
-						       v->stripe_bytes / m->block_bytes, p->qd)
+						       v->stripe_bytes / m->block_bytes, v->failed)
 			      : iolab_comp_drive_init(&s->below, &s->sys, m);
 	if (!rc)
 		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd, m->block_bytes);
 	if (rc) {
 		free_state(s);
-		return rc == -EINVAL ? iolab_errf(err, EINVAL, "sim engine: a volume needs 1..64 drives and "
-						  "a stripe unit of at least one block")
+		return rc == -EINVAL ? iolab_errf(err, EINVAL, "sim engine: a volume of %u drives cannot "
+						  "be built so (level, stripe unit, failed drive)", v->drives)
 				     : iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	e->priv = s;
