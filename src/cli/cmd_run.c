@@ -37,6 +37,7 @@ static void help(bool sim)
 {
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
+		       "       iolab sim --array raid0|raid1|raid5:N --drive NAME|FILE [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
 		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
@@ -71,8 +72,9 @@ static void help(bool sim)
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd 1..4096,\n"
 	       "--workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
-	       "Exit status: 0 success, 1 the run failed (I/O errors, no I/O completed, a write\n"
-	       "error), 2 bad input or refused, 130 interrupted.\n", IOLAB_REPEAT_MAX);
+	       "Exit status: 0 success, 1 the run failed (I/O errors, a point that completed fewer\n"
+	       "I/Os than it kept in flight, a write error), 2 bad input or refused, 130 interrupted.\n",
+	       IOLAB_REPEAT_MAX);
 }
 
 /* ---- signals ---- */
