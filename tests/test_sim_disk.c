@@ -3,8 +3,9 @@
  *
  *  - the drive takes at most queue_depth waiting commands; one more gets QUEUE FULL (-EBUSY), is
  *    not taken, and is taken once a command has been served;
- *  - the sim engine holds what the drive refuses and hands it over in arrival order, so a host
- *    queue deeper than the drive's changes nothing for an FCFS drive;
+ *  - the sim engine's host (comp_host.c, policy none) holds what the drive refuses and hands it
+ *    over in arrival order, so a host queue deeper than the drive's changes nothing for an FCFS
+ *    drive;
  *  - write-back keeps track of every flush in progress however many write segments the model
  *    allows: a write waits when all of them are dirty;
  *  - a request that arrives while the drive serves another, handed over only after the drive

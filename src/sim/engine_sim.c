@@ -1,6 +1,6 @@
 /* engine_sim.c: the simulator as an engine. It builds a simulated I/O path (sim_system.h): the
  * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c), or above a
- * RAID 0 or RAID 1 volume of several drives (comp_volume.c, --array). Requests of
+ * RAID 0, 1 or 5 volume of several drives (comp_volume.c, --array). Requests of
  * the generator enter the host at the system's virtual time; reap() runs the system's events
  * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
  * the model's block size. */
