@@ -109,50 +109,23 @@ static void test_raid5(void **state)
 	assert_int_equal(rd[1], 2);
 }
 
-/* Runs requests through a 4-drive volume (unit 128 blocks) and returns each drive's reads. */
-static void run_volume(const uint64_t (*req)[2], unsigned n, uint64_t reads[4])
-{
-	struct iolab_disk_model m;
-	struct iolab_err err;
-	assert_int_equal(iolab_model_open("atlas10k", &m, &err), 0);
-	struct iolab_sim s;
-	struct iolab_comp vol;
-	assert_int_equal(iolab_sim_init(&s, 16), 0);
-	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, IOLAB_RAID0, 4, 128, -1), 0);
-	struct iolab_sreq r[16];
-	for (unsigned i = 0; i < n; i++) {
-		r[i] = (struct iolab_sreq){.d = {.lbn = req[i][0], .blocks = (uint32_t)req[i][1]}};
-		assert_int_equal(vol.ops->submit(&vol, &r[i]), 0);
-		while (iolab_sim_step(&s)) /* one at a time: each drive's reads are this request's */
-			;
-	}
-	assert_int_equal(s.ndone, n);
-	const struct iolab_comp *d;
-	assert_int_equal(iolab_comp_volume_drives(&vol, &d), 4);
-	for (unsigned i = 0; i < 4; i++)
-		reads[i] = iolab_comp_drive_stats(&d[i])->reads;
-	iolab_comp_free(&vol);
-	iolab_sim_free(&s);
-	iolab_model_free(&m);
-}
-
 static void test_mapping(void **state)
 {
 	(void)state;
-	uint64_t reads[4];
+	uint64_t reads[4], writes[4];
 	/* Units of 128 blocks: unit 5 is on drive 1 (5 mod 4). */
-	const uint64_t one[][2] = {{5 * 128 + 10, 8}};
-	run_volume(one, 1, reads);
+	const uint64_t one[][3] = {{5 * 128 + 10, 8, 0}};
+	run_level(IOLAB_RAID0, 4, -1, one, 1, reads, writes);
 	assert_int_equal(reads[0] + reads[2] + reads[3], 0);
 	assert_int_equal(reads[1], 1);
 	/* Eight units from unit 0: two per drive, contiguous on each, so one command per drive. */
-	const uint64_t eight[][2] = {{0, 8 * 128}};
-	run_volume(eight, 1, reads);
+	const uint64_t eight[][3] = {{0, 8 * 128, 0}};
+	run_level(IOLAB_RAID0, 4, -1, eight, 1, reads, writes);
 	for (unsigned i = 0; i < 4; i++)
 		assert_int_equal(reads[i], 1);
 	/* Crossing one unit boundary: units 2 and 3, drives 2 and 3. */
-	const uint64_t cross[][2] = {{3 * 128 - 4, 8}};
-	run_volume(cross, 1, reads);
+	const uint64_t cross[][3] = {{3 * 128 - 4, 8, 0}};
+	run_level(IOLAB_RAID0, 4, -1, cross, 1, reads, writes);
 	assert_int_equal(reads[0] + reads[1], 0);
 	assert_int_equal(reads[2], 1);
 	assert_int_equal(reads[3], 1);

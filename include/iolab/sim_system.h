@@ -35,7 +35,6 @@ struct iolab_sreq {
 				     the load above the system */
 	struct iolab_sreq *parent; /* the request this one is a piece of, or NULL */
 	unsigned pieces;           /* for the part that split it: pieces still in flight */
-	void *held;                /* for the part that split it: where its pieces are */
 };
 
 struct iolab_comp_ops {
@@ -93,11 +92,10 @@ bool iolab_sim_step(struct iolab_sim *s);
 extern const struct iolab_comp_ops iolab_comp_host;
 extern const struct iolab_comp_ops iolab_comp_drive;
 
-/* Host part: its queue policy, time per command, and the time requests waited in it. */
+/* Host part: its queue policy and time per command. */
 struct iolab_host_params;
 int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
 			 const struct iolab_host_params *p, unsigned cap, uint32_t block_bytes);
-double iolab_comp_host_wait_ns(const struct iolab_comp *c);
 /* Drive part: a drive of model m. */
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);

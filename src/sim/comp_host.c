@@ -87,11 +87,6 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 	return 0;
 }
 
-double iolab_comp_host_wait_ns(const struct iolab_comp *c)
-{
-	return ((const struct host *)c->priv)->wait_ns;
-}
-
 void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
 	const struct host *h = c->priv;

@@ -105,7 +105,9 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 	const struct sim_state *s = e->priv;
 	const struct iolab_comp *drives = &s->below;
 	unsigned n = s->below.ops == &iolab_comp_volume ? iolab_comp_volume_drives(&s->below, &drives) : 1;
-	b->host_ns += iolab_comp_host_wait_ns(&s->host);
+	struct iolab_comp_report host;
+	iolab_comp_host_report(&s->host, &host);
+	b->host_ns += host.resident_ns; /* the host's waiting and time per command */
 	for (unsigned i = 0; i < n; i++) { /* a volume's drives together: per drive command */
 		const struct iolab_disk_stats *st = iolab_comp_drive_stats(&drives[i]);
 		b->overhead_ns += st->overhead_ns;
