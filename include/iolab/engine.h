@@ -128,11 +128,13 @@ int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err
 
 /* What one part of a simulated I/O path did over a whole run (ramp included): for the
  * explanation of a point (which part is the bottleneck). */
-#define IOLAB_COMP_MAX 66 /* a host, a volume and 64 drives */
+#define IOLAB_COMP_MAX 160 /* host, buses, controllers, volumes, channels and drives */
 struct iolab_comp_report {
-	char name[24];       /* "host", "volume", "drive3" */
-	const char *kind;    /* "host", "volume", "drive" */
-	uint64_t ios, bytes; /* requests it finished, and their bytes */
+	char name[32];       /* "host", "volume", "drive3", or the name a subsystem file gives */
+	const char *kind;    /* "host", "bus", "controller", "volume", "channel", "drive" */
+	uint64_t ios, bytes; /* requests (a bus or channel: transfers) it finished, and their bytes */
+	uint64_t hits;       /* a controller: requests served from its cache alone */
+	double rated_mb_s;   /* a bus or channel: its advertised rate (0: it has none) */
 	double busy_ns;      /* time it was working (a drive: serving a command) */
 	double resident_ns;  /* the time requests spent in it, added up (mean queue = this / span) */
 	double span_ns;      /* the run's length in virtual time */

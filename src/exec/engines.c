@@ -51,6 +51,9 @@ void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_
 {
 	a->ios += b->ios;
 	a->bytes += b->bytes;
+	a->hits += b->hits;
+	if (!a->rated_mb_s)
+		a->rated_mb_s = b->rated_mb_s;
 	a->busy_ns += b->busy_ns;
 	a->resident_ns += b->resident_ns;
 	a->span_ns += b->span_ns;

@@ -106,10 +106,15 @@ static json_t *point_obj(const struct iolab_point *p)
 	for (unsigned i = 0; i < p->ncomp; i++) {
 		struct comp_figures f;
 		comp_figures(&p->comp[i], &f);
-		json_array_append_new(comps, json_pack("{s:s,s:s,s:f,s:I,s:I,s:f,s:n,s:f}", "name",
-			p->comp[i].name, "kind", p->comp[i].kind, "utilization", f.utilization, "ios",
-			(json_int_t)p->comp[i].ios, "bytes", (json_int_t)p->comp[i].bytes, "mean_queue",
-			f.mean_queue, "rated_mb_s", "achieved_mb_s", f.achieved_mb_s));
+		const struct iolab_comp_report *c = &p->comp[i];
+		json_t *o = json_pack("{s:s,s:s,s:f,s:I,s:I,s:f,s:o,s:f}", "name", c->name, "kind",
+			c->kind, "utilization", f.utilization, "ios", (json_int_t)c->ios, "bytes",
+			(json_int_t)c->bytes, "mean_queue", f.mean_queue, "rated_mb_s",
+			c->rated_mb_s > 0 ? json_real(c->rated_mb_s) : json_null(), "achieved_mb_s",
+			f.achieved_mb_s);
+		if (!strcmp(c->kind, "controller"))
+			json_object_set_new(o, "cache_hits", json_integer((json_int_t)c->hits));
+		json_array_append_new(comps, o);
 	}
 	json_object_set_new(o, "components", comps);
 	const struct iolab_comp_report *b = bottleneck(p);

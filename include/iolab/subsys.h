@@ -1,0 +1,142 @@
+/* subsys.h: the description of a simulated storage subsystem, what the simulator builds a path
+ * from: host -> I/O buses -> controllers (each with its cache) -> channels -> drives, and the
+ * volumes (RAID) made of the drives. A subsystem file (docs/subsystem-format.md, parsed by
+ * subsys_parse.c) or the command line's shorthands (--array, --drive, --channel, --bus, ...)
+ * fill it; the sim engine builds the components from it.
+ *
+ * Links (I/O buses and drive channels) come from a table of named interconnects (links.c) or
+ * from a plain rate. A link moves a transfer of b bytes in overhead + b / (rated x efficiency):
+ * the rated rate is the advertised one, the efficiency what protocol and arbitration leave of it
+ * on long transfers, the overhead the fixed cost of each transfer (arbitration, selection,
+ * command and status phases). */
+#ifndef IOLAB_SUBSYS_H
+#define IOLAB_SUBSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iolab/disk_model.h"
+#include "iolab/engine.h"
+#include "iolab/error.h"
+
+/* How the devices on one link share it. */
+enum iolab_link_kind {
+	IOLAB_LINK_BUS,       /* a host I/O bus (PCI, PCI-X, PCIe): every controller's data */
+	IOLAB_LINK_SHARED,    /* parallel SCSI: drives disconnect while they seek and reconnect
+				 to move data, so only data phases contend */
+	IOLAB_LINK_EXCLUSIVE, /* parallel ATA: master and slave cannot overlap commands; the
+				 channel is held from a command's start to its end */
+	IOLAB_LINK_P2P,       /* SATA, SAS: one drive per link */
+};
+
+struct iolab_link_type {
+	char name[32];        /* "wide-ultra-scsi", or the rate as written ("40M") */
+	enum iolab_link_kind kind;
+	double rated_mb_s;    /* advertised, in 10^6 bytes/s */
+	double efficiency;    /* 0 < e <= 1 */
+	uint64_t overhead_ns; /* per transfer */
+	unsigned max_devices; /* most drives on one channel (buses: controllers); 0: no limit */
+};
+
+/* The named interconnects (links.c): NULL-terminated through iolab_link_at. */
+const struct iolab_link_type *iolab_link_at(unsigned i);
+/* A link by name, or a plain rate ("40M", "100MB/s": a SHARED channel, or a BUS when bus is
+ * true, of efficiency 1 and no overhead). Errors name field and text. Returns 0 or -EINVAL. */
+int iolab_link_parse(const char *field, const char *text, bool bus, struct iolab_link_type *out,
+		     struct iolab_err *err);
+
+/* A controller's write policy. Write-back without a battery falls back to write-through. */
+enum iolab_write_policy { IOLAB_WP_THROUGH, IOLAB_WP_BACK };
+/* A controller's read-ahead: none; always (every read miss reads ahead); adaptive (on after
+ * consecutive sequential reads, off after random ones). */
+enum iolab_read_ahead { IOLAB_RA_NONE, IOLAB_RA_ALWAYS, IOLAB_RA_ADAPTIVE };
+
+/* "write-through", "write-back"; "none", "always", "adaptive". Parsers return 0 or -EINVAL with
+ * err naming field and text. */
+const char *iolab_write_policy_name(unsigned p);
+int iolab_write_policy_parse(const char *field, const char *text, unsigned *out, struct iolab_err *err);
+const char *iolab_read_ahead_name(unsigned r);
+int iolab_read_ahead_parse(const char *field, const char *text, unsigned *out, struct iolab_err *err);
+
+/* A controller: its time per command, its cache (0: none) and how it uses it. */
+struct iolab_ctl_params {
+	uint64_t overhead_ns;  /* processor time per command from the host */
+	uint64_t cache_bytes;  /* 0: no cache */
+	unsigned write_policy; /* enum iolab_write_policy */
+	bool battery;          /* false: write-back acts as write-through */
+	unsigned read_ahead;   /* enum iolab_read_ahead */
+	uint64_t read_ahead_bytes; /* how far a read-ahead reads past a miss (0: one stripe unit
+				      of the volume, or 64 KiB) */
+};
+
+#define IOLAB_SUBSYS_MAX 64     /* of each kind (drives: 256) */
+#define IOLAB_SUBSYS_DRIVES 256
+#define IOLAB_SUBSYS_NAME 32
+
+struct iolab_sub_bus {
+	char name[IOLAB_SUBSYS_NAME];
+	int up;                   /* the bus it is bridged to (index), or -1: the host's own */
+	struct iolab_link_type type;
+};
+
+struct iolab_sub_controller {
+	char name[IOLAB_SUBSYS_NAME];
+	int bus;                  /* index into buses, or -1: none modelled */
+	struct iolab_ctl_params p;
+};
+
+struct iolab_sub_channel {
+	char name[IOLAB_SUBSYS_NAME];
+	int controller;           /* index into controllers, or -1: straight to the host */
+	struct iolab_link_type type;
+};
+
+struct iolab_sub_drive {
+	char name[IOLAB_SUBSYS_NAME];
+	int channel;              /* index into channels, or -1: none modelled */
+	unsigned model;           /* index into models */
+	int write_cache;          /* -1: as the model says; 0 off; 1 on */
+};
+
+struct iolab_sub_volume {
+	char name[IOLAB_SUBSYS_NAME];
+	unsigned level;           /* enum iolab_raid_level (IOLAB_RAID_NONE: one drive) */
+	uint64_t stripe_bytes;
+	unsigned n;
+	unsigned drive[IOLAB_SUBSYS_MAX]; /* indices into drives */
+	int failed[2];            /* 0-based positions in drive[] of failed members, or -1 */
+	uint64_t rebuild_bytes_s; /* 0: no rebuild */
+};
+
+/* The whole subsystem. A volume belongs to the controller of its drives (all of them on that
+ * controller's channels, or all on no controller); the controller's cache holds the volume's
+ * blocks. Data of a controller crosses its bus and every bus that bus is bridged to. Volumes
+ * are what the host sees: one is the host's device; several are
+ * striped by the host (host_stripe_bytes, RAID 0 over the volumes). A drive in no volume is not
+ * used by the load. */
+struct iolab_subsys {
+	struct iolab_host_params host;
+	uint64_t host_stripe_bytes;  /* 0: 64 KiB */
+	unsigned nbus, nctl, nchan, ndrive, nvol, nmodel;
+	struct iolab_sub_bus bus[IOLAB_SUBSYS_MAX];
+	struct iolab_sub_controller ctl[IOLAB_SUBSYS_MAX];
+	struct iolab_sub_channel chan[IOLAB_SUBSYS_MAX];
+	struct iolab_sub_drive drive[IOLAB_SUBSYS_DRIVES];
+	struct iolab_sub_volume vol[IOLAB_SUBSYS_MAX];
+	struct iolab_disk_model model[IOLAB_SUBSYS_MAX]; /* loaded once per distinct name */
+};
+
+/* Parses a subsystem file's text (name: for messages). Every error is one line "name:LINE:
+ * FIELD: what is wrong". Models are opened with iolab_model_open (a built-in name or a file).
+ * Returns 0, -EINVAL or -ENOMEM; on failure *s holds nothing to free. */
+int iolab_subsys_parse(const char *name, const char *text, struct iolab_subsys *s, struct iolab_err *err);
+/* Reads and parses a file. */
+int iolab_subsys_load(const char *path, struct iolab_subsys *s, struct iolab_err *err);
+/* Checks the whole description (also one built by hand): references in range, no drive in two
+ * volumes, enough drives for each level, stripe units multiples of 512, failed members
+ * survivable, channel device limits. Returns 0 or -EINVAL (err: what and where). */
+int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err);
+/* Frees the models. */
+void iolab_subsys_free(struct iolab_subsys *s);
+
+#endif
