@@ -45,6 +45,9 @@ bool iolab_disk_full(const struct iolab_disk *d);
 /* Serves until the next request completes and returns it (t_done set), or NULL if none is
  * outstanding. */
 struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d);
+/* The drive cannot start another command before t (it is holding the channel, or waiting for
+ * it): its controller is busy until then. */
+void iolab_disk_hold(struct iolab_disk *d, uint64_t t);
 /* Requests submitted and not yet served (a served one is returned at once). */
 unsigned iolab_disk_outstanding(const struct iolab_disk *d);
 const struct iolab_disk_stats *iolab_disk_stats(const struct iolab_disk *d);

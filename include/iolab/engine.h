@@ -40,7 +40,7 @@ struct iolab_host_params {
 };
 
 /* RAID levels of a simulated volume. */
-enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5 };
+enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, IOLAB_RAID10, IOLAB_RAID4, IOLAB_RAID6 };
 
 /* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
  * count and stripe unit. */
@@ -53,6 +53,8 @@ struct iolab_volume_params {
 	int failed; /* the failed drive, 0-based, or -1 */
 };
 
+struct iolab_subsys;
+
 struct iolab_engine_params {
 	const int *fds;     /* one open descriptor per target (may be -1 for the null engine) */
 	unsigned nfds;
@@ -62,6 +64,7 @@ struct iolab_engine_params {
 	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
 	struct iolab_host_params host; /* the simulator's host; ignored by real engines */
 	struct iolab_volume_params volume; /* the simulator's volume; ignored by real engines */
+	const struct iolab_subsys *subsys; /* the simulator's whole path (subsys.h), or NULL */
 };
 
 struct iolab_engine {

@@ -18,6 +18,7 @@
 #include "iolab/error.h"
 #include "iolab/histogram.h"
 #include "iolab/parse.h"
+#include "iolab/subsys.h"
 #include "iolab/workload.h"
 
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
@@ -53,6 +54,16 @@ struct iolab_config {
 	unsigned array_drives[IOLAB_LIST_MAX];
 	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
 	unsigned failed;                   /* the volume's failed drive, 1-based (0: none) */
+	/* simulated: the path's parts (subsys_shape.h), or a subsystem file (--config) */
+	const struct iolab_subsys *subsys;
+	bool has_channel, has_bus, has_ctl;
+	struct iolab_link_type channel, bus;
+	unsigned channels, controllers;
+	struct iolab_ctl_params ctl;       /* overhead, battery, read-ahead; cache and policy below */
+	unsigned ncache, nwp;
+	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
+	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
+	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
@@ -129,6 +140,8 @@ struct iolab_point {
 	unsigned array_level;  /* simulated volume: enum iolab_raid_level */
 	unsigned array_drives; /* and its drives (0: a single drive) */
 	uint64_t stripe;       /* and its stripe unit in bytes */
+	uint64_t cache;        /* simulated controller cache swept by --cache (0: not swept) */
+	int write_policy;      /* and its write policy swept by --write-policy, or -1 */
 	bool direct;
 	/* results (all repetitions merged) */
 	unsigned reps;

@@ -99,16 +99,42 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 /* Drive part: a drive of model m. */
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
+/* Puts the drive on a channel (a link component, below), before it gets any request. */
+void iolab_comp_drive_attach(struct iolab_comp *c, struct iolab_comp *link);
 
-/* Volume part (comp_volume.c): RAID 0, 1 or 5 over n drives of model m, with a stripe unit of
- * unit_blocks (RAID 0 and 5), and drive failed (0-based; -1: none) failed. Returns 0, -EINVAL
- * (n not 1..64, or below 3 for RAID 5; unit 0; another level; a failed drive on RAID 0 or out of
- * range) or -ENOMEM. */
+/* Link part (comp_link.c): a bus or a channel of type t (subsys.h), a resource the parts that
+ * move data over it use; it is in no request's path. init returns 0, -EINVAL (rate or
+ * efficiency out of range) or -ENOMEM. */
+struct iolab_link_type;
+extern const struct iolab_comp_ops iolab_comp_link;
+int iolab_comp_link_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_link_type *t);
+/* Time (ns) the link needs to move bytes. */
+double iolab_comp_link_time(const struct iolab_comp *c, uint64_t bytes);
+/* Places a transfer of bytes, ready at `ready` and ending at `end` if the link were free and
+ * fast, and returns when it ends (>= end). Times in ns of virtual time. */
+uint64_t iolab_comp_link_transfer(struct iolab_comp *c, double ready, double end, uint64_t bytes);
+/* Exclusive links: true if `who` holds the link now (taking it if free); otherwise `who` waits
+ * and gets event `what` (late, at the instant it is given the link). */
+bool iolab_comp_link_exclusive(const struct iolab_comp *c);
+bool iolab_comp_link_acquire(struct iolab_comp *c, struct iolab_comp *who, unsigned what);
+void iolab_comp_link_release(struct iolab_comp *c, struct iolab_comp *who);
+void iolab_comp_link_report(const struct iolab_comp *c, struct iolab_comp_report *out);
+
+/* Crossing part (comp_crossing.c): above a controller, moves each request's data over the
+ * buses bus[0..nbus) (the controller's own first) store-and-forward. */
+extern const struct iolab_comp_ops iolab_comp_crossing;
+int iolab_comp_crossing_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
+			     struct iolab_comp *const *bus, unsigned nbus, uint32_t block_bytes);
+
+/* Volume part (comp_volume.c): RAID over n members (drives, or other parts; built, owned and
+ * freed by the caller), each giving member_blocks, with a stripe unit of unit_blocks, failed
+ * members failed[0], failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none).
+ * Returns 0, -EINVAL (a shape the level cannot have) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
-int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, int failed);
-/* Its drives: *drives gets the array, the count is returned. */
-unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
+int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
+			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
+			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
+			   uint64_t rebuild_bytes_s);
 
 /* What a part did so far (its name left empty: the owner names it). */
 void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out);
@@ -117,5 +143,14 @@ void iolab_comp_drive_report(const struct iolab_comp *c, struct iolab_comp_repor
 
 /* Frees c's state (c->ops->cleanup). */
 void iolab_comp_free(struct iolab_comp *c);
+
+/* Controller part (comp_controller.c): its time per command and cache over the device below
+ * (blocks of block_bytes; unit_blocks: its stripe unit, 0 for a single drive). */
+struct iolab_ctl_params;
+extern const struct iolab_comp_ops iolab_comp_controller;
+int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
+			       const struct iolab_ctl_params *p, uint64_t blocks,
+			       uint32_t block_bytes, uint64_t unit_blocks);
+void iolab_comp_controller_report(const struct iolab_comp *c, struct iolab_comp_report *out);
 
 #endif

@@ -88,7 +88,8 @@ struct iolab_sub_controller {
 struct iolab_sub_channel {
 	char name[IOLAB_SUBSYS_NAME];
 	int controller;           /* index into controllers, or -1: straight to the host */
-	struct iolab_link_type type;
+	struct iolab_link_type type; /* rated_mb_s 0: a port that is not modelled (it only ties
+					its drives to the controller; the shorthands use it) */
 };
 
 struct iolab_sub_drive {
@@ -136,6 +137,12 @@ int iolab_subsys_load(const char *path, struct iolab_subsys *s, struct iolab_err
  * volumes, enough drives for each level, stripe units multiples of 512, failed members
  * survivable, channel device limits. Returns 0 or -EINVAL (err: what and where). */
 int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err);
+/* The bytes the host addresses: its volume's, or, over several volumes, the host's stripe
+ * over them (each counted at the smallest one's size); and one volume's (subsys_build.c). */
+uint64_t iolab_subsys_bytes(const struct iolab_subsys *s);
+uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
+/* The blocks each member of v gives: the smallest drive's. */
+uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
 /* Frees the models. */
 void iolab_subsys_free(struct iolab_subsys *s);
 

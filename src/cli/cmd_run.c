@@ -31,13 +31,14 @@ static const char default_job[] =
 	"time = 2\n";
 
 enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
-       OPT_EXPLAIN, OPT_TABLE_BASE };
+       OPT_EXPLAIN, OPT_CONFIG, OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --array raid0|raid1|raid5:N --drive NAME|FILE [OPTIONS]\n"
+		       "       iolab sim --array LEVEL:N --drive NAME|FILE [--channel T] [--bus T] [OPTIONS]\n"
+		       "       iolab sim --config FILE [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
 		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
@@ -66,6 +67,7 @@ static void help(bool sim)
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
 		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
+		printf("  %-28s %s\n", "--config FILE", "the subsystem to simulate (docs/subsystem-format.md)");
 		printf("  %-28s %s\n", "--explain", "what each part of the path did, and the bottleneck");
 	}
 	else
@@ -107,7 +109,7 @@ struct setting {
 
 struct args {
 	bool sim, quiet, use_default, help, explain;
-	const char *job, *json, *csv, *model, *drive;
+	const char *job, *json, *csv, *model, *drive, *config;
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
@@ -139,7 +141,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	const char *cmd = a->sim ? "sim" : "run";
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 9, sizeof(*lo));
+	struct option *lo = calloc(nopt + 10, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
 	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
@@ -163,6 +165,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->sim) {
 		lo[nopt + 6] = (struct option){"drive", required_argument, NULL, OPT_DRIVE};
 		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
+		lo[nopt + 8] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
 	}
 	unsigned nseen = 0;
 	int ch, idx;
@@ -201,6 +204,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_MODEL: a->model = optarg; break;
 		case OPT_DRIVE: a->drive = optarg; break;
 		case OPT_EXPLAIN: a->explain = true; break;
+		case OPT_CONFIG: a->config = optarg; break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -325,7 +329,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 2, sizeof(*inputs));
+	const char **inputs = calloc(n + 3, sizeof(*inputs));
 	if (!inputs)
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	n = 0;
@@ -333,6 +337,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
 	inputs[n++] = a->job;
+	inputs[n++] = a->config;
 	const char *m = a->model ? a->model : a->drive;
 	inputs[n++] = m && (strchr(m, '/') || strstr(m, ".model")) ? m : NULL;
 	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv}};
@@ -344,9 +349,18 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-/* --drive goes with --array, --model without. */
+/* --drive goes with --array, --model without; a subsystem file describes the whole path. */
 static int check_volume(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
 {
+	for (unsigned i = 0; i < ncfg && a->config; i++) {
+		const struct iolab_config *c = cfg[i];
+		const char *clash = c->array_level ? "array" : c->has_channel ? "channel"
+				    : c->channels ? "channels" : c->has_bus ? "bus"
+				    : c->controllers ? "controllers" : c->failed ? "failed" : NULL;
+		if (clash)
+			return cli_errorf(EXIT_USAGE, "sim: --%s: the subsystem file %s describes the "
+					  "path; change it there", clash, a->config);
+	}
 	for (unsigned i = 0; i < ncfg; i++) {
 		bool array = cfg[i]->array_level != 0;
 		if (array && a->model)
@@ -381,7 +395,8 @@ static int load_job(const struct args *a, struct iolab_job *job)
 
 /* Applies the command line over each run of the job; returns an exit status. */
 static int build_configs(const struct args *a, struct iolab_job *job,
-			 const struct iolab_disk_model *model, struct iolab_config **cfg)
+			 const struct iolab_disk_model *model, const struct iolab_subsys *subsys,
+			 struct iolab_config **cfg)
 {
 	struct iolab_err err;
 	for (unsigned i = 0; i < job->nrun; i++) {
@@ -398,6 +413,10 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			c->engine_config = model;
 			c->model_name = model->name;
 			c->virtual_size = model->blocks * model->block_bytes;
+		}
+		if (subsys) { /* the file's path: its size comes from its volumes */
+			c->subsys = subsys;
+			c->model_name = a->config;
 		}
 		cfg[i] = c;
 	}
@@ -425,6 +444,7 @@ static int run_main(int argc, char **argv, bool sim)
 {
 	struct args a = {.sim = sim};
 	struct iolab_disk_model model = {0};
+	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
 	struct iolab_config **cfg = NULL;
 	char tmpdir[64] = "", scratch[96] = "";
@@ -435,19 +455,30 @@ static int run_main(int argc, char **argv, bool sim)
 			help(sim);
 		goto out;
 	}
-	if (sim && a.model && a.drive)
+	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
-				    "--array: give one of them");
-	else if (sim && !a.model && !a.drive)
+				    "--array, --config a whole subsystem: give one of them");
+	else if (sim && !a.model && !a.drive && !a.config)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
-				    "--array with --drive");
+				    "--array with --drive, or --config");
 	else if (sim && a.ntarget)
 		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	if (status)
 		goto out;
-	if (sim && iolab_model_open(a.model ? a.model : a.drive, &model, &err)) {
+	if (sim && a.config) {
+		if (!(subsys = malloc(sizeof(*subsys)))) {
+			status = cli_errorf(EXIT_USAGE, "out of memory");
+			goto out;
+		}
+		if (iolab_subsys_load(a.config, subsys, &err)) {
+			free(subsys);
+			subsys = NULL;
+			status = cli_errorf(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+	} else if (sim && iolab_model_open(a.model ? a.model : a.drive, &model, &err)) {
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
@@ -458,7 +489,8 @@ static int run_main(int argc, char **argv, bool sim)
 		status = cli_errorf(EXIT_USAGE, "out of memory");
 		goto out;
 	}
-	if ((status = build_configs(&a, &job, sim ? &model : NULL, cfg)) ||
+	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : &model,
+				    subsys, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) || (status = check_outputs(&a, cfg, job.nrun)))
 		goto out;
 	if (a.use_default) {
@@ -480,6 +512,9 @@ out:
 	free(cfg);
 	iolab_job_free(&job);
 	iolab_model_free(&model);
+	if (subsys)
+		iolab_subsys_free(subsys);
+	free(subsys);
 	free_args(&a);
 	return status;
 }

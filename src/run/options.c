@@ -7,6 +7,7 @@
 
 #include "iolab/host_queue.h"
 #include "iolab/run.h"
+#include "iolab/subsys.h"
 
 void iolab_config_init(struct iolab_config *c)
 {
@@ -17,6 +18,8 @@ void iolab_config_init(struct iolab_config *c)
 	c->time_ns = 10000000000ull;
 	c->seed = 1;
 	c->repeat = 1;
+	c->drive_cache = -1;
+	c->ctl.battery = true;
 }
 
 bool iolab_config_invalidates(const struct iolab_config *c)
@@ -334,6 +337,94 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 	return rc;
 }
 
+/* The simulated path's parts (subsys_shape.c builds them). */
+static int set_channel(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_link_parse(f, v, false, &c->channel, err);
+	c->has_channel = !rc;
+	return rc;
+}
+
+static int set_channels(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	uint64_t n;
+	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
+	c->channels = rc ? 0 : (unsigned)n;
+	return rc;
+}
+
+static int set_bus(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = iolab_link_parse(f, v, true, &c->bus, err);
+	c->has_bus = !rc;
+	return rc;
+}
+
+static int set_controllers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	uint64_t n;
+	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
+	c->controllers = rc ? 0 : (unsigned)n;
+	return rc;
+}
+
+static int set_ctl_overhead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	c->has_ctl = true;
+	return iolab_parse_duration(f, v, &c->ctl.overhead_ns, err);
+}
+
+static int set_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++)
+		if (iolab_parse_size(f, items[i], &c->cache[i], err))
+			return -EINVAL;
+	if (n >= 0) {
+		c->ncache = (unsigned)n;
+		c->has_ctl = true;
+	}
+	return n < 0 ? n : 0;
+}
+
+static int set_write_policy(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		unsigned wp;
+		if (iolab_write_policy_parse(f, items[i], &wp, err))
+			return -EINVAL;
+		c->write_policy[i] = (unsigned char)wp;
+	}
+	if (n >= 0) {
+		c->nwp = (unsigned)n;
+		c->has_ctl = true;
+	}
+	return n < 0 ? n : 0;
+}
+
+static int set_battery(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	c->has_ctl = true;
+	return iolab_parse_bool(f, v, &c->ctl.battery, err);
+}
+
+static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	c->has_ctl = true;
+	return iolab_read_ahead_parse(f, v, &c->ctl.read_ahead, err);
+}
+
+static int set_drive_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	bool on;
+	int rc = iolab_parse_bool(f, v, &on, err);
+	c->drive_cache = rc ? -1 : on;
+	return rc;
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -382,6 +473,23 @@ static const struct option_entry table[] = {
 	{{"failed", "N", "simulated: drive N of the volume has failed (RAID 1, 5: degraded mode)"}, set_failed},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
+	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
+	 set_channel},
+	{{"channels", "N", "simulated: spread the drives over N channels (default 1 per controller)"}, set_channels},
+	{{"bus", "TYPE|RATE", "simulated: the I/O bus under the controllers (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
+	{{"controllers", "N", "simulated: N controllers, each with a volume of an equal share of the drives"},
+	 set_controllers},
+	{{"controller-overhead", "TIME", "simulated: the controller's time per command (default 0)"},
+	 set_ctl_overhead},
+	{{"cache", "SIZE[,SIZE]", "simulated: the controller's cache (default none)"}, set_cache},
+	{{"write-policy", "POLICY[,POLICY]", "simulated: the controller's write-through (default) or write-back"},
+	 set_write_policy},
+	{{"battery", "yes|no", "simulated: the controller's cache has a battery (default yes; without, write-back acts as write-through)"},
+	 set_battery},
+	{{"read-ahead", "MODE", "simulated: the controller's read-ahead: none (default), always, adaptive"},
+	 set_read_ahead},
+	{{"drive-cache", "on|off", "simulated: the drives' own write cache (default: as the model)"},
+	 set_drive_cache},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
@@ -419,7 +527,9 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler", "host-overhead", "array", "stripe", "failed",
+	"host-scheduler", "host-overhead", "array", "stripe", "failed", "channel", "channels", "bus",
+	"controllers", "controller-overhead", "cache", "write-policy", "battery", "read-ahead",
+	"drive-cache",
 };
 
 bool iolab_option_real(const char *name)

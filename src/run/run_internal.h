@@ -22,6 +22,7 @@ struct point_ctl {
 	const void *engine_config; /* handed to the engine (the simulator's model) */
 	struct iolab_host_params host; /* handed to the engine: the simulated host */
 	struct iolab_volume_params volume; /* and the simulated volume */
+	const struct iolab_subsys *subsys; /* the simulated subsystem of the point */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */

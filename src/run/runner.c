@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "iolab/clock.h"
+#include "iolab/subsys_shape.h"
 #include "iolab/target.h"
 #include "run_internal.h"
 
@@ -26,6 +27,7 @@ static unsigned n_or_1(unsigned n)
 unsigned iolab_config_points(const struct iolab_config *c)
 {
 	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
+	       n_or_1(c->ncache) * n_or_1(c->nwp) *
 	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_or_1(c->nqd);
 }
@@ -87,6 +89,8 @@ struct point_params {
 	unsigned host_sched; /* enum iolab_host_sched */
 	unsigned array_drives; /* 0: a single drive */
 	uint64_t stripe;
+	uint64_t cache;        /* the controller's cache (--cache), if swept */
+	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
 };
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
@@ -105,6 +109,12 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->narray);
 	pp->array_drives = c->array_level && c->narray ? c->array_drives[ia] : 0;
 	pp->stripe = pp->array_drives ? (c->nstripe ? c->stripe[is] : 65536) : 0;
+	unsigned ic = k % n_or_1(c->ncache);
+	k /= n_or_1(c->ncache);
+	unsigned ip = k % n_or_1(c->nwp);
+	k /= n_or_1(c->nwp);
+	pp->cache = c->ncache ? c->cache[ic] : 0;
+	pp->write_policy = c->nwp ? c->write_policy[ip] : -1;
 	unsigned ih = k % n_or_1(c->nhost);
 	k /= n_or_1(c->nhost);
 	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
@@ -127,6 +137,7 @@ struct run_env {
 	unsigned n;
 	bool no_io;
 	uint64_t working_set;
+	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
 };
 
 /* Closes the targets; a refused run (discard) also removes the scratch files it created. */
@@ -139,16 +150,36 @@ static void close_env(struct run_env *env, bool discard)
 			iolab_target_close(&env->tgt[i]);
 }
 
+/* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
+ * with the point's sweep values (subsys_shape.c). */
+static int shape_point(const struct iolab_config *c, const struct point_params *pp,
+		       struct iolab_subsys *desc, struct iolab_err *err)
+{
+	struct iolab_sim_shape sh = {
+		.file = c->subsys, .model = c->engine_config,
+		.level = pp->array_drives ? c->array_level : 0, .drives = pp->array_drives,
+		.stripe = c->subsys ? (c->nstripe ? pp->stripe : 0) : pp->stripe,
+		.failed = {(int)c->failed - 1, -1},
+		.host = {pp->host_sched, c->host_overhead_ns}, .set_host_sched = c->nhost > 0,
+		.has_channel = c->has_channel, .has_bus = c->has_bus,
+		.has_ctl = c->has_ctl, .channel = c->channel, .bus = c->bus,
+		.channels = c->channels, .controllers = c->controllers, .ctl = c->ctl,
+		.set_cache = c->ncache > 0, .set_write_policy = c->nwp > 0,
+		.drive_cache = c->drive_cache,
+	};
+	sh.ctl.cache_bytes = pp->cache;
+	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
+	return iolab_subsys_shape(&sh, desc, err);
+}
+
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
  * by default), a simulated drive's capacity, or a volume's (its drives' together). */
 static int virtual_region(const struct iolab_config *c, const struct point_params *pp,
 			  struct run_env *env, struct iolab_err *err)
 {
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
-	if (pp && pp->array_drives && c->array_level == IOLAB_RAID0)
-		size *= pp->array_drives; /* the drives' blocks together (RAID 1: a copy on each) */
-	else if (pp && pp->array_drives && c->array_level == IOLAB_RAID5)
-		size *= pp->array_drives - 1; /* one unit of each row holds parity */
+	if (pp && env->desc)
+		size = iolab_subsys_bytes(env->desc);
 	if (c->offset + (c->length ? c->length : 1) > size)
 		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
 				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
@@ -506,6 +537,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
 		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe,
 			   (int)c->failed - 1},
+		.subsys = env->desc,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -705,12 +737,11 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 				 p->partial ? " (stopped early)" : "");
 }
 
-int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
-	      void *ctx, struct iolab_err *err)
+static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
+		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
+		      struct iolab_err *err)
 {
-	int rc = iolab_engine_check(c->engine, err);
-	if (rc)
-		return rc;
+	int rc;
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	unsigned npoints = iolab_config_points(c);
@@ -722,6 +753,8 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
 			rc = check_request(c, k, &pp, err);
+		if (!rc && desc)
+			rc = shape_point(c, &pp, desc, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
@@ -730,9 +763,12 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	rc = open_env(c, writes, &env, err);
 	if (rc)
 		return rc;
+	env.desc = desc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
 		decode_point(c, k, &pp);
-		rc = env.no_io ? virtual_region(c, &pp, &env, err) : 0;
+		rc = desc ? shape_point(c, &pp, desc, err) : 0;
+		if (!rc && env.no_io)
+			rc = virtual_region(c, &pp, &env, err);
 		if (!rc)
 			rc = check_point(c, &env, &pp, err);
 		if (!rc) {
@@ -755,7 +791,9 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	}
 	for (unsigned k = 0; k < npoints && !iolab_stop_requested; k++) {
 		decode_point(c, k, &pp);
-		if (env.no_io) /* checked above */
+		if (desc) /* checked above */
+			shape_point(c, &pp, desc, NULL);
+		if (env.no_io)
 			virtual_region(c, &pp, &env, NULL);
 		struct iolab_point *p = &res->point[res->n];
 		memset(p, 0, sizeof(*p));
@@ -771,6 +809,8 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		p->array_drives = pp.array_drives;
 		p->array_level = pp.array_drives ? c->array_level : 0;
 		p->stripe = pp.stripe;
+		p->cache = pp.cache;
+		p->write_policy = pp.write_policy;
 		p->direct = c->direct && !env.no_io;
 		/* A volume spreads the queue over its drives: no single device limit to report. */
 		p->device_depth = c->engine->device_depth && !pp.array_drives
@@ -820,4 +860,18 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 		res->interrupted = true;
 	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
 	return 0;
+}
+
+int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
+	      void *ctx, struct iolab_err *err)
+{
+	int rc = iolab_engine_check(c->engine, err);
+	if (rc)
+		return rc;
+	struct iolab_subsys *desc = NULL;
+	if (c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc))))
+		return iolab_errf(err, ENOMEM, "out of memory");
+	rc = run_points(c, desc, res, progress, ctx, err);
+	free(desc);
+	return rc;
 }

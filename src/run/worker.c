@@ -110,6 +110,7 @@ static int setup(struct worker *w, struct loop_state *s)
 	struct iolab_engine_params p = {
 		.fds = c->fds, .nfds = c->nfds, .qd = qd, .bufs = s->bufs, .buf_size = bsz,
 		.config = c->engine_config, .host = c->host, .volume = c->volume,
+		.subsys = c->subsys,
 	};
 	s->eng.ops = c->engine;
 	rc = c->engine->init(&s->eng, &p, &w->err);

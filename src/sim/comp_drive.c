@@ -1,25 +1,34 @@
 /* comp_drive.c: a simulated drive (disk.c) as a component. It accepts commands up to its tag
  * limit (the model's queue_depth waiting, QUEUE FULL beyond), and whenever it is free and has
  * work it picks its next command in a late event of that instant, so that everything arriving
- * at the same time is considered; the command's completion is an event at its end. */
+ * at the same time is considered; the command's completion is an event at its end.
+ *
+ * On a channel (comp_link.c) the command's data phase must win the channel: a write's data
+ * crosses it when the command starts, a read's when its data is ready, and the command ends
+ * when the transfer does, if that is later than the drive alone would end; the drive is held
+ * until then. On an exclusive channel (parallel ATA) the drive first waits for the channel and
+ * holds it until the command ends. Without a channel nothing changes. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "iolab/sim_system.h"
 
-enum { EV_PICK, EV_END };
+enum { EV_PICK, EV_END, EV_SENT };
 
 struct drive {
 	struct iolab_disk *disk;
 	uint32_t block_bytes;
+	uint64_t bus_ns_per_block; /* the drive's own interface time per block */
+	struct iolab_comp *link;   /* its channel, or NULL */
 	struct iolab_comp_report rep; /* ios, bytes, busy and resident time so far */
 	bool busy;   /* a command's end is scheduled */
 	bool picking; /* a pick is scheduled */
+	bool waiting; /* for its exclusive channel, which will wake it */
 };
 
 static void want_pick(struct iolab_comp *c, struct drive *d)
 {
-	if (!d->busy && !d->picking && iolab_disk_outstanding(d->disk)) {
+	if (!d->busy && !d->picking && !d->waiting && iolab_disk_outstanding(d->disk)) {
 		d->picking = true;
 		iolab_sim_at_late(c, c->sim->now, EV_PICK, NULL);
 	}
@@ -40,27 +49,87 @@ static int drive_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	return rc;
 }
 
-static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
+/* Extends the command in service to end at t (its data is still on the channel). The drive
+ * waits: that time is not its own work, so its utilization does not count it. */
+static void hold_until(struct drive *d, struct iolab_disk_req *r, uint64_t t)
 {
-	struct drive *d = c->priv;
-	if (what == EV_PICK) {
-		d->picking = false;
-		struct iolab_disk_req *r = iolab_disk_next(d->disk);
-		if (r) {
-			uint64_t start = r->t_arrive > c->sim->now ? r->t_arrive : c->sim->now;
-			d->rep.busy_ns += (double)(r->t_done - start);
-			d->busy = true;
-			iolab_sim_at(c, r->t_done, EV_END, r);
+	if (t <= r->t_done)
+		return;
+	r->t_done = t;
+	iolab_disk_hold(d->disk, t);
+}
+
+static void pick(struct iolab_comp *c, struct drive *d)
+{
+	uint64_t now = c->sim->now;
+	d->picking = false;
+	d->waiting = false;
+	if (d->link) {
+		if (iolab_comp_link_exclusive(d->link) && !iolab_comp_link_acquire(d->link, c, EV_PICK)) {
+			d->waiting = true; /* the channel wakes it */
+			return;
 		}
+		iolab_disk_hold(d->disk, now);
+	}
+	struct iolab_disk_req *r = iolab_disk_next(d->disk);
+	if (!r) {
+		if (d->link && iolab_comp_link_exclusive(d->link))
+			iolab_comp_link_release(d->link, c);
 		return;
 	}
+	uint64_t start = r->t_arrive > now ? r->t_arrive : now;
+	d->rep.busy_ns += (double)(r->t_done - start);
+	d->busy = true;
+	if (d->link) {
+		uint64_t bytes = (uint64_t)r->blocks * d->block_bytes;
+		double own = (double)r->blocks * (double)d->bus_ns_per_block;
+		if (iolab_comp_link_exclusive(d->link)) { /* held throughout: no one to contend with */
+			double x = iolab_comp_link_time(d->link, bytes);
+			hold_until(d, r, r->t_done + (uint64_t)(x > own ? x - own + 0.5 : 0));
+			iolab_comp_link_transfer(d->link, 0, 0, bytes);
+		} else if (r->write) { /* the data comes first */
+			uint64_t sent = iolab_comp_link_transfer(d->link, (double)start,
+								 (double)start + own, bytes);
+			uint64_t alone = start + (uint64_t)(own + 0.5);
+			hold_until(d, r, r->t_done + (sent > alone ? sent - alone : 0));
+		}
+	}
+	iolab_sim_at(c, r->t_done, EV_END, r);
+}
+
+static void finish(struct iolab_comp *c, struct drive *d, struct iolab_disk_req *r)
+{
 	d->busy = false;
-	struct iolab_disk_req *r = arg;
+	if (d->link && iolab_comp_link_exclusive(d->link))
+		iolab_comp_link_release(d->link, c);
 	d->rep.ios++;
 	d->rep.bytes += (uint64_t)r->blocks * d->block_bytes;
 	d->rep.resident_ns += (double)(r->t_done - r->t_arrive);
 	iolab_sim_done(c->sim, (struct iolab_sreq *)r); /* d is the first member of the sreq */
 	want_pick(c, d);
+}
+
+static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
+{
+	struct drive *d = c->priv;
+	struct iolab_disk_req *r = arg;
+	if (what == EV_PICK) {
+		pick(c, d);
+	} else if (what == EV_END && d->link && !r->write && !iolab_comp_link_exclusive(d->link)) {
+		/* The read's data is ready: it goes over the channel. */
+		double own = (double)r->blocks * (double)d->bus_ns_per_block;
+		uint64_t sent = iolab_comp_link_transfer(d->link, (double)r->t_done - own,
+							 (double)r->t_done,
+							 (uint64_t)r->blocks * d->block_bytes);
+		if (sent > r->t_done) {
+			hold_until(d, r, sent);
+			iolab_sim_at(c, sent, EV_SENT, r);
+		} else {
+			finish(c, d, r);
+		}
+	} else {
+		finish(c, d, r);
+	}
 }
 
 static void drive_cleanup(struct iolab_comp *c)
@@ -88,6 +157,7 @@ int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struc
 		return -ENOMEM;
 	}
 	d->block_bytes = m->block_bytes;
+	d->bus_ns_per_block = m->bus_ns_per_block;
 	*c = (struct iolab_comp){.ops = &iolab_comp_drive, .sim = s, .priv = d};
 	return 0;
 }
@@ -104,3 +174,8 @@ const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c
 }
 
 
+
+void iolab_comp_drive_attach(struct iolab_comp *c, struct iolab_comp *link)
+{
+	((struct drive *)c->priv)->link = link;
+}

@@ -745,6 +745,12 @@ static unsigned pick(struct iolab_disk *d, double t)
 	return best;
 }
 
+void iolab_disk_hold(struct iolab_disk *d, uint64_t t)
+{
+	if ((double)t > d->free_at)
+		d->free_at = (double)t;
+}
+
 struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d)
 {
 	if (!d->nq)

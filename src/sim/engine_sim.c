@@ -1,28 +1,29 @@
-/* engine_sim.c: the simulator as an engine. It builds a simulated I/O path (sim_system.h): the
- * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c), or above a
- * RAID 0, 1 or 5 volume of several drives (comp_volume.c, --array). Requests of
- * the generator enter the host at the system's virtual time; reap() runs the system's events
- * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
- * the model's block size. */
+/* engine_sim.c: the simulator as an engine. It builds the point's simulated I/O path from its
+ * subsystem description (subsys.h; subsys_build.c): the host (its queue and time per command)
+ * above the buses, controllers, volumes, channels and drives the description names, or above a
+ * lone drive. Requests of the generator enter the host at the system's virtual time; reap()
+ * runs the system's events until requests finish, and the engine's clock is the system's. Byte
+ * offsets become blocks of the drives' block size. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "iolab/engine.h"
 #include "iolab/sim_system.h"
+#include "iolab/subsys_shape.h"
 #include "iolab/workload.h"
+#include "subsys_build.h"
 
 struct sim_state {
-	const struct iolab_disk_model *m;
+	uint32_t block_bytes;
 	struct iolab_sim sys;
-	struct iolab_comp host, below; /* below the host: a drive, or a volume over drives */
-	struct iolab_sreq *req;        /* one per slot */
+	struct iolab_path path;
+	struct iolab_sreq *req; /* one per slot */
 };
 
 static void free_state(struct sim_state *s)
 {
-	iolab_comp_free(&s->host);
-	iolab_comp_free(&s->below);
+	iolab_path_free(&s->path);
 	iolab_sim_free(&s->sys);
 	free(s->req);
 	free(s);
@@ -31,27 +32,34 @@ static void free_state(struct sim_state *s)
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
 {
 	const struct iolab_disk_model *m = p->config;
-	if (!m)
+	if (!m && !p->subsys)
 		return iolab_errf(err, EINVAL, "sim engine: no drive model given (use 'iolab sim --model')");
 	struct sim_state *s = calloc(1, sizeof(*s));
-	if (!s)
+	struct iolab_subsys *lone = NULL;
+	const struct iolab_subsys *d = p->subsys;
+	if (s && !d && (lone = malloc(sizeof(*lone)))) { /* a drive alone, as the engine's model */
+		struct iolab_sim_shape sh = {.model = m, .host = p->host, .failed = {-1, -1},
+					     .drive_cache = -1};
+		if (iolab_subsys_shape(&sh, lone, err)) {
+			free(lone);
+			free(s);
+			return -EINVAL;
+		}
+		d = lone;
+	}
+	if (!s || !d || !(s->req = calloc(p->qd, sizeof(*s->req))) || iolab_sim_init(&s->sys, p->qd)) {
+		free(lone);
+		if (s)
+			free_state(s);
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
-	s->m = m;
-	s->req = calloc(p->qd, sizeof(*s->req));
-	const struct iolab_volume_params *v = &p->volume;
-	int rc = !s->req ? -ENOMEM : iolab_sim_init(&s->sys, p->qd);
-	if (!rc)
-		rc = v->level ? iolab_comp_volume_init(&s->below, &s->sys, m, v->level, v->drives,
-						       v->stripe_bytes / m->block_bytes, v->failed)
-			      : iolab_comp_drive_init(&s->below, &s->sys, m);
-	if (!rc)
-		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd, m->block_bytes);
+	}
+	int rc = iolab_path_build(&s->path, &s->sys, d, p->qd, err);
+	free(lone);
 	if (rc) {
 		free_state(s);
-		return rc == -EINVAL ? iolab_errf(err, EINVAL, "sim engine: a volume of %u drives cannot "
-						  "be built so (level, stripe unit, failed drive)", v->drives)
-				     : iolab_errf(err, ENOMEM, "sim engine: out of memory");
+		return rc;
 	}
+	s->block_bytes = s->path.models[0].block_bytes;
 	e->priv = s;
 	return 0;
 }
@@ -59,13 +67,13 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 static int sim_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsigned n)
 {
 	struct sim_state *s = e->priv;
-	uint32_t bb = s->m->block_bytes;
+	uint32_t bb = s->block_bytes;
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = ios[i];
 		struct iolab_sreq *r = &s->req[io->slot];
 		*r = (struct iolab_sreq){.d = {.lbn = io->off / bb, .blocks = (io->len + bb - 1) / bb,
 					       .write = io->op == IOLAB_OP_WRITE, .user = io}};
-		int rc = s->host.ops->submit(&s->host, r);
+		int rc = s->path.host.ops->submit(&s->path.host, r);
 		if (rc)
 			return i ? (int)i : rc;
 	}
@@ -103,13 +111,11 @@ static uint64_t sim_now(struct iolab_engine *e)
 static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct sim_state *s = e->priv;
-	const struct iolab_comp *drives = &s->below;
-	unsigned n = s->below.ops == &iolab_comp_volume ? iolab_comp_volume_drives(&s->below, &drives) : 1;
 	struct iolab_comp_report host;
-	iolab_comp_host_report(&s->host, &host);
+	iolab_comp_host_report(&s->path.host, &host);
 	b->host_ns += host.resident_ns; /* the host's waiting and time per command */
-	for (unsigned i = 0; i < n; i++) { /* a volume's drives together: per drive command */
-		const struct iolab_disk_stats *st = iolab_comp_drive_stats(&drives[i]);
+	for (unsigned i = 0; i < s->path.ndrive; i++) { /* the drives together: per drive command */
+		const struct iolab_disk_stats *st = iolab_comp_drive_stats(s->path.drive[i]);
 		b->overhead_ns += st->overhead_ns;
 		b->queue_ns += st->queue_ns;
 		b->seek_ns += st->seek_ns;
@@ -126,27 +132,7 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 static unsigned sim_components(struct iolab_engine *e, struct iolab_comp_report *out, unsigned max)
 {
 	const struct sim_state *s = e->priv;
-	const struct iolab_comp *drives = &s->below;
-	bool volume = s->below.ops == &iolab_comp_volume;
-	unsigned n = volume ? iolab_comp_volume_drives(&s->below, &drives) : 1, k = 0;
-	if (k < max) {
-		iolab_comp_host_report(&s->host, &out[k]);
-		snprintf(out[k++].name, sizeof(out->name), "host");
-	}
-	if (volume && k < max) {
-		iolab_comp_volume_report(&s->below, &out[k]);
-		snprintf(out[k++].name, sizeof(out->name), "volume");
-	}
-	for (unsigned i = 0; i < n && k < max; i++) {
-		iolab_comp_drive_report(&drives[i], &out[k]);
-		if (volume)
-			snprintf(out[k++].name, sizeof(out->name), "drive%u", i + 1);
-		else
-			snprintf(out[k++].name, sizeof(out->name), "drive");
-	}
-	for (unsigned i = 0; i < k; i++)
-		out[i].span_ns = (double)s->sys.now;
-	return k;
+	return iolab_path_reports(&s->path, out, max);
 }
 
 static unsigned sim_device_depth(const void *config)

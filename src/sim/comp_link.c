@@ -1,0 +1,144 @@
+/* comp_link.c: a bus or a drive channel (subsys.h's links) as a shared resource of the
+ * simulated path, and its report.
+ *
+ * A transfer of b bytes occupies the link for X = overhead + b / (rated rate x efficiency), and
+ * the link carries one transfer at a time. Transfers are placed in the order they are asked for
+ * (the event order of virtual time): a transfer whose data is ready at `ready` and which would
+ * end at `end` on its own (the drive's interface time) is placed as late as it can be without
+ * ending after `end`, never before `ready` nor before the previous transfer ended; so a fast
+ * link changes nothing for a lone drive, and a slow or busy one delays the end. The bound
+ * that matters follows: the link never carries more than rated x efficiency.
+ *
+ * An exclusive link (parallel ATA) is held by one drive from the start of a command to its end;
+ * the others wait in arrival order and are woken, one at a time, by an event of their own. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "iolab/sim_system.h"
+#include "iolab/subsys.h"
+
+struct link {
+	struct iolab_link_type t;
+	double ns_per_byte;
+	double free_at;           /* the last placed transfer ends */
+	struct iolab_comp_report rep;
+	/* exclusive links */
+	struct iolab_comp *owner;
+	double held_since;
+	struct waiter {
+		struct iolab_comp *c;
+		unsigned what;
+	} *wait;
+	unsigned head, n, cap;
+};
+
+static void link_cleanup(struct iolab_comp *c)
+{
+	struct link *l = c->priv;
+	if (l)
+		free(l->wait);
+	free(l);
+}
+
+const struct iolab_comp_ops iolab_comp_link = {
+	.kind = "link",
+	.version = IOLAB_COMP_OPS_VERSION,
+	.cleanup = link_cleanup,
+};
+
+int iolab_comp_link_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_link_type *t)
+{
+	if (!(t->rated_mb_s > 0) || !(t->efficiency > 0) || t->efficiency > 1)
+		return -EINVAL;
+	struct link *l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->t = *t;
+	l->ns_per_byte = 1e3 / (t->rated_mb_s * t->efficiency);
+	*c = (struct iolab_comp){.ops = &iolab_comp_link, .sim = s, .priv = l};
+	return 0;
+}
+
+bool iolab_comp_link_exclusive(const struct iolab_comp *c)
+{
+	return ((const struct link *)c->priv)->t.kind == IOLAB_LINK_EXCLUSIVE;
+}
+
+double iolab_comp_link_time(const struct iolab_comp *c, uint64_t bytes)
+{
+	const struct link *l = c->priv;
+	return (double)l->t.overhead_ns + (double)bytes * l->ns_per_byte;
+}
+
+uint64_t iolab_comp_link_transfer(struct iolab_comp *c, double ready, double end, uint64_t bytes)
+{
+	struct link *l = c->priv;
+	double x = iolab_comp_link_time(c, bytes);
+	double start = end - x;
+	if (start < ready)
+		start = ready;
+	if (start < l->free_at)
+		start = l->free_at;
+	l->free_at = start + x;
+	l->rep.ios++;
+	l->rep.bytes += bytes;
+	if (l->t.kind != IOLAB_LINK_EXCLUSIVE) /* an exclusive link is busy while it is held */
+		l->rep.busy_ns += x;
+	double done = start + x > end ? start + x : end;
+	return (uint64_t)(done + 0.5);
+}
+
+bool iolab_comp_link_acquire(struct iolab_comp *c, struct iolab_comp *who, unsigned what)
+{
+	struct link *l = c->priv;
+	if (!l->owner || l->owner == who) {
+		if (!l->owner)
+			l->held_since = (double)c->sim->now;
+		l->owner = who;
+		return true;
+	}
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 4;
+		struct waiter *w = malloc(cap * sizeof(*w));
+		if (!w) {
+			if (!c->sim->error)
+				c->sim->error = -ENOMEM;
+			return false;
+		}
+		for (unsigned i = 0; i < l->n; i++)
+			w[i] = l->wait[(l->head + i) % l->cap];
+		free(l->wait);
+		l->wait = w;
+		l->head = 0;
+		l->cap = cap;
+	}
+	l->wait[(l->head + l->n++) % l->cap] = (struct waiter){who, what};
+	return false;
+}
+
+void iolab_comp_link_release(struct iolab_comp *c, struct iolab_comp *who)
+{
+	struct link *l = c->priv;
+	if (l->owner != who)
+		return;
+	l->rep.busy_ns += (double)c->sim->now - l->held_since;
+	l->owner = NULL;
+	if (!l->n)
+		return;
+	struct waiter w = l->wait[l->head];
+	l->head = (l->head + 1) % l->cap;
+	l->n--;
+	l->owner = w.c;
+	l->held_since = (double)c->sim->now;
+	iolab_sim_at_late(w.c, c->sim->now, w.what, NULL);
+}
+
+void iolab_comp_link_report(const struct iolab_comp *c, struct iolab_comp_report *out)
+{
+	const struct link *l = c->priv;
+	*out = l->rep;
+	if (l->owner) /* held now: count the time so far */
+		out->busy_ns += (double)c->sim->now - l->held_since;
+	out->kind = l->t.kind == IOLAB_LINK_BUS ? "bus" : "channel";
+	out->rated_mb_s = l->t.rated_mb_s;
+}

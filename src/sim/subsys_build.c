@@ -1,0 +1,290 @@
+/* subsys_build.c: builds the simulated path of a subsystem description (subsys.h) as components
+ * on one event queue (sim_system.h), and lists what each part did.
+ *
+ * Bottom up: links (buses and channels), drives on their channels (a drive on a modelled
+ * channel moves data at the channel's rate), a volume over each volume's
+ * drives (none for a one-drive volume), the controller above each volume that has one, the bus
+ * crossing above a controller that sits on a bus, and the host on top. With several volumes
+ * the host stripes over them (RAID 0 of host_stripe_bytes, as a striped logical volume would).
+ * A controller carries one volume. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/sim_system.h"
+#include "iolab/subsys.h"
+#include "subsys_build.h"
+
+/* Kinds in the order the report lists them. */
+enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_KINDS };
+
+struct part {
+	struct iolab_comp c;
+	enum part_kind kind;
+	const char *name;
+};
+
+static struct part *add_part(struct iolab_path *p, enum part_kind kind, const char *name)
+{
+	struct part *x = &p->part[p->n++];
+	x->kind = kind;
+	x->name = name;
+	return x;
+}
+
+uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
+{
+	uint64_t min = UINT64_MAX;
+	for (unsigned i = 0; i < v->n; i++) {
+		uint64_t b = s->model[s->drive[v->drive[i]].model].blocks;
+		if (b < min)
+			min = b;
+	}
+	return v->n ? min : 0;
+}
+
+/* Members that hold data (the others' share holds copies or parity). */
+static unsigned data_members(unsigned level, unsigned n)
+{
+	switch (level) {
+	case IOLAB_RAID1: return 1;
+	case IOLAB_RAID10: return n / 2;
+	case IOLAB_RAID4:
+	case IOLAB_RAID5: return n - 1;
+	case IOLAB_RAID6: return n - 2;
+	default: return n;
+	}
+}
+
+uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
+{
+	uint32_t bb = s->model[s->drive[v->drive[0]].model].block_bytes;
+	uint64_t m = iolab_subsys_member_blocks(s, v);
+	if (v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) {
+		uint64_t unit = v->stripe_bytes / bb;
+		m -= unit ? m % unit : 0; /* whole stripe units */
+	}
+	return m * data_members(v->level, v->n) * bb;
+}
+
+uint64_t iolab_subsys_bytes(const struct iolab_subsys *s)
+{
+	if (s->nvol == 1)
+		return iolab_subsys_volume_bytes(s, &s->vol[0]);
+	uint64_t min = UINT64_MAX, unit = s->host_stripe_bytes ? s->host_stripe_bytes : 65536;
+	for (unsigned i = 0; i < s->nvol; i++) {
+		uint64_t b = iolab_subsys_volume_bytes(s, &s->vol[i]);
+		if (b < min)
+			min = b;
+	}
+	return s->nvol ? (min - min % unit) * s->nvol : 0;
+}
+
+/* The controller of volume v (that of its first drive's channel), or -1. */
+static int volume_controller(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
+{
+	int ch = s->drive[v->drive[0]].channel;
+	return ch < 0 ? -1 : s->chan[ch].controller;
+}
+
+static int fail(struct iolab_err *err, int rc, const char *what)
+{
+	return rc == -ENOMEM ? iolab_errf(err, ENOMEM, "sim: out of memory building the path")
+			     : iolab_errf(err, EINVAL, "sim: %s cannot be built so", what);
+}
+
+/* The drives, each with its own copy of its model (the write cache as the description says). */
+static int build_drives(struct iolab_path *p, const struct iolab_subsys *s, struct part **chan,
+			struct iolab_err *err)
+{
+	for (unsigned i = 0; i < s->ndrive; i++) {
+		const struct iolab_sub_drive *d = &s->drive[i];
+		p->models[i] = s->model[d->model];
+		if (d->write_cache >= 0)
+			p->models[i].write_back = d->write_cache;
+		/* On a modelled channel the drive moves data at the channel's rate: the interface
+		 * time of its model is that of the bus it was measured on. */
+		const struct iolab_link_type *t = d->channel >= 0 ? &s->chan[d->channel].type : NULL;
+		if (t && t->rated_mb_s > 0)
+			p->models[i].bus_ns_per_block = (uint64_t)((double)p->models[i].block_bytes * 1e3 /
+								  (t->rated_mb_s * t->efficiency) + 0.5);
+		struct part *x = add_part(p, P_DRIVE, d->name);
+		int rc = iolab_comp_drive_init(&x->c, p->sim, &p->models[i]);
+		if (rc)
+			return fail(err, rc, d->name);
+		p->drive[i] = &x->c;
+		if (d->channel >= 0 && chan[d->channel])
+			iolab_comp_drive_attach(&x->c, &chan[d->channel]->c);
+	}
+	return 0;
+}
+
+/* The parts of volume v from its drives up; returns its top in *top. */
+static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsigned vi,
+			struct part **bus, struct iolab_comp **top, struct iolab_err *err)
+{
+	const struct iolab_sub_volume *v = &s->vol[vi];
+	const struct iolab_disk_model *m = &p->models[v->drive[0]];
+	uint64_t unit = v->stripe_bytes / m->block_bytes;
+	struct iolab_comp *below = p->drive[v->drive[0]];
+	int rc = 0;
+	if (v->level != IOLAB_RAID_NONE) {
+		struct iolab_comp *members[IOLAB_SUBSYS_MAX];
+		for (unsigned i = 0; i < v->n; i++)
+			members[i] = p->drive[v->drive[i]];
+		struct part *x = add_part(p, P_VOL, v->name);
+		rc = iolab_comp_volume_init(&x->c, p->sim, members, v->n,
+					    iolab_subsys_member_blocks(s, v), m->block_bytes,
+					    v->level, unit, v->failed, v->rebuild_bytes_s);
+		if (rc)
+			return fail(err, rc, v->name);
+		below = &x->c;
+	}
+	int ci = volume_controller(s, v);
+	if (ci >= 0) {
+		const struct iolab_sub_controller *ctl = &s->ctl[ci];
+		struct part *x = add_part(p, P_CTL, ctl->name);
+		rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p,
+						iolab_subsys_volume_bytes(s, v) / m->block_bytes,
+						m->block_bytes, v->level ? unit : 0);
+		if (rc)
+			return fail(err, rc, ctl->name);
+		below = &x->c;
+		if (ctl->bus >= 0) {
+			struct iolab_comp *chain[IOLAB_SUBSYS_MAX];
+			unsigned n = 0;
+			for (int b = ctl->bus; b >= 0 && n < IOLAB_SUBSYS_MAX; b = s->bus[b].up)
+				chain[n++] = &bus[b]->c;
+			x = add_part(p, P_CROSSING, ctl->name);
+			rc = iolab_comp_crossing_init(&x->c, p->sim, below, chain, n, m->block_bytes);
+			if (rc)
+				return fail(err, rc, ctl->name);
+			below = &x->c;
+		}
+	}
+	*top = below;
+	return 0;
+}
+
+/* Refuses what the builder cannot do beyond iolab_subsys_check: two volumes on one controller,
+ * drives of different block sizes. */
+static int check_buildable(const struct iolab_subsys *s, struct iolab_err *err)
+{
+	int owner[IOLAB_SUBSYS_MAX];
+	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++)
+		owner[i] = -1;
+	uint32_t bb = s->nvol ? s->model[s->drive[s->vol[0].drive[0]].model].block_bytes : 0;
+	for (unsigned i = 0; i < s->nvol; i++) {
+		int c = volume_controller(s, &s->vol[i]);
+		if (c >= 0 && owner[c] >= 0)
+			return iolab_errf(err, EINVAL, "controller %s: carries volumes %s and %s; a "
+					  "controller carries one volume", s->ctl[c].name,
+					  s->vol[owner[c]].name, s->vol[i].name);
+		if (c >= 0)
+			owner[c] = (int)i;
+		for (unsigned k = 0; k < s->vol[i].n; k++)
+			if (s->model[s->drive[s->vol[i].drive[k]].model].block_bytes != bb)
+				return iolab_errf(err, EINVAL, "volume %s: its drives' block sizes differ "
+						  "from the other volumes'", s->vol[i].name);
+	}
+	return 0;
+}
+
+int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct iolab_subsys *s,
+		     unsigned cap, struct iolab_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->sim = sim;
+	int rc = iolab_subsys_check(s, err);
+	if (rc || (rc = check_buildable(s, err)))
+		return rc;
+	unsigned most = 1 + s->nbus + s->nchan + s->ndrive + 3 * s->nvol;
+	p->part = calloc(most, sizeof(*p->part));
+	p->models = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->models));
+	p->drive = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->drive));
+	struct part **bus = calloc(s->nbus + 1, sizeof(*bus)), **chan = calloc(s->nchan + 1, sizeof(*chan));
+	struct iolab_comp *tops[IOLAB_SUBSYS_MAX];
+	if (!p->part || !p->models || !p->drive || !bus || !chan) {
+		rc = fail(err, -ENOMEM, "");
+		goto out;
+	}
+	for (unsigned i = 0; i < s->nbus && !rc; i++) {
+		bus[i] = add_part(p, P_BUS, s->bus[i].name);
+		if ((rc = iolab_comp_link_init(&bus[i]->c, sim, &s->bus[i].type)))
+			rc = fail(err, rc, s->bus[i].name);
+	}
+	for (unsigned i = 0; i < s->nchan && !rc; i++) {
+		if (!(s->chan[i].type.rated_mb_s > 0))
+			continue; /* a port, not modelled */
+		chan[i] = add_part(p, P_CHAN, s->chan[i].name);
+		if ((rc = iolab_comp_link_init(&chan[i]->c, sim, &s->chan[i].type)))
+			rc = fail(err, rc, s->chan[i].name);
+	}
+	if (!rc)
+		rc = build_drives(p, s, chan, err);
+	for (unsigned i = 0; i < s->nvol && !rc; i++)
+		rc = build_volume(p, s, i, bus, &tops[i], err);
+	struct iolab_comp *top = tops[0];
+	if (!rc && s->nvol > 1) {
+		uint32_t bb = p->models[s->vol[0].drive[0]].block_bytes;
+		uint64_t unit = (s->host_stripe_bytes ? s->host_stripe_bytes : 65536) / bb;
+		struct part *x = add_part(p, P_HOST_STRIPE, "host-stripe");
+		rc = iolab_comp_volume_init(&x->c, sim, tops, s->nvol, iolab_subsys_bytes(s) / s->nvol / bb,
+					    bb, IOLAB_RAID0, unit, (int[2]){-1, -1}, 0);
+		if (rc)
+			rc = fail(err, rc, "the host's stripe over the volumes");
+		top = &x->c;
+	}
+	if (!rc && (rc = iolab_comp_host_init(&p->host, sim, top, &s->host, cap,
+					      p->models[s->vol[0].drive[0]].block_bytes)))
+		rc = fail(err, rc, "host");
+	p->ndrive = s->ndrive;
+out:
+	free(bus);
+	free(chan);
+	if (rc)
+		iolab_path_free(p);
+	return rc;
+}
+
+void iolab_path_free(struct iolab_path *p)
+{
+	iolab_comp_free(&p->host);
+	for (unsigned i = p->n; i-- > 0;)
+		iolab_comp_free(&p->part[i].c);
+	free(p->part);
+	free(p->models);
+	free(p->drive);
+	memset(p, 0, sizeof(*p));
+}
+
+static void report_of(const struct part *x, struct iolab_comp_report *out)
+{
+	switch (x->kind) {
+	case P_BUS:
+	case P_CHAN: iolab_comp_link_report(&x->c, out); break;
+	case P_CTL: iolab_comp_controller_report(&x->c, out); break;
+	case P_DRIVE: iolab_comp_drive_report(&x->c, out); break;
+	default: iolab_comp_volume_report(&x->c, out); break;
+	}
+}
+
+unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max)
+{
+	unsigned k = 0;
+	if (k < max) {
+		iolab_comp_host_report(&p->host, &out[k]);
+		snprintf(out[k++].name, sizeof(out->name), "host");
+	}
+	for (int kind = P_HOST_STRIPE; kind < P_CROSSING; kind++)
+		for (unsigned i = 0; i < p->n && k < max; i++) {
+			if ((int)p->part[i].kind != kind)
+				continue;
+			report_of(&p->part[i], &out[k]);
+			snprintf(out[k++].name, sizeof(out->name), "%s", p->part[i].name);
+		}
+	for (unsigned i = 0; i < k; i++)
+		out[i].span_ns = (double)p->sim->now;
+	return k;
+}

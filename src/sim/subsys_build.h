@@ -1,0 +1,29 @@
+/* subsys_build.h: a subsystem description built into components (subsys_build.c), for the sim
+ * engine. */
+#ifndef IOLAB_SUBSYS_BUILD_H
+#define IOLAB_SUBSYS_BUILD_H
+
+#include "iolab/sim_system.h"
+#include "iolab/subsys.h"
+
+struct part;
+
+struct iolab_path {
+	struct iolab_sim *sim;
+	struct iolab_comp host;       /* the top */
+	struct part *part;            /* every other part, n of them */
+	unsigned n;
+	struct iolab_disk_model *models; /* per drive: its model as the description sets it */
+	struct iolab_comp **drive;    /* per drive of the description */
+	unsigned ndrive;
+};
+
+/* Builds s's path on sim, the host able to hold cap requests. Returns 0, or -EINVAL/-ENOMEM
+ * with err saying what could not be built. */
+int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct iolab_subsys *s,
+		     unsigned cap, struct iolab_err *err);
+void iolab_path_free(struct iolab_path *p);
+/* What each part did: host, host stripe, buses, controllers, volumes, channels, drives. */
+unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max);
+
+#endif
