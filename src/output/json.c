@@ -62,6 +62,9 @@ static json_t *point_obj(const struct iolab_point *p)
 					p->array_drives,
 					"stripe", (json_int_t)p->stripe)
 			    : json_null());
+	json_object_set_new(o, "cache_bytes", p->cache ? json_integer((json_int_t)p->cache) : json_null());
+	json_object_set_new(o, "write_policy", p->write_policy >= 0
+			    ? json_string(iolab_write_policy_name((unsigned)p->write_policy)) : json_null());
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -149,6 +152,34 @@ static json_t *uint_list(const unsigned *v, unsigned n)
 	return a;
 }
 
+static json_t *link_obj(const struct iolab_link_type *t)
+{
+	return json_pack("{s:s,s:f,s:f,s:f}", "type", t->name, "rated_mb_s", t->rated_mb_s,
+			 "efficiency", t->efficiency, "overhead_us", (double)t->overhead_ns / 1e3);
+}
+
+/* The simulated path's parts the command line set (a subsystem file: its name). */
+static json_t *path_obj(const struct iolab_config *c)
+{
+	if (!(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+		return json_null();
+	json_t *cache = json_array(), *wp = json_array();
+	for (unsigned i = 0; i < c->ncache; i++)
+		json_array_append_new(cache, json_integer((json_int_t)c->cache[i]));
+	for (unsigned i = 0; i < c->nwp; i++)
+		json_array_append_new(wp, json_string(iolab_write_policy_name(c->write_policy[i])));
+	return json_pack("{s:o,s:o,s:i,s:o,s:i,s:{s:f,s:o,s:o,s:b,s:s},s:o}",
+		"config", c->subsys ? json_string(c->model_name) : json_null(),
+		"channel", c->has_channel ? link_obj(&c->channel) : json_null(),
+		"channels", c->channels,
+		"bus", c->has_bus ? link_obj(&c->bus) : json_null(),
+		"controllers", c->controllers,
+		"controller", "overhead_us", (double)c->ctl.overhead_ns / 1e3, "cache_bytes", cache,
+		"write_policy", wp, "battery", c->ctl.battery, "read_ahead",
+		iolab_read_ahead_name(c->ctl.read_ahead),
+		"drive_cache", c->drive_cache < 0 ? json_null() : json_boolean(c->drive_cache));
+}
+
 static json_t *config_obj(const struct iolab_config *c)
 {
 	json_t *o = json_object();
@@ -197,6 +228,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	} else {
 		json_object_set_new(o, "array", json_null());
 	}
+	json_object_set_new(o, "path", path_obj(c));
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));

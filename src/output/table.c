@@ -68,17 +68,25 @@ static void explain(FILE *f, const struct iolab_results *r)
 		return;
 	fprintf(f, "\nthe parts of the path (whole run; util = share of the time busy, queue = mean "
 		"requests in it):\n");
-	fprintf(f, "%3s %-10s %-7s %7s %10s %9s %8s\n", "#", "part", "kind", "util%", "ios", "MB/s",
-		"queue");
+	fprintf(f, "%3s %-12s %-10s %7s %7s %10s %9s %9s %8s\n", "#", "part", "kind", "util%",
+		"idle%", "ios", "MB/s", "rated", "queue");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		for (unsigned k = 0; k < p->ncomp; k++) {
 			const struct iolab_comp_report *c = &p->comp[k];
 			struct comp_figures cf;
 			comp_figures(c, &cf);
-			fprintf(f, "%3u %-10s %-7s %7.1f %10llu %9.2f %8.2f\n", i + 1, c->name, c->kind,
-				100 * cf.utilization, (unsigned long long)c->ios, cf.achieved_mb_s,
-				cf.mean_queue);
+			char idle[16] = "", rated[16] = "";
+			if (c->rated_mb_s > 0) { /* a bus or channel: its idle share, its rated rate */
+				snprintf(idle, sizeof(idle), "%.1f", 100 * (1 - cf.utilization));
+				snprintf(rated, sizeof(rated), "%.1f", c->rated_mb_s);
+			}
+			fprintf(f, "%3u %-12s %-10s %7.1f %7s %10llu %9.2f %9s %8.2f\n", i + 1, c->name,
+				c->kind, 100 * cf.utilization, idle, (unsigned long long)c->ios,
+				cf.achieved_mb_s, rated, cf.mean_queue);
+			if (c->hits)
+				fprintf(f, "%3s %-12s %-10s %7s %7s %10llu cache hits\n", "", "", "", "", "",
+					(unsigned long long)c->hits);
 		}
 		const struct iolab_comp_report *b = bottleneck(p);
 		if (b)
@@ -88,17 +96,20 @@ static void explain(FILE *f, const struct iolab_results *r)
 
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
-	bool reps = false, simulated = false, volume = false;
+	bool reps = false, simulated = false, volume = false, ctl = false;
 	for (unsigned i = 0; i < r->n; i++) {
 		reps |= r->point[i].reps > 1;
 		simulated |= r->point[i].host_sched >= 0;
-		volume |= r->point[i].array_drives > 0;
+		volume |= r->point[i].array_drives > 0 || r->point[i].stripe > 0;
+		ctl |= r->point[i].cache > 0 || r->point[i].write_policy >= 0;
 	}
 	/* A simulated drive has no sysfs queue to show: that column names the host's policy. A
 	 * volume's shape (drives x stripe unit) gets a column of its own. */
 	fprintf(f, "%3s ", "#");
 	if (volume)
 		fprintf(f, "%-12s ", "volume");
+	if (ctl)
+		fprintf(f, "%-17s ", "controller");
 	fprintf(f, "%-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
 		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
@@ -122,7 +133,18 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			else if (p->array_drives)
 				snprintf(vol, sizeof(vol), "%s %ux%s", iolab_raid_name(p->array_level),
 					 p->array_drives, iolab_fmt_size(p->stripe, unit, sizeof(unit)));
+			else if (p->stripe) /* a subsystem file's volumes, their unit swept */
+				snprintf(vol, sizeof(vol), "stripe %s", iolab_fmt_size(p->stripe, unit, sizeof(unit)));
 			fprintf(f, "%-12s ", vol);
+		}
+		if (ctl) {
+			char c[48] = "", unit[32];
+			if (p->cache)
+				snprintf(c, sizeof(c), "%s ", iolab_fmt_size(p->cache, unit, sizeof(unit)));
+			if (p->write_policy >= 0)
+				snprintf(c + strlen(c), sizeof(c) - strlen(c), "%s",
+					 iolab_write_policy_name((unsigned)p->write_policy));
+			fprintf(f, "%-17s ", c);
 		}
 		fprintf(f, "%-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,

@@ -685,6 +685,12 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 			 const struct point_params *pp, struct iolab_point *p)
 {
 	uint64_t n = p->dir[0].ios + p->dir[1].ios;
+	for (unsigned i = 0; env->desc && i < env->desc->nctl; i++) {
+		const struct iolab_sub_controller *k = &env->desc->ctl[i];
+		if (k->p.write_policy == IOLAB_WP_BACK && !k->p.battery)
+			iolab_point_warn(p, "%s: write-back without a battery: it acts as write-through",
+					 k->name);
+	}
 	if (!env->no_io && !c->direct) {
 		warn_buffered(env, IOLAB_OP_READ, p);
 		warn_buffered(env, IOLAB_OP_WRITE, p);
