@@ -4,6 +4,7 @@
  * posted at the instant itself), then late events, also late ones posted while the instant is
  * handled; a finished request goes to the part that sent it as an ordinary event of its
  * instant, and a request of the load joins the finished list. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,10 +69,37 @@ static void test_order(void **state)
 	iolab_sim_free(&s);
 }
 
+/* The registry: every kind it lists passes the check, each kind once; tables with a wrong
+ * version, no name or no submit are refused with their kind named. */
+static void test_registry(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	unsigned n = 0;
+	for (const struct iolab_comp_ops *o; (o = iolab_comp_kind_at(n)); n++) {
+		if (iolab_comp_check(o, &err))
+			fail_msg("%s", err.msg);
+		for (unsigned k = 0; k < n; k++)
+			assert_ptr_not_equal(iolab_comp_kind_at(k), o);
+	}
+	assert_true(n >= 6);
+	struct iolab_comp_ops bad = iolab_comp_drive;
+	bad.version = IOLAB_COMP_OPS_VERSION + 1;
+	assert_int_equal(iolab_comp_check(&bad, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'drive'"));
+	bad = iolab_comp_drive;
+	bad.submit = NULL;
+	assert_int_equal(iolab_comp_check(&bad, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "submit"));
+	bad.kind = "";
+	assert_int_equal(iolab_comp_check(&bad, &err), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

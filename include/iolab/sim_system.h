@@ -23,7 +23,7 @@
 #include "iolab/error.h"
 #include "iolab/event_queue.h"
 
-#define IOLAB_COMP_OPS_VERSION 1
+#define IOLAB_COMP_OPS_VERSION 2 /* 2: report */
 
 struct iolab_comp;
 
@@ -52,7 +52,16 @@ struct iolab_comp_ops {
 	void (*event)(struct iolab_comp *c, unsigned what, void *arg);
 	/* Frees c->priv. May be NULL. */
 	void (*cleanup)(struct iolab_comp *c);
+	/* What the part did so far, for the explanation (its name left empty: the builder names
+	 * it). May be NULL for a part that is not reported (the bus crossing). */
+	void (*report)(const struct iolab_comp *c, struct iolab_comp_report *out);
 };
+
+/* The registry of component kinds (components.c): every ops table, NULL after the last. */
+const struct iolab_comp_ops *iolab_comp_kind_at(unsigned i);
+/* Checks an ops table: a kind, this version, submit for a part in a request's path. Returns 0
+ * or -EINVAL with err naming the kind and what is wrong. */
+int iolab_comp_check(const struct iolab_comp_ops *ops, struct iolab_err *err);
 
 struct iolab_sim;
 

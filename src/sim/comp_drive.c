@@ -147,6 +147,7 @@ const struct iolab_comp_ops iolab_comp_drive = {
 	.full = drive_full,
 	.event = drive_event,
 	.cleanup = drive_cleanup,
+	.report = iolab_comp_drive_report,
 };
 
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m)

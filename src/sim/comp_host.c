@@ -71,6 +71,7 @@ const struct iolab_comp_ops iolab_comp_host = {
 	.submit = host_submit,
 	.complete = host_complete,
 	.cleanup = host_cleanup,
+	.report = iolab_comp_host_report,
 };
 
 int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,

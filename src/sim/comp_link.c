@@ -44,6 +44,7 @@ const struct iolab_comp_ops iolab_comp_link = {
 	.kind = "link",
 	.version = IOLAB_COMP_OPS_VERSION,
 	.cleanup = link_cleanup,
+	.report = iolab_comp_link_report,
 };
 
 int iolab_comp_link_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_link_type *t)

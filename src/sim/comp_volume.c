@@ -444,6 +444,7 @@ const struct iolab_comp_ops iolab_comp_volume = {
 	.submit = volume_submit,
 	.complete = volume_complete,
 	.cleanup = volume_cleanup,
+	.report = iolab_comp_volume_report,
 };
 
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,

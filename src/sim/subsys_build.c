@@ -259,29 +259,18 @@ void iolab_path_free(struct iolab_path *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void report_of(const struct part *x, struct iolab_comp_report *out)
-{
-	switch (x->kind) {
-	case P_BUS:
-	case P_CHAN: iolab_comp_link_report(&x->c, out); break;
-	case P_CTL: iolab_comp_controller_report(&x->c, out); break;
-	case P_DRIVE: iolab_comp_drive_report(&x->c, out); break;
-	default: iolab_comp_volume_report(&x->c, out); break;
-	}
-}
-
 unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max)
 {
 	unsigned k = 0;
 	if (k < max) {
-		iolab_comp_host_report(&p->host, &out[k]);
+		p->host.ops->report(&p->host, &out[k]);
 		snprintf(out[k++].name, sizeof(out->name), "host");
 	}
 	for (int kind = P_HOST_STRIPE; kind < P_CROSSING; kind++)
 		for (unsigned i = 0; i < p->n && k < max; i++) {
 			if ((int)p->part[i].kind != kind)
 				continue;
-			report_of(&p->part[i], &out[k]);
+			p->part[i].c.ops->report(&p->part[i].c, &out[k]);
 			snprintf(out[k++].name, sizeof(out->name), "%s", p->part[i].name);
 		}
 	for (unsigned i = 0; i < k; i++)
