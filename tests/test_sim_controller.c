@@ -198,10 +198,240 @@ static void test_pass_through(void **state)
 	}
 }
 
+static struct iolab_ctl_params cached(unsigned wp, bool battery, unsigned ra)
+{
+	return (struct iolab_ctl_params){.cache_bytes = 64 * MIB, .write_policy = wp, .battery = battery,
+					 .read_ahead = ra};
+}
+
+/* (b) Random 4 KiB writes at QD 16, 64 MiB cache. The first 1,000 writes fit in the cache
+ * (4 MiB dirty, below the quarter that starts destage): write-back completes them after the
+ * controller's processing, write-through waits for the drive. Over a long run the cache fills,
+ * and write-back writes no faster than destage empties it: close to the drive's own rate
+ * (somewhat above it, since destage writes in address order, with short seeks), and its latency
+ * rises to the drive's scale. */
+static void test_write_back(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params wt = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_NONE);
+	struct iolab_ctl_params wb = cached(IOLAB_WP_BACK, true, IOLAB_RA_NONE);
+	struct load early = {.pat = RANDOM, .write = true, .qd = 16, .n = 1000, .first = 1000};
+	struct result t, b, d, lb;
+	run_fresh(&wt, 0, IOLAB_HOST_NONE, &early, &t);
+	run_fresh(&wb, 0, IOLAB_HOST_NONE, &early, &b);
+	print_message("first 1000 random 4k writes QD 16: write-through %.1f us, write-back %.3f us\n",
+		      t.first_us, b.first_us);
+	struct load drive = {.pat = RANDOM, .write = true, .qd = 16, .n = 4000};
+	run_fresh(NULL, 0, IOLAB_HOST_NONE, &drive, &d);
+	struct load longer = {.pat = RANDOM, .write = true, .qd = 16, .n = 60000, .first = 1000,
+			      .steady = 40000};
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &wb, 0, IOLAB_HOST_NONE);
+	run(g, &longer, &lb);
+	uint64_t dirty = iolab_comp_controller_dirty_bytes(&g->ctl);
+	rig_free(g);
+	test_free(g);
+	print_message("drive alone: %.1f IOPS %.1f us; write-back over 60000 writes: first 1000 %.3f us, "
+		      "writes 40000-60000 %.1f IOPS %.1f us; drive writes %llu; dirty at the end %llu "
+		      "bytes\n", d.iops, d.mean_us, lb.first_us, lb.steady_iops, lb.steady_us,
+		      (unsigned long long)lb.drive_writes, (unsigned long long)dirty);
+	assert_true(b.first_us * 100 < t.first_us);
+	assert_true(lb.steady_iops > 0.5 * d.iops && lb.steady_iops < 4 * d.iops);
+	assert_true(lb.steady_us > 100 * (lb.first_us + 1));
+	assert_int_equal(dirty, 64 * MIB); /* the cache stayed full: writes waited for room */
+}
+
+/* Dirty data left when the load stops is destaged while the controller is idle, all of it,
+ * each block once. */
+static void test_idle_flush(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params wb = cached(IOLAB_WP_BACK, true, IOLAB_RA_NONE);
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &wb, 0, IOLAB_HOST_NONE);
+	struct load l = {.pat = RANDOM, .write = true, .qd = 16, .n = 1000};
+	struct result r;
+	run(g, &l, &r);
+	assert_int_equal(iolab_comp_controller_dirty_bytes(&g->ctl), 1000 * 4096);
+	while (iolab_sim_step(&g->s))
+		;
+	assert_int_equal(iolab_comp_controller_dirty_bytes(&g->ctl), 0);
+	struct iolab_comp_report d;
+	iolab_comp_drive_report(&g->drive, &d);
+	uint64_t w = iolab_comp_drive_stats(&g->drive)->writes;
+	print_message("1000 random 4k writes destaged when idle: %llu drive writes, %llu bytes\n",
+		      (unsigned long long)w, (unsigned long long)d.bytes);
+	assert_int_equal(d.bytes, 1000 * 4096); /* every block written once */
+	assert_true(w <= 1000 && w >= 990); /* neighbours by chance are written together */
+	rig_free(g);
+	test_free(g);
+}
+
+/* A write of a block whose destage is in flight: the block is dirty again once that destage
+ * completes, and written a second time (the newer data is not lost). */
+static void test_write_during_destage(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params wb = cached(IOLAB_WP_BACK, true, IOLAB_RA_NONE);
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &wb, 0, IOLAB_HOST_NONE);
+	struct load one = {.pat = REGION, .region = BS, .write = true, .qd = 1, .n = 1};
+	submit(g, &g->slot[0], &one);
+	while (!g->s.ndone && iolab_sim_step(&g->s))
+		;
+	g->s.ndone = 0;
+	assert_true(iolab_sim_step(&g->s)); /* the idle look: destage starts */
+	assert_int_equal(iolab_comp_drive_stats(&g->drive)->writes, 0);
+	assert_int_equal(iolab_comp_controller_dirty_bytes(&g->ctl), 4096); /* in flight */
+	submit(g, &g->slot[1], &one); /* the same block again, completes in the cache */
+	while (iolab_sim_step(&g->s))
+		;
+	assert_int_equal(iolab_comp_drive_stats(&g->drive)->writes, 2);
+	assert_int_equal(iolab_comp_controller_dirty_bytes(&g->ctl), 0);
+	rig_free(g);
+	test_free(g);
+}
+
+/* (c) Write-back without a battery is write-through, exactly; the controller says so. */
+static void test_no_battery(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params wt = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_NONE);
+	struct iolab_ctl_params nb = cached(IOLAB_WP_BACK, false, IOLAB_RA_NONE);
+	assert_null(iolab_ctl_warning(&wt));
+	assert_string_equal(iolab_ctl_warning(&nb), "write-back without a battery: acting as write-through");
+	struct load l = {.pat = RANDOM, .write = true, .qd = 16, .n = 3000};
+	struct result a, b;
+	run_fresh(&wt, 0, IOLAB_HOST_NONE, &l, &a);
+	run_fresh(&nb, 0, IOLAB_HOST_NONE, &l, &b);
+	print_message("write-through %.3f IOPS %.3f us, write-back without battery %.3f IOPS %.3f us\n",
+		      a.iops, a.mean_us, b.iops, b.mean_us);
+	assert_true(a.iops == b.iops);
+	assert_true(a.mean_us == b.mean_us);
+	assert_int_equal(a.drive_ios, b.drive_ios);
+	assert_int_equal(a.drive_writes, b.drive_writes);
+}
+
+/* (d) A 1 MiB region read once, then read again at random: every re-read is a hit and the drive
+ * does nothing more. */
+static void test_reread(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params p = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_NONE);
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &p, 0, IOLAB_HOST_NONE);
+	struct load warm = {.pat = SEQUENTIAL, .qd = 4, .n = 256};
+	struct load again = {.pat = REGION, .region = 2048, .qd = 4, .n = 1000};
+	struct result w, r;
+	run(g, &warm, &w);
+	struct iolab_comp_report c0, c1;
+	iolab_comp_controller_report(&g->ctl, &c0);
+	run(g, &again, &r);
+	iolab_comp_controller_report(&g->ctl, &c1);
+	print_message("re-reads: %llu host I/Os, %llu hits, %llu drive I/Os, %.1f IOPS\n",
+		      (unsigned long long)r.host_ios, (unsigned long long)(c1.hits - c0.hits),
+		      (unsigned long long)r.drive_ios, r.iops);
+	assert_int_equal(w.drive_ios, 256);
+	assert_int_equal(r.host_ios, 1000);
+	assert_int_equal(c1.hits - c0.hits, 1000);
+	assert_int_equal(r.drive_ios, 0);
+	rig_free(g);
+	test_free(g);
+}
+
+/* (e) Sequential 4 KiB reads at QD 1 with adaptive read-ahead (64 KiB on a single drive): from
+ * the third read on, each miss reads 64 KiB more, and the next 16 reads are hits. Random reads
+ * never turn it on: the drive reads exactly what the host asked for and missed. */
+static void test_read_ahead(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params none = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_NONE);
+	struct iolab_ctl_params ad = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_ADAPTIVE);
+	struct load seq = {.pat = SEQUENTIAL, .qd = 1, .n = 10000};
+	struct result a, b;
+	run_fresh(&none, 0, IOLAB_HOST_NONE, &seq, &a);
+	run_fresh(&ad, 0, IOLAB_HOST_NONE, &seq, &b);
+	print_message("sequential 4k reads QD 1: no read-ahead %.1f IOPS, %llu drive I/Os; adaptive "
+		      "%.1f IOPS, %llu drive I/Os, %llu drive bytes\n", a.iops,
+		      (unsigned long long)a.drive_ios, b.iops, (unsigned long long)b.drive_ios,
+		      (unsigned long long)b.drive_bytes);
+	assert_int_equal(a.drive_ios, 10000);
+	assert_true(b.drive_ios * 15 < a.drive_ios && b.drive_ios * 18 > a.drive_ios);
+	assert_true(b.iops > a.iops);
+	struct load rnd = {.pat = RANDOM, .qd = 16, .n = 5000};
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &ad, 0, IOLAB_HOST_NONE);
+	struct result r;
+	run(g, &rnd, &r);
+	struct iolab_comp_report c;
+	iolab_comp_controller_report(&g->ctl, &c);
+	print_message("random 4k reads, adaptive: host %llu bytes, drive %llu bytes, %llu hits\n",
+		      (unsigned long long)r.host_bytes, (unsigned long long)r.drive_bytes,
+		      (unsigned long long)c.hits);
+	assert_int_equal(r.drive_bytes, r.host_bytes - c.hits * 4096);
+	assert_int_equal(r.drive_ios, r.host_ios - c.hits);
+	rig_free(g);
+	test_free(g);
+}
+
+/* (f) Sequential 4 KiB writes, write-back: destage writes the dirty run in address order, up to
+ * 1 MiB at a time, so the drive sees a small fraction of the host's writes. */
+static void test_coalesce(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params wb = cached(IOLAB_WP_BACK, true, IOLAB_RA_NONE);
+	struct load l = {.pat = SEQUENTIAL, .write = true, .qd = 16, .n = 50000};
+	struct result r, d;
+	run_fresh(&wb, 0, IOLAB_HOST_NONE, &l, &r);
+	struct load dl = {.pat = SEQUENTIAL, .write = true, .qd = 16, .n = 5000};
+	run_fresh(NULL, 0, IOLAB_HOST_NONE, &dl, &d);
+	print_message("sequential 4k writes QD 16: write-back %llu host writes, %llu drive writes, "
+		      "%.1f IOPS (drive alone %.1f IOPS)\n", (unsigned long long)r.host_ios,
+		      (unsigned long long)r.drive_writes, r.iops, d.iops);
+	assert_true(r.drive_writes * 100 < r.host_ios);
+	assert_true(r.iops > 2 * d.iops);
+}
+
+/* (g) 100 us per command, every read a hit: at most 10,000 commands a second, and the
+ * processor busy nearly all the time. */
+static void test_overhead(void **state)
+{
+	(void)state;
+	struct iolab_ctl_params p = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_NONE);
+	p.overhead_ns = 100000;
+	struct rig *g = test_malloc(sizeof(*g));
+	rig_init(g, &p, 0, IOLAB_HOST_NONE);
+	struct load warm = {.pat = SEQUENTIAL, .qd = 4, .n = 256};
+	struct load hits = {.pat = REGION, .region = 2048, .qd = 16, .n = 20000};
+	struct result w, r;
+	run(g, &warm, &w);
+	struct iolab_comp_report c0, c1;
+	iolab_comp_controller_report(&g->ctl, &c0);
+	uint64_t t0 = g->s.now;
+	run(g, &hits, &r);
+	iolab_comp_controller_report(&g->ctl, &c1);
+	double util = (c1.busy_ns - c0.busy_ns) / (double)(g->s.now - t0);
+	print_message("100 us per command, hits at QD 16: %.1f IOPS, controller utilization %.4f, mean "
+		      "queue %.2f\n", r.iops, util, (c1.resident_ns - c0.resident_ns) / (double)(g->s.now - t0));
+	assert_int_equal(r.drive_ios, 0);
+	assert_true(r.iops <= 10000.0 + 1e-6 && r.iops > 9900);
+	assert_true(util > 0.99 && util <= 1.0 + 1e-9);
+	rig_free(g);
+	test_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_through),
+		cmocka_unit_test(test_write_back),
+		cmocka_unit_test(test_idle_flush),
+		cmocka_unit_test(test_write_during_destage),
+		cmocka_unit_test(test_no_battery),
+		cmocka_unit_test(test_reread),
+		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_coalesce),
+		cmocka_unit_test(test_overhead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
