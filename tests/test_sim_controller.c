@@ -22,6 +22,7 @@
 #include "iolab/prng.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
+#include "sim/ctl_cache.h"
 
 #define MIB (1024ULL * 1024)
 #define QD_MAX 64
@@ -420,9 +421,137 @@ static void test_overhead(void **state)
 	test_free(g);
 }
 
+/* The cache's rules by hand, lines of 8 blocks: a lookup names the first and last block
+ * missing; LRU eviction skips what was touched; destage walks dirty blocks upward from where
+ * it was (from the middle of a line too), wraps to the lowest, joins adjacent dirty blocks
+ * across lines, cuts at multiples of the limit, and skips blocks already being written. */
+static void test_cache_rules(void **state)
+{
+	(void)state;
+	struct ctl_cache c;
+	uint64_t first = 0, last = 0, lo, hi;
+	assert_int_equal(ctl_cache_init(&c, 2, 8), 0);
+	assert_false(ctl_cache_lookup(&c, 3, 13, &first, &last));
+	assert_int_equal(first, 3);
+	assert_int_equal(last, 12);
+	ctl_cache_fill(&c, 0, 4);
+	ctl_cache_fill(&c, 8, 16);
+	assert_false(ctl_cache_lookup(&c, 0, 12, &first, &last)); /* 4..7 missing */
+	assert_int_equal(first, 4);
+	assert_int_equal(last, 7);
+	assert_true(ctl_cache_lookup(&c, 9, 16, &first, &last));
+	ctl_cache_touch(&c, 0, 1); /* line 0 used last: line 1 goes first */
+	ctl_cache_fill(&c, 16, 24);
+	assert_true(ctl_cache_lookup(&c, 0, 4, &first, &last));
+	assert_false(ctl_cache_lookup(&c, 8, 16, &first, &last));
+	/* Both lines dirty: no room for a third until one is destaged. */
+	ctl_cache_write(&c, 0, 8);
+	ctl_cache_write(&c, 16, 20);
+	assert_int_equal(ctl_cache_pinned(&c), 2);
+	assert_false(ctl_cache_room(&c, 40, 48));
+	assert_true(ctl_cache_room(&c, 2, 6)); /* present already */
+	assert_true(ctl_cache_destage(&c, 0, 2048, &lo, &hi));
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 8);
+	assert_false(ctl_cache_room(&c, 40, 48)); /* in flight still pins it */
+	ctl_cache_destaged(&c, 0, 8);
+	assert_true(ctl_cache_room(&c, 40, 48));
+	ctl_cache_free(&c);
+
+	assert_int_equal(ctl_cache_init(&c, 16, 8), 0);
+	ctl_cache_write(&c, 80, 88);
+	ctl_cache_write(&c, 16, 24);
+	ctl_cache_write(&c, 24, 32);
+	ctl_cache_write(&c, 40, 44);
+	assert_int_equal(ctl_cache_dirty_blocks(&c), 28);
+	const uint64_t want[][2] = {{30, 32}, {40, 44}, {80, 88}, {16, 30}};
+	uint64_t from = 30;
+	for (unsigned i = 0; i < 4; i++) {
+		assert_true(ctl_cache_destage(&c, from, 2048, &lo, &hi));
+		assert_int_equal(lo, want[i][0]);
+		assert_int_equal(hi, want[i][1]);
+		from = hi;
+	}
+	assert_false(ctl_cache_destage(&c, from, 2048, &lo, &hi));
+	assert_int_equal(ctl_cache_dirty_blocks(&c), 28); /* all in flight */
+	/* Written again while in flight: dirty, but not destaged twice at once. */
+	ctl_cache_write(&c, 80, 84);
+	assert_false(ctl_cache_destage(&c, 0, 2048, &lo, &hi));
+	ctl_cache_destaged(&c, 80, 88);
+	assert_true(ctl_cache_destage(&c, 0, 2048, &lo, &hi));
+	assert_int_equal(lo, 80);
+	assert_int_equal(hi, 84);
+	ctl_cache_free(&c);
+
+	assert_int_equal(ctl_cache_init(&c, 16, 8), 0);
+	ctl_cache_write(&c, 4, 40);
+	for (uint64_t end = 16, at = 4; at < 40; at = end, end += 16) {
+		assert_true(ctl_cache_destage(&c, at, 16, &lo, &hi));
+		assert_int_equal(lo, at);
+		assert_int_equal(hi, end < 40 ? end : 40);
+	}
+	ctl_cache_free(&c);
+}
+
+/* RAID 5 of 4 atlas10k drives, 64 KiB unit: a row holds 3 units (192 KiB), so 1 MiB destage
+ * writes cut at 1 MiB boundaries leave partial rows, each written by read-modify-write or
+ * reconstruct-write. Told the row, the controller writes whole rows (5 of them, 960 KiB) and
+ * sequential data is written without reading anything but the last partial row. Returns the
+ * drives' reads. */
+static uint64_t raid5_destage_reads(uint64_t row)
+{
+	struct iolab_disk_model m;
+	struct iolab_err err;
+	assert_int_equal(iolab_model_open("atlas10k", &m, &err), 0);
+	struct iolab_sim s;
+	struct iolab_comp host, ctl, vol;
+	assert_int_equal(iolab_sim_init(&s, QD_MAX), 0);
+	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, IOLAB_RAID5, 4, 128, -1), 0);
+	struct iolab_ctl_params p = cached(IOLAB_WP_BACK, true, IOLAB_RA_NONE);
+	assert_int_equal(iolab_comp_controller_init(&ctl, &s, &vol, &p, m.blocks / 128 * 128 * 3,
+						    m.block_bytes, 128), 0);
+	if (row)
+		iolab_comp_controller_set_row(&ctl, row);
+	struct iolab_host_params hp = {0};
+	assert_int_equal(iolab_comp_host_init(&host, &s, &ctl, &hp, QD_MAX, m.block_bytes), 0);
+	static struct iolab_sreq r[5000];
+	for (unsigned i = 0; i < 5000; i++) { /* 20 MB of sequential 4 KiB writes */
+		r[i] = (struct iolab_sreq){.d = {.lbn = (uint64_t)i * BS, .blocks = BS, .write = true}};
+		assert_int_equal(host.ops->submit(&host, &r[i]), 0);
+	}
+	while (iolab_sim_step(&s))
+		;
+	assert_int_equal(s.error, 0);
+	assert_int_equal(iolab_comp_controller_dirty_bytes(&ctl), 0);
+	const struct iolab_comp *d;
+	uint64_t reads = 0, writes = 0;
+	for (unsigned i = 0; i < iolab_comp_volume_drives(&vol, &d); i++) {
+		reads += iolab_comp_drive_stats(&d[i])->reads;
+		writes += iolab_comp_drive_stats(&d[i])->writes;
+	}
+	print_message("RAID 5 4x64k, 5000 sequential 4k writes, write-back, row %llu blocks: drive "
+		      "reads %llu, writes %llu\n", (unsigned long long)row, (unsigned long long)reads,
+		      (unsigned long long)writes);
+	iolab_comp_free(&host);
+	iolab_comp_free(&ctl);
+	iolab_comp_free(&vol);
+	iolab_sim_free(&s);
+	iolab_model_free(&m);
+	return reads;
+}
+
+static void test_raid5_rows(void **state)
+{
+	(void)state;
+	uint64_t unaligned = raid5_destage_reads(0), rows = raid5_destage_reads(3 * 128);
+	assert_true(rows <= 3); /* the last, partial row only */
+	assert_true(unaligned > 10 * (rows + 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_rules),
 		cmocka_unit_test(test_pass_through),
 		cmocka_unit_test(test_write_back),
 		cmocka_unit_test(test_idle_flush),
@@ -432,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_read_ahead),
 		cmocka_unit_test(test_coalesce),
 		cmocka_unit_test(test_overhead),
+		cmocka_unit_test(test_raid5_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
