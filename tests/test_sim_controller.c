@@ -4,9 +4,12 @@
  * latency while the dirty data fits and falls to what destage sustains once the cache is full;
  * write-back without a battery is write-through; re-reads are hits with no drive I/O; adaptive
  * read-ahead serves sequential reads from the cache and stays off for random ones; destage
- * coalesces sequential small writes; the time per command caps the rate. The behaviours are
- * those of DiskSim's controller cache (docs/subsystems.md, "The controller"; DiskSim 4.0
- * manual, the cache's write scheme and prefetch parameters). */
+ * coalesces sequential small writes; the time per command caps the rate. docs/subsystems.md
+ * ("The controller") states the behaviour; its parts follow DiskSim 4.0's cache ("disksim
+ * cachemem" in its manual, section 3.4.9): present and dirty bits per block, write scheme 1
+ * (synchronous write-through) and 3 (write-back), background flushing of dirty blocks once the
+ * cache is idle ("Flush idle delay"), lines combined into one write-back request ("Flush max
+ * line cluster"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
