@@ -345,7 +345,8 @@ static void test_reread(void **state)
 
 /* (e) Sequential 4 KiB reads at QD 1 with adaptive read-ahead (64 KiB on a single drive): from
  * the third read on, each miss reads 64 KiB more, and the next 16 reads are hits. Random reads
- * never turn it on: the drive reads exactly what the host asked for and missed. */
+ * never turn it on: the drive reads exactly what the host asked for and missed. With always,
+ * each random miss reads 64 KiB more. */
 static void test_read_ahead(void **state)
 {
 	(void)state;
@@ -374,6 +375,19 @@ static void test_read_ahead(void **state)
 		      (unsigned long long)c.hits);
 	assert_int_equal(r.drive_bytes, r.host_bytes - c.hits * 4096);
 	assert_int_equal(r.drive_ios, r.host_ios - c.hits);
+	rig_free(g);
+	test_free(g);
+	/* always: every random miss reads its 4 KiB and 64 KiB past it, in one command. */
+	struct iolab_ctl_params al = cached(IOLAB_WP_THROUGH, true, IOLAB_RA_ALWAYS);
+	g = test_malloc(sizeof(*g));
+	rig_init(g, &al, 0, IOLAB_HOST_NONE);
+	run(g, &rnd, &r);
+	iolab_comp_controller_report(&g->ctl, &c);
+	print_message("random 4k reads, always: host %llu bytes, drive %llu bytes in %llu I/Os, "
+		      "%llu hits\n", (unsigned long long)r.host_bytes, (unsigned long long)r.drive_bytes,
+		      (unsigned long long)r.drive_ios, (unsigned long long)c.hits);
+	assert_int_equal(r.drive_ios, r.host_ios - c.hits);
+	assert_int_equal(r.drive_bytes, r.drive_ios * (4096 + 65536));
 	rig_free(g);
 	test_free(g);
 }
