@@ -153,13 +153,26 @@ void iolab_comp_drive_report(const struct iolab_comp *c, struct iolab_comp_repor
 /* Frees c's state (c->ops->cleanup). */
 void iolab_comp_free(struct iolab_comp *c);
 
-/* Controller part (comp_controller.c): its time per command and cache over the device below
- * (blocks of block_bytes; unit_blocks: its stripe unit, 0 for a single drive). */
+/* Controller part (comp_controller.c): a processor's time per command and a cache with
+ * read-ahead and write-through or write-back with destage, above one volume or drive (below,
+ * which the caller keeps and frees) of blocks blocks of block_bytes; unit_blocks is the volume's
+ * stripe unit (0: a single drive): the default read-ahead, and the destage limit. Returns 0,
+ * -EINVAL (no below, no blocks, a cache smaller than one 4 KiB line) or -ENOMEM. */
 struct iolab_ctl_params;
 extern const struct iolab_comp_ops iolab_comp_controller;
 int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
-			       const struct iolab_ctl_params *p, uint64_t blocks,
-			       uint32_t block_bytes, uint64_t unit_blocks);
+			       const struct iolab_ctl_params *p, uint64_t blocks, uint32_t block_bytes,
+			       uint64_t unit_blocks);
+/* The data blocks of one stripe row of the volume below (RAID 5: (n - 1) x unit; RAID 0: n x
+ * unit): destage writes are then whole rows where the dirty data allows, cut at row boundaries
+ * (default: the stripe unit). */
+void iolab_comp_controller_set_row(struct iolab_comp *c, uint64_t row_blocks);
 void iolab_comp_controller_report(const struct iolab_comp *c, struct iolab_comp_report *out);
+/* Bytes written by the host into the cache that are not yet on the part below (dirty, or being
+ * destaged). */
+uint64_t iolab_comp_controller_dirty_bytes(const struct iolab_comp *c);
+/* What the controller will not do as asked ("write-back without a battery: acting as
+ * write-through", ...), for the engine to print as a warning; NULL: nothing. */
+const char *iolab_ctl_warning(const struct iolab_ctl_params *p);
 
 #endif

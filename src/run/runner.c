@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "iolab/clock.h"
+#include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
 #include "iolab/target.h"
 #include "run_internal.h"
@@ -687,9 +688,9 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 	uint64_t n = p->dir[0].ios + p->dir[1].ios;
 	for (unsigned i = 0; env->desc && i < env->desc->nctl; i++) {
 		const struct iolab_sub_controller *k = &env->desc->ctl[i];
-		if (k->p.write_policy == IOLAB_WP_BACK && !k->p.battery)
-			iolab_point_warn(p, "%s: write-back without a battery: it acts as write-through",
-					 k->name);
+		const char *why = iolab_ctl_warning(&k->p);
+		if (why)
+			iolab_point_warn(p, "%s: %s", k->name, why);
 	}
 	if (!env->no_io && !c->direct) {
 		warn_buffered(env, IOLAB_OP_READ, p);

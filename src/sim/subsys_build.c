@@ -150,6 +150,8 @@ static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsi
 						m->block_bytes, v->level ? unit : 0);
 		if (rc)
 			return fail(err, rc, ctl->name);
+		if (v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* destage whole rows */
+			iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
 		below = &x->c;
 		if (ctl->bus >= 0) {
 			struct iolab_comp *chain[IOLAB_SUBSYS_MAX];

@@ -35,7 +35,3 @@ int iolab_read_ahead_parse(const char *f, const char *t, unsigned *o, struct iol
 int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err) { (void)s; (void)err; return 0; }
 int iolab_subsys_load(const char *path, struct iolab_subsys *s, struct iolab_err *err) { (void)s; return iolab_errf(err, EINVAL, "%s: not yet", path); }
 void iolab_subsys_free(struct iolab_subsys *s) { (void)s; }
-const struct iolab_comp_ops iolab_comp_controller = {.kind = "controller", .version = IOLAB_COMP_OPS_VERSION, .submit = (void *)1};
-int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below, const struct iolab_ctl_params *p, uint64_t blocks, uint32_t bb, uint64_t unit)
-{ (void)p; (void)blocks; (void)unit; int rc = iolab_comp_crossing_init(c, s, below, NULL, 0, bb); static struct iolab_comp_ops o; o = iolab_comp_crossing; o.kind = "controller"; o.report = iolab_comp_controller_report; c->ops = &o; return rc; }
-void iolab_comp_controller_report(const struct iolab_comp *c, struct iolab_comp_report *out) { (void)c; *out = (struct iolab_comp_report){.kind = "controller"}; }
