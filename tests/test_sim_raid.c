@@ -28,9 +28,14 @@ static void run_level(enum iolab_raid_level level, unsigned n, int failed, const
 	struct iolab_err err;
 	assert_int_equal(iolab_model_open("atlas10k", &m, &err), 0);
 	struct iolab_sim s;
-	struct iolab_comp vol;
+	struct iolab_comp vol, d[8], *members[8];
 	assert_int_equal(iolab_sim_init(&s, 64), 0);
-	assert_int_equal(iolab_comp_volume_init(&vol, &s, &m, level, n, 128, failed), 0);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(iolab_comp_drive_init(&d[i], &s, &m), 0);
+		members[i] = &d[i];
+	}
+	assert_int_equal(iolab_comp_volume_init(&vol, &s, members, n, m.blocks, m.block_bytes, level,
+						128, (const int[2]){failed, -1}, 0), 0);
 	static struct iolab_sreq r[64];
 	for (unsigned i = 0; i < k; i++) {
 		r[i] = (struct iolab_sreq){.d = {.lbn = req[i][0], .blocks = (uint32_t)req[i][1],
@@ -40,13 +45,16 @@ static void run_level(enum iolab_raid_level level, unsigned n, int failed, const
 			;
 		assert_int_equal(s.ndone, i + 1);
 	}
-	const struct iolab_comp *d;
-	assert_int_equal(iolab_comp_volume_drives(&vol, &d), n);
+	struct iolab_comp *const *got;
+	assert_int_equal(iolab_comp_volume_members(&vol, &got), n);
 	for (unsigned i = 0; i < n; i++) {
+		assert_ptr_equal(got[i], &d[i]);
 		reads[i] = iolab_comp_drive_stats(&d[i])->reads;
 		writes[i] = iolab_comp_drive_stats(&d[i])->writes;
 	}
 	iolab_comp_free(&vol);
+	for (unsigned i = 0; i < n; i++)
+		iolab_comp_free(&d[i]);
 	iolab_sim_free(&s);
 	iolab_model_free(&m);
 }

@@ -100,15 +100,19 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
 
-/* Volume part (comp_volume.c): RAID 0, 1 or 5 over n drives of model m, with a stripe unit of
- * unit_blocks (RAID 0 and 5), and drive failed (0-based; -1: none) failed. Returns 0, -EINVAL
- * (n not 1..64, or below 3 for RAID 5; unit 0; another level; a failed drive on RAID 0 or out of
- * range) or -ENOMEM. */
+/* Volume part (comp_volume.c): RAID 0, 1 or 5 over n members (drives, or other parts with the
+ * same contract; built, owned and freed by the caller), each giving member_blocks of
+ * block_bytes, with a stripe unit of unit_blocks (RAID 0 and 5), failed members failed[0],
+ * failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none). Returns 0, -EINVAL
+ * (n not 1..64, or below 3 for RAID 5; unit 0; another level; a failed member on RAID 0 or out
+ * of range; a second failed member; a rebuild) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
-int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, int failed);
-/* Its drives: *drives gets the array, the count is returned. */
-unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives);
+int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
+			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
+			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
+			   uint64_t rebuild_bytes_s);
+/* Its members, for reports: *members gets the array, the count is returned. */
+unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members);
 
 /* What a part did so far (its name left empty: the owner names it). */
 void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out);

@@ -1,4 +1,6 @@
-/* comp_volume.c: a volume over several drives as a component (RAID 0, 1 and 5).
+/* comp_volume.c: a volume over several members as a component (RAID 0, 1 and 5). Its members
+ * are drives, or other parts with the same submit/complete contract, built and freed by the
+ * caller; the volume only sends them pieces.
  *
  * RAID 0: block b of the volume lies in stripe unit k = b / unit, on drive k mod n, at drive
  * block (k / n) x unit + b mod unit; a request becomes one piece per drive it touches (on each
@@ -53,7 +55,8 @@ struct volume {
 	unsigned n;               /* drives */
 	int failed;               /* the failed drive (degraded mode), or -1 */
 	uint64_t unit;            /* stripe unit, in blocks */
-	struct iolab_comp *drive; /* n drives */
+	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
+	uint64_t member_blocks;   /* the blocks each member gives */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
 	struct wait *wait;
 	struct piece *free;       /* spare pieces */
@@ -143,7 +146,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 		send_to_failed(c, v, p);
 		return;
 	}
-	struct iolab_comp *d = &v->drive[i];
+	struct iolab_comp *d = v->drive[i];
 	struct wait *w = &v->wait[i];
 	v->load[i]++;
 	p->s.d.t_arrive = c->sim->now;
@@ -372,7 +375,7 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 static void drain(struct iolab_comp *c, struct volume *v, unsigned i)
 {
 	struct wait *w = &v->wait[i];
-	struct iolab_comp *d = &v->drive[i];
+	struct iolab_comp *d = v->drive[i];
 	while (w->n && !(d->ops->full && d->ops->full(d))) {
 		struct piece *p = w->p[w->head];
 		w->head = (w->head + 1) % w->cap;
@@ -427,8 +430,6 @@ static void volume_cleanup(struct iolab_comp *c)
 	struct volume *v = c->priv;
 	if (!v)
 		return;
-	for (unsigned i = 0; v->drive && i < v->n; i++)
-		iolab_comp_free(&v->drive[i]);
 	for (unsigned i = 0; v->wait && i < v->n; i++)
 		free(v->wait[i].p);
 	for (unsigned i = 0; i < v->npieces; i++)
@@ -448,35 +449,38 @@ const struct iolab_comp_ops iolab_comp_volume = {
 	.cleanup = volume_cleanup,
 };
 
-int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m,
-			   enum iolab_raid_level level, unsigned n, uint64_t unit_blocks, int failed)
+int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
+			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
+			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
+			   uint64_t rebuild_bytes_s)
 {
 	unsigned min = level == IOLAB_RAID5 ? 3 : 1;
-	if (n < min || n > 64 || !unit_blocks || level < IOLAB_RAID0 || level > IOLAB_RAID5 ||
-	    failed >= (int)n || (failed >= 0 && (level == IOLAB_RAID0 || n < 2)))
+	int f = failed[0];
+	if (n < min || n > 64 || !unit_blocks || !member_blocks || !block_bytes ||
+	    level < IOLAB_RAID0 || level > IOLAB_RAID5 || f >= (int)n ||
+	    (f >= 0 && (level == IOLAB_RAID0 || n < 2)) || failed[1] >= 0 || rebuild_bytes_s)
 		return -EINVAL;
 	struct volume *v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	*c = (struct iolab_comp){.ops = &iolab_comp_volume, .sim = s, .priv = v};
 	v->level = level;
-	v->failed = failed;
+	v->failed = f;
 	v->n = n;
 	v->unit = unit_blocks;
-	v->block_bytes = m->block_bytes;
+	v->member_blocks = member_blocks;
+	v->block_bytes = block_bytes;
 	v->load = calloc(n, sizeof(*v->load));
 	v->drive = calloc(n, sizeof(*v->drive));
 	v->wait = calloc(n, sizeof(*v->wait));
-	if (!v->drive || !v->wait || !v->load)
-		goto nomem;
+	if (!v->drive || !v->wait || !v->load) {
+		volume_cleanup(c);
+		c->priv = NULL;
+		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < n; i++)
-		if (iolab_comp_drive_init(&v->drive[i], s, m))
-			goto nomem;
+		v->drive[i] = members[i];
 	return 0;
-nomem:
-	volume_cleanup(c);
-	c->priv = NULL;
-	return -ENOMEM;
 }
 
 void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_report *out)
@@ -485,9 +489,9 @@ void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_repo
 	out->kind = "volume";
 }
 
-unsigned iolab_comp_volume_drives(const struct iolab_comp *c, const struct iolab_comp **drives)
+unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members)
 {
 	const struct volume *v = c->priv;
-	*drives = v->drive;
+	*members = v->drive;
 	return v->n;
 }

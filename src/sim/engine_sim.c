@@ -1,6 +1,6 @@
 /* engine_sim.c: the simulator as an engine. It builds a simulated I/O path (sim_system.h): the
  * host (comp_host.c: its queue and time per command) above a drive (comp_drive.c), or above a
- * RAID 0, 1 or 5 volume of several drives (comp_volume.c, --array). Requests of
+ * RAID volume (comp_volume.c, --array) over drives the engine builds, hands to it and frees. Requests of
  * the generator enter the host at the system's virtual time; reap() runs the system's events
  * until requests finish, and the engine's clock is the system's. Byte offsets become blocks of
  * the model's block size. */
@@ -16,6 +16,8 @@ struct sim_state {
 	const struct iolab_disk_model *m;
 	struct iolab_sim sys;
 	struct iolab_comp host, below; /* below the host: a drive, or a volume over drives */
+	struct iolab_comp *drive;      /* a volume's drives (its members), built and freed here */
+	unsigned ndrive;
 	struct iolab_sreq *req;        /* one per slot */
 };
 
@@ -23,9 +25,32 @@ static void free_state(struct sim_state *s)
 {
 	iolab_comp_free(&s->host);
 	iolab_comp_free(&s->below);
+	for (unsigned i = 0; i < s->ndrive; i++)
+		iolab_comp_free(&s->drive[i]);
+	free(s->drive);
 	iolab_sim_free(&s->sys);
 	free(s->req);
 	free(s);
+}
+
+/* The volume's drives, then the volume over them. */
+static int build_volume(struct sim_state *s, const struct iolab_disk_model *m,
+			const struct iolab_volume_params *v)
+{
+	struct iolab_comp *members[64];
+	if (v->drives > 64)
+		return -EINVAL;
+	s->drive = calloc(v->drives, sizeof(*s->drive));
+	if (!s->drive)
+		return -ENOMEM;
+	for (; s->ndrive < v->drives; s->ndrive++) {
+		if (iolab_comp_drive_init(&s->drive[s->ndrive], &s->sys, m))
+			return -ENOMEM;
+		members[s->ndrive] = &s->drive[s->ndrive];
+	}
+	return iolab_comp_volume_init(&s->below, &s->sys, members, v->drives, m->blocks, m->block_bytes,
+				      v->level, v->stripe_bytes / m->block_bytes,
+				      (const int[2]){v->failed, -1}, 0);
 }
 
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
@@ -41,9 +66,7 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	const struct iolab_volume_params *v = &p->volume;
 	int rc = !s->req ? -ENOMEM : iolab_sim_init(&s->sys, p->qd);
 	if (!rc)
-		rc = v->level ? iolab_comp_volume_init(&s->below, &s->sys, m, v->level, v->drives,
-						       v->stripe_bytes / m->block_bytes, v->failed)
-			      : iolab_comp_drive_init(&s->below, &s->sys, m);
+		rc = v->level ? build_volume(s, m, v) : iolab_comp_drive_init(&s->below, &s->sys, m);
 	if (!rc)
 		rc = iolab_comp_host_init(&s->host, &s->sys, &s->below, &p->host, p->qd, m->block_bytes);
 	if (rc) {
@@ -100,16 +123,31 @@ static uint64_t sim_now(struct iolab_engine *e)
 	return ((struct sim_state *)e->priv)->sys.now;
 }
 
+/* The drives of the path: a volume's members, or the drive below the host. */
+static unsigned path_drives(const struct sim_state *s)
+{
+	struct iolab_comp *const *m;
+	return s->below.ops == &iolab_comp_volume ? iolab_comp_volume_members(&s->below, &m) : 1;
+}
+
+static const struct iolab_comp *path_drive(const struct sim_state *s, unsigned i)
+{
+	struct iolab_comp *const *m;
+	if (s->below.ops != &iolab_comp_volume)
+		return &s->below;
+	iolab_comp_volume_members(&s->below, &m);
+	return m[i];
+}
+
 static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct sim_state *s = e->priv;
-	const struct iolab_comp *drives = &s->below;
-	unsigned n = s->below.ops == &iolab_comp_volume ? iolab_comp_volume_drives(&s->below, &drives) : 1;
+	unsigned n = path_drives(s);
 	struct iolab_comp_report host;
 	iolab_comp_host_report(&s->host, &host);
 	b->host_ns += host.resident_ns; /* the host's waiting and time per command */
 	for (unsigned i = 0; i < n; i++) { /* a volume's drives together: per drive command */
-		const struct iolab_disk_stats *st = iolab_comp_drive_stats(&drives[i]);
+		const struct iolab_disk_stats *st = iolab_comp_drive_stats(path_drive(s, i));
 		b->overhead_ns += st->overhead_ns;
 		b->queue_ns += st->queue_ns;
 		b->seek_ns += st->seek_ns;
@@ -126,9 +164,8 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 static unsigned sim_components(struct iolab_engine *e, struct iolab_comp_report *out, unsigned max)
 {
 	const struct sim_state *s = e->priv;
-	const struct iolab_comp *drives = &s->below;
 	bool volume = s->below.ops == &iolab_comp_volume;
-	unsigned n = volume ? iolab_comp_volume_drives(&s->below, &drives) : 1, k = 0;
+	unsigned n = path_drives(s), k = 0;
 	if (k < max) {
 		iolab_comp_host_report(&s->host, &out[k]);
 		snprintf(out[k++].name, sizeof(out->name), "host");
@@ -138,7 +175,7 @@ static unsigned sim_components(struct iolab_engine *e, struct iolab_comp_report 
 		snprintf(out[k++].name, sizeof(out->name), "volume");
 	}
 	for (unsigned i = 0; i < n && k < max; i++) {
-		iolab_comp_drive_report(&drives[i], &out[k]);
+		iolab_comp_drive_report(path_drive(s, i), &out[k]);
 		if (volume)
 			snprintf(out[k++].name, sizeof(out->name), "drive%u", i + 1);
 		else
