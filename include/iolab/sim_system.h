@@ -100,12 +100,13 @@ int iolab_comp_host_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m);
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c);
 
-/* Volume part (comp_volume.c): RAID 0, 1 or 5 over n members (drives, or other parts with the
- * same contract; built, owned and freed by the caller), each giving member_blocks of
- * block_bytes, with a stripe unit of unit_blocks (RAID 0 and 5), failed members failed[0],
+/* Volume part (comp_volume.c): RAID 0, 1, 10, 4, 5 or 6 over n members (drives, or other parts
+ * with the same contract; built, owned and freed by the caller), each giving member_blocks of
+ * block_bytes, with a stripe unit of unit_blocks (all but RAID 1), failed members failed[0],
  * failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none). Returns 0, -EINVAL
- * (n not 1..64, or below 3 for RAID 5; unit 0; another level; a failed member on RAID 0 or out
- * of range; a second failed member; a rebuild) or -ENOMEM. */
+ * (n not 1..64, below 3 for RAID 4 and 5, below 4 or odd for RAID 10, below 4 for RAID 6; unit
+ * 0; another level; failed members the level does not survive or out of range; a rebuild) or
+ * -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
 			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,

@@ -37,7 +37,7 @@ static void help(bool sim)
 {
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --array raid0|raid1|raid5:N --drive NAME|FILE [OPTIONS]\n"
+		       "       iolab sim --array raid0|raid1|raid10|raid4|raid5|raid6:N --drive NAME|FILE [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
 		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"

@@ -292,16 +292,22 @@ static int set_host_overhead(struct iolab_config *c, const char *f, const char *
 
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
+	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
+				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
 	const char *colon = strchr(v, ':');
 	unsigned level = 0;
-	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID5 && colon; l++)
-		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) && !strncmp(v, iolab_raid_name(l), 5))
+	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID6 && colon; l++)
+		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) &&
+		    !strncmp(v, iolab_raid_name(l), (size_t)(colon - v)))
 			level = l;
 	if (!level)
-		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1 or "
-				  "raid5 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, level == IOLAB_RAID5 ? 3 : 1,
-			       64, err);
+		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1, "
+				  "raid10, raid4, raid5 or raid6 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
+	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, min[level], 64, err);
+	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->narray; i++)
+		if (c->array_drives[i] % 2)
+			return iolab_errf(err, EINVAL, "%s: '%s': RAID 10 is mirrored pairs: %u drives is "
+					  "not an even count", f, v, c->array_drives[i]);
 	if (!rc)
 		c->array_level = level;
 	return rc;
@@ -376,7 +382,7 @@ static const struct option_entry table[] = {
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
-	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1 or raid5 volume of N drives of --drive (a list sweeps N)"},
+	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1, raid10, raid4, raid5 or raid6 volume of N drives of --drive (a list sweeps N)"},
 	 set_array},
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
 	{{"failed", "N", "simulated: drive N of the volume has failed (RAID 1, 5: degraded mode)"}, set_failed},

@@ -139,22 +139,34 @@ static void close_env(struct run_env *env, bool discard)
 			iolab_target_close(&env->tgt[i]);
 }
 
+/* The bytes a volume of n drives of drive_bytes each addresses: the members holding data (the
+ * others' share holds copies or parity) in whole stripe units (RAID 1: a copy on each). */
+static uint64_t volume_bytes(unsigned level, unsigned n, uint64_t drive_bytes, uint64_t stripe)
+{
+	unsigned data = level == IOLAB_RAID1 ? 1 : level == IOLAB_RAID10 ? n / 2
+			: level == IOLAB_RAID4 || level == IOLAB_RAID5 ? n - 1
+			: level == IOLAB_RAID6 ? n - 2 : n;
+	if (level != IOLAB_RAID1 && stripe)
+		drive_bytes -= drive_bytes % stripe;
+	return drive_bytes * data;
+}
+
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
  * by default), a simulated drive's capacity, or a volume's (its drives' together). */
 static int virtual_region(const struct iolab_config *c, const struct point_params *pp,
 			  struct run_env *env, struct iolab_err *err)
 {
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
-	if (pp && pp->array_drives && c->array_level == IOLAB_RAID0)
-		size *= pp->array_drives; /* the drives' blocks together (RAID 1: a copy on each) */
-	else if (pp && pp->array_drives && c->array_level == IOLAB_RAID5)
-		size *= pp->array_drives - 1; /* one unit of each row holds parity */
+	env->n = 1;
+	env->fds[0] = -1;
+	if (!pp && c->array_level && c->narray)
+		return 0; /* each point's volume is checked with the point */
+	if (pp && pp->array_drives)
+		size = volume_bytes(c->array_level, pp->array_drives, size, pp->stripe);
 	if (c->offset + (c->length ? c->length : 1) > size)
 		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
 				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
 				  c->length, size);
-	env->n = 1;
-	env->fds[0] = -1;
 	env->region[0].start = c->offset;
 	env->region[0].len = c->length ? c->length
 			     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;

@@ -1,24 +1,37 @@
-/* comp_volume.c: a volume over several members as a component (RAID 0, 1 and 5). Its members
- * are drives, or other parts with the same submit/complete contract, built and freed by the
- * caller; the volume only sends them pieces.
+/* comp_volume.c: a volume over several members as a component (RAID 0, 1, 10, 4, 5 and 6). Its
+ * members are drives, or other parts with the same submit/complete contract, built and freed by
+ * the caller; the volume only sends them pieces.
  *
- * RAID 0: block b of the volume lies in stripe unit k = b / unit, on drive k mod n, at drive
- * block (k / n) x unit + b mod unit; a request becomes one piece per drive it touches (on each
- * drive its blocks are contiguous).
- * RAID 1: every drive holds every block; a read goes to the copy with the fewest commands
+ * RAID 0: block b of the volume lies in stripe unit k = b / unit, on member k mod n, at member
+ * block (k / n) x unit + b mod unit; a request becomes one piece per member it touches (on each
+ * member its blocks are contiguous).
+ * RAID 1: every member holds every block; a read goes to the copy with the fewest commands
  * outstanding (the first of equals), a write to all copies.
- * RAID 5, left-symmetric: row s holds n - 1 data units and a parity unit on drive
- * n - 1 - (s mod n); data unit j of the row is on drive (parity + 1 + j) mod n, and every unit
- * of row s is at drive block s x unit. Reads touch the data units only. A write is done row by
- * row: a row written whole writes its data and new parity, no reads; a partial row first reads
- * what the new parity needs, then writes: read-modify-write reads the old data it replaces and
- * the old parity (2 reads and 2 writes for a small write), reconstruct-write reads the row's
- * other data instead, and is chosen when it reads fewer blocks.
+ * RAID 10 (Linux md's near-2 layout on an even count): members 2k and 2k + 1 are a mirrored
+ * pair, and the pairs are striped as RAID 0 over n / 2; a read goes to the copy of its pair with
+ * fewer commands outstanding, a write to both.
+ * RAID 4, 5 and 6: row s holds the data units and the parity units, every unit of row s at
+ * member block s x unit.
+ *   RAID 4: parity always on member n - 1, data unit j on member j (md's "parity-last").
+ *   RAID 5, left-symmetric: parity on member P = n - 1 - (s mod n), data unit j on member
+ *   (P + 1 + j) mod n.
+ *   RAID 6, left-symmetric as Linux md lays it out (raid5.c, ALGORITHM_LEFT_SYMMETRIC for 6
+ *   members or more of level 6): P on member n - 1 - (s mod n), Q on the next one, (P + 1) mod
+ *   n, data unit j on (P + 2 + j) mod n.
+ * Reads touch the data units only. A write is done row by row: a row written whole writes its
+ * data and new parity, no reads; a partial row first reads what the new parity needs, then
+ * writes: read-modify-write reads the old data it replaces and the old parity (P, and Q on RAID
+ * 6: 2 reads and 2 writes for a small write, 3 and 3 on RAID 6), reconstruct-write reads the
+ * row's other data instead, and is chosen when it reads fewer blocks (a tie goes to
+ * read-modify-write).
  *
- * Degraded (a failed drive): a read of the failed drive is rebuilt by reading the same blocks
- * from every other drive (RAID 5) or from another copy (RAID 1); a write to it is not done.
+ * Degraded (failed members: one at most, two on RAID 6 and on RAID 10 in different pairs): a
+ * read of a failed member is rebuilt by reading the same blocks from the row's surviving members
+ * (RAID 4 and 5: every other member; RAID 6: n - 2 of them, the other data and P, or Q where P
+ * is lost) or from another copy (RAID 1 and 10); a write to it is not done (the parity or the
+ * copies written beside it keep its data).
  *
- * Pieces go to the drives at once; a request completes when its last piece does. A drive that
+ * Pieces go to the members at once; a request completes when its last piece does. A member that
  * is full (QUEUE FULL) leaves its pieces waiting in the volume, in arrival order, until one of
  * its commands completes. The volume itself takes every request. */
 #include <errno.h>
@@ -37,6 +50,7 @@ struct piece {
 	struct piece *next;  /* in the free list, or in a row's list of writes to come */
 	struct piece *whole; /* a read standing in for a read of the failed drive: that read */
 	unsigned parts;      /* a read of the failed drive: its stand-ins still in flight */
+	bool held;           /* sent to its member (or waiting for it): counted in its load */
 };
 
 /* A RAID 5 write of one row: its reads (if any) in flight, then its writes. */
@@ -53,7 +67,7 @@ struct wait { /* a drive's pieces waiting for room, a growing ring */
 struct volume {
 	enum iolab_raid_level level;
 	unsigned n;               /* drives */
-	int failed;               /* the failed drive (degraded mode), or -1 */
+	int failed[2];            /* the failed members (degraded mode), or -1 */
 	uint64_t unit;            /* stripe unit, in blocks */
 	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
 	uint64_t member_blocks;   /* the blocks each member gives */
@@ -94,6 +108,44 @@ static void free_piece(struct volume *v, struct piece *p)
 	v->free = p;
 }
 
+static bool is_failed(const struct volume *v, unsigned i)
+{
+	return (int)i == v->failed[0] || (int)i == v->failed[1];
+}
+
+/* Parity units in a row: 1 for RAID 4 and 5, 2 for RAID 6, 0 for the others. */
+static unsigned parities(const struct volume *v)
+{
+	return v->level == IOLAB_RAID6 ? 2 : v->level == IOLAB_RAID4 || v->level == IOLAB_RAID5;
+}
+
+/* Row s: the member of its parity unit k (0: P, 1: Q) and of its data unit j. */
+static unsigned parity_drive(const struct volume *v, uint64_t s, unsigned k)
+{
+	if (v->level == IOLAB_RAID4)
+		return v->n - 1;
+	unsigned p = v->n - 1 - (unsigned)(s % v->n);
+	return k ? (p + 1) % v->n : p;
+}
+
+static unsigned data_drive(const struct volume *v, uint64_t s, unsigned j)
+{
+	if (v->level == IOLAB_RAID4)
+		return j;
+	return (parity_drive(v, s, 0) + parities(v) + j) % v->n;
+}
+
+/* Of the copies first .. first + count - 1, the working one with the fewest commands outstanding
+ * (the first of equals), or -1. */
+static int pick_copy(const struct volume *v, unsigned first, unsigned count)
+{
+	int best = -1;
+	for (unsigned i = first; i < first + count; i++)
+		if (!is_failed(v, i) && (best < 0 || v->load[i] < v->load[best]))
+			best = (int)i;
+	return best;
+}
+
 /* A piece for drive i: blocks [lbn, lbn + blocks) of it, a part of request r. */
 static struct piece *make_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r,
 				unsigned i, uint64_t lbn, uint64_t blocks, bool write, struct rowop *op)
@@ -113,9 +165,21 @@ static struct piece *make_piece(struct iolab_comp *c, struct volume *v, struct i
 
 static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p);
 
-/* A piece for the failed drive. A write is done at once (its data is lost until a rebuild; the
- * parity, written beside it, keeps it). A read is rebuilt: the same blocks are read from every
- * other drive (RAID 5: the row's other data and its parity) or from another copy (RAID 1). */
+/* A stand-in read for p (a read of a failed member) on member i. */
+static void stand_in(struct iolab_comp *c, struct volume *v, struct piece *p, unsigned i)
+{
+	struct piece *q = make_piece(c, v, p->s.parent, i, p->s.d.lbn, p->s.d.blocks, false, NULL);
+	if (!q)
+		return;
+	q->whole = p;
+	p->parts++;
+	send_piece(c, v, q);
+}
+
+/* A piece for a failed member. A write is done at once (its data is lost until a rebuild; the
+ * parity or the copies written beside it keep it). A read is rebuilt: the same blocks are read
+ * from the row's surviving members (RAID 4, 5: the other data and the parity; RAID 6: n - 2 of
+ * them, Q left out unless P is lost) or from another copy (RAID 1, 10). */
 static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
 	if (p->s.d.write) {
@@ -123,17 +187,27 @@ static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece 
 		return;
 	}
 	p->parts = 0;
-	for (unsigned i = 0; i < v->n; i++) {
-		if ((int)i == v->failed)
-			continue;
-		struct piece *q = make_piece(c, v, p->s.parent, i, p->s.d.lbn, p->s.d.blocks, false, NULL);
-		if (!q)
-			break;
-		q->whole = p;
-		p->parts++;
-		send_piece(c, v, q);
-		if (v->level == IOLAB_RAID1)
-			break; /* one copy is enough */
+	if (v->level == IOLAB_RAID1 || v->level == IOLAB_RAID10) {
+		bool pair = v->level == IOLAB_RAID10;
+		int i = pick_copy(v, pair ? p->drive & ~1u : 0, pair ? 2 : v->n);
+		if (i >= 0)
+			stand_in(c, v, p, (unsigned)i);
+	} else {
+		unsigned use[64], k = 0;
+		for (unsigned i = 0; i < v->n; i++)
+			if (i != p->drive && !is_failed(v, i))
+				use[k++] = i;
+		if (k > v->n - parities(v)) { /* RAID 6 with one member lost: leave out Q (or P) */
+			uint64_t s = p->s.d.lbn / v->unit;
+			unsigned q = parity_drive(v, s, 1), drop = q != p->drive ? q : parity_drive(v, s, 0);
+			unsigned w = 0;
+			for (unsigned j = 0; j < k; j++)
+				if (use[j] != drop)
+					use[w++] = use[j];
+			k = w;
+		}
+		for (unsigned j = 0; j < k; j++)
+			stand_in(c, v, p, use[j]);
 	}
 	if (!p->parts)
 		iolab_sim_done(c->sim, &p->s);
@@ -142,13 +216,14 @@ static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece 
 static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
 	unsigned i = p->drive;
-	if ((int)i == v->failed) {
+	if (is_failed(v, i)) {
 		send_to_failed(c, v, p);
 		return;
 	}
 	struct iolab_comp *d = v->drive[i];
 	struct wait *w = &v->wait[i];
 	v->load[i]++;
+	p->held = true;
 	p->s.d.t_arrive = c->sim->now;
 	if (!w->n && !(d->ops->full && d->ops->full(d))) {
 		int rc = d->ops->submit(d, &p->s);
@@ -187,28 +262,41 @@ static void add_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 	}
 }
 
-/* RAID 0: each drive's range of drive blocks for volume blocks [first, last). */
-static void submit_raid0(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
+/* RAID 0 and 10: each member's (RAID 10: each pair's) range of member blocks for volume blocks
+ * [first, last); a RAID 10 read goes to one copy of the pair, a write to both. */
+static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
+	bool pairs = v->level == IOLAB_RAID10;
+	unsigned g = pairs ? v->n / 2 : v->n;
 	uint64_t lo[64], hi[64];
-	for (unsigned i = 0; i < v->n; i++)
+	for (unsigned i = 0; i < g; i++)
 		lo[i] = UINT64_MAX, hi[i] = 0;
 	uint64_t first = r->d.lbn, last = r->d.lbn + r->d.blocks;
 	for (uint64_t b = first; b < last;) {
 		uint64_t k = b / v->unit, off = b % v->unit, len = v->unit - off;
 		if (len > last - b)
 			len = last - b;
-		unsigned i = (unsigned)(k % v->n);
-		uint64_t db = k / v->n * v->unit + off;
+		unsigned i = (unsigned)(k % g);
+		uint64_t db = k / g * v->unit + off;
 		if (db < lo[i])
 			lo[i] = db;
 		if (db + len > hi[i])
 			hi[i] = db + len;
 		b += len;
 	}
-	for (unsigned i = 0; i < v->n; i++)
-		if (lo[i] != UINT64_MAX)
+	for (unsigned i = 0; i < g; i++) {
+		if (lo[i] == UINT64_MAX)
+			continue;
+		if (!pairs) {
 			add_piece(c, v, r, i, lo[i], hi[i] - lo[i], r->d.write);
+		} else if (r->d.write) {
+			add_piece(c, v, r, 2 * i, lo[i], hi[i] - lo[i], true);
+			add_piece(c, v, r, 2 * i + 1, lo[i], hi[i] - lo[i], true);
+		} else {
+			int d = pick_copy(v, 2 * i, 2);
+			add_piece(c, v, r, d >= 0 ? (unsigned)d : 2 * i, lo[i], hi[i] - lo[i], false);
+		}
+	}
 }
 
 static void submit_raid1(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
@@ -218,29 +306,47 @@ static void submit_raid1(struct iolab_comp *c, struct volume *v, struct iolab_sr
 			add_piece(c, v, r, i, r->d.lbn, r->d.blocks, true);
 		return;
 	}
-	unsigned best = v->failed == 0 ? 1 : 0;
-	for (unsigned i = best + 1; i < v->n; i++)
-		if ((int)i != v->failed && v->load[i] < v->load[best])
-			best = i;
-	add_piece(c, v, r, best, r->d.lbn, r->d.blocks, false);
+	int best = pick_copy(v, 0, v->n);
+	add_piece(c, v, r, best >= 0 ? (unsigned)best : 0, r->d.lbn, r->d.blocks, false);
 }
 
-/* RAID 5, row s: the drive of its parity and of its data unit j. */
-static unsigned parity_drive(const struct volume *v, uint64_t s)
+/* Makes a piece of a row's write and puts it at the head of *list. */
+static void push_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r,
+		       struct piece **list, unsigned i, uint64_t lbn, uint64_t blocks, bool write,
+		       struct rowop *op)
 {
-	return v->n - 1 - (unsigned)(s % v->n);
+	struct piece *p = make_piece(c, v, r, i, lbn, blocks, write, op);
+	if (p) {
+		p->next = *list;
+		*list = p;
+	}
 }
 
-static unsigned data_drive(const struct volume *v, uint64_t s, unsigned j)
+/* The reads of a reconstruct-write of row s: in each data unit, the parity range [plo, phi)
+ * minus what is written there ([wlo, whi), at one end of it or empty). */
+static struct piece *reconstruct_reads(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r,
+				       uint64_t s, const uint64_t *wlo, const uint64_t *whi,
+				       uint64_t plo, uint64_t phi, struct rowop *op)
 {
-	return (parity_drive(v, s) + 1 + j) % v->n;
+	struct piece *reads = NULL;
+	for (unsigned j = 0; j < v->n - parities(v); j++) {
+		uint64_t lo = plo, hi = phi;
+		if (whi[j] > wlo[j] && wlo[j] <= plo)
+			lo = whi[j];
+		else if (whi[j] > wlo[j] && whi[j] >= phi)
+			hi = wlo[j];
+		if (hi > lo)
+			push_piece(c, v, r, &reads, data_drive(v, s, j), s * v->unit + lo, hi - lo, false, op);
+	}
+	return reads;
 }
 
-/* One row of a RAID 5 write: the row's data offsets [a, b) (0 <= a < b <= (n-1) x unit). */
+/* One row of a parity write (RAID 4, 5, 6): the row's data offsets [a, b) (0 <= a < b <= its
+ * data units x unit). */
 static void write_row(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r, uint64_t s,
 		      uint64_t a, uint64_t b)
 {
-	unsigned d = v->n - 1;
+	unsigned np = parities(v), d = v->n - np;
 	uint64_t u = v->unit, base = s * u;
 	struct rowop *op = calloc(1, sizeof(*op));
 	if (!op) {
@@ -265,56 +371,25 @@ static void write_row(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 	bool full = a == 0 && b == (uint64_t)d * u;
 	/* Blocks each way must read: read-modify-write the old data and parity; reconstruct-write
 	 * the rest of the parity range in every data unit. */
-	uint64_t rmw = written + (phi - plo), rcw = (uint64_t)d * (phi - plo) - written;
+	uint64_t rmw = written + np * (phi - plo), rcw = (uint64_t)d * (phi - plo) - written;
 	bool reconstruct = !full && rcw < rmw;
 	r->pieces++;
-	for (unsigned j = 0; j < d; j++) { /* the writes, sent once the reads are in */
-		if (whi[j] > wlo[j]) {
-			struct piece *p = make_piece(c, v, r, data_drive(v, s, j), base + wlo[j],
-						     whi[j] - wlo[j], true, op);
-			if (p) {
-				p->next = op->writes;
-				op->writes = p;
-			}
-		}
-	}
-	struct piece *pp = make_piece(c, v, r, parity_drive(v, s), base + plo, phi - plo, true, op);
-	if (pp) {
-		pp->next = op->writes;
-		op->writes = pp;
-	}
+	for (unsigned j = 0; j < d; j++) /* the writes, sent once the reads are in */
+		if (whi[j] > wlo[j])
+			push_piece(c, v, r, &op->writes, data_drive(v, s, j), base + wlo[j],
+				   whi[j] - wlo[j], true, op);
+	for (unsigned k = 0; k < np; k++)
+		push_piece(c, v, r, &op->writes, parity_drive(v, s, k), base + plo, phi - plo, true, op);
 	struct piece *reads = NULL;
 	if (!full && !reconstruct) {
 		for (unsigned j = 0; j < d; j++)
-			if (whi[j] > wlo[j]) {
-				struct piece *p = make_piece(c, v, r, data_drive(v, s, j), base + wlo[j],
-							     whi[j] - wlo[j], false, op);
-				if (p) {
-					p->next = reads;
-					reads = p;
-				}
-			}
-		struct piece *p = make_piece(c, v, r, parity_drive(v, s), base + plo, phi - plo, false, op);
-		if (p) {
-			p->next = reads;
-			reads = p;
-		}
+			if (whi[j] > wlo[j])
+				push_piece(c, v, r, &reads, data_drive(v, s, j), base + wlo[j],
+					   whi[j] - wlo[j], false, op);
+		for (unsigned k = 0; k < np; k++)
+			push_piece(c, v, r, &reads, parity_drive(v, s, k), base + plo, phi - plo, false, op);
 	} else if (reconstruct) {
-		for (unsigned j = 0; j < d; j++) { /* the parity range minus what is written */
-			uint64_t lo = plo, hi = phi;
-			if (whi[j] > wlo[j] && wlo[j] <= plo)
-				lo = whi[j];
-			else if (whi[j] > wlo[j] && whi[j] >= phi)
-				hi = wlo[j];
-			if (hi > lo) {
-				struct piece *p = make_piece(c, v, r, data_drive(v, s, j), base + lo,
-							     hi - lo, false, op);
-				if (p) {
-					p->next = reads;
-					reads = p;
-				}
-			}
-		}
+		reads = reconstruct_reads(c, v, r, s, wlo, whi, plo, phi, op);
 	}
 	struct piece *send = reads ? reads : op->writes;
 	if (!reads)
@@ -326,9 +401,9 @@ static void write_row(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 	}
 }
 
-static void submit_raid5(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
+static void submit_parity(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
-	uint64_t u = v->unit, d = v->n - 1, row = d * u;
+	uint64_t u = v->unit, d = v->n - parities(v), row = d * u;
 	uint64_t first = r->d.lbn, last = r->d.lbn + r->d.blocks;
 	for (uint64_t s = first / row; s * row < last; s++) {
 		uint64_t a = first > s * row ? first - s * row : 0;
@@ -362,10 +437,10 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	r->pieces = 0;
 	if (v->level == IOLAB_RAID1)
 		submit_raid1(c, v, r);
-	else if (v->level == IOLAB_RAID5)
-		submit_raid5(c, v, r);
+	else if (parities(v))
+		submit_parity(c, v, r);
 	else
-		submit_raid0(c, v, r);
+		submit_striped(c, v, r);
 	if (!r->pieces) /* nothing to do (out of memory: the error is kept) */
 		finish(c, v, r);
 	return 0;
@@ -391,7 +466,7 @@ static void volume_complete(struct iolab_comp *c, struct iolab_sreq *s)
 {
 	struct volume *v = c->priv;
 	struct piece *p = (struct piece *)s;
-	if ((int)p->drive != v->failed) {
+	if (p->held) {
 		v->load[p->drive]--;
 		drain(c, v, p->drive);
 	}
@@ -449,23 +524,42 @@ const struct iolab_comp_ops iolab_comp_volume = {
 	.cleanup = volume_cleanup,
 };
 
+/* Whether a volume of the level can have n members and the failed ones. */
+static bool shape_ok(enum iolab_raid_level level, unsigned n, const int failed[2])
+{
+	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
+				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
+	if (level < IOLAB_RAID0 || level > IOLAB_RAID6 || n < min[level] || n > 64 ||
+	    (level == IOLAB_RAID10 && n % 2))
+		return false;
+	int f0 = failed[0], f1 = failed[1];
+	if (f0 >= (int)n || f1 >= (int)n || (f0 < 0 && f1 >= 0) || (f1 >= 0 && f0 == f1))
+		return false;
+	unsigned nf = (f0 >= 0) + (f1 >= 0);
+	switch (level) {
+	case IOLAB_RAID0: return nf == 0;
+	case IOLAB_RAID1: return nf == 0 || (nf == 1 && n >= 2);
+	case IOLAB_RAID10: return nf < 2 || f0 / 2 != f1 / 2; /* one per pair */
+	case IOLAB_RAID6: return true;
+	default: return nf <= 1;
+	}
+}
+
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
 			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
 			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
 			   uint64_t rebuild_bytes_s)
 {
-	unsigned min = level == IOLAB_RAID5 ? 3 : 1;
-	int f = failed[0];
-	if (n < min || n > 64 || !unit_blocks || !member_blocks || !block_bytes ||
-	    level < IOLAB_RAID0 || level > IOLAB_RAID5 || f >= (int)n ||
-	    (f >= 0 && (level == IOLAB_RAID0 || n < 2)) || failed[1] >= 0 || rebuild_bytes_s)
+	if (!shape_ok(level, n, failed) || !unit_blocks || !member_blocks || !block_bytes ||
+	    rebuild_bytes_s)
 		return -EINVAL;
 	struct volume *v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	*c = (struct iolab_comp){.ops = &iolab_comp_volume, .sim = s, .priv = v};
 	v->level = level;
-	v->failed = f;
+	v->failed[0] = failed[0];
+	v->failed[1] = failed[1];
 	v->n = n;
 	v->unit = unit_blocks;
 	v->member_blocks = member_blocks;
