@@ -270,6 +270,52 @@ static void test_raid6_writes(void **state)
  * row 1 has P on drive 4, Q on 5, data unit 0 on drive 0 (md's raid5.c, left-symmetric: P =
  * n - 1 - row mod n, Q = P + 1, data from P + 2). A small write of row 1 unit 0 touches drives
  * 0, 4 and 5 only. */
+/* Degraded RAID 6 (6 drives). Row 0 has Q on drive 0 and data unit 0 on drive 1; row 1 has P
+ * on drive 4, Q on 5 and data unit 0 on drive 0. With drive 1 lost, a read of row 0's unit 0 is
+ * rebuilt from the row's other data and P (drives 2..5), Q not needed. With drives 0 and 1 lost
+ * (two failures, which P and Q survive), reads of either are rebuilt from the four survivors, so
+ * each of drives 2..5 reads once per read; drives 0 and 1 get nothing. */
+static void test_raid6_degraded(void **state)
+{
+	(void)state;
+	uint64_t rd[6], wr[6];
+	const uint64_t one[][3] = {{10, 8, 0}};
+	run_failed(IOLAB_RAID6, 6, 1, -1, one, 1, rd, wr);
+	assert_int_equal(rd[0] + rd[1], 0);
+	for (unsigned i = 2; i < 6; i++)
+		assert_int_equal(rd[i], 1);
+	const uint64_t reads[][3] = {{10, 8, 0}, {4 * 128 + 3, 8, 0}};
+	run_failed(IOLAB_RAID6, 6, 0, 1, reads, 2, rd, wr);
+	assert_int_equal(rd[0] + rd[1], 0);
+	for (unsigned i = 2; i < 6; i++)
+		assert_int_equal(rd[i], 2);
+	/* A small write of row 1's unit 0 (on lost drive 0): its old data is rebuilt from the four
+	 * survivors, then P and Q are written; the data write is not done. */
+	const uint64_t w[][3] = {{4 * 128 + 3, 8, 1}};
+	run_failed(IOLAB_RAID6, 6, 0, 1, w, 1, rd, wr);
+	assert_int_equal(wr[0] + wr[1], 0);
+	assert_int_equal(wr[4], 1);
+	assert_int_equal(wr[5], 1);
+	/* And through the command line: random reads of a RAID 6 with drives 1 and 2 lost. */
+	char json[PATH_MAX];
+	snprintf(json, sizeof(json), "%s/raid6-degraded.json", th_dir);
+	struct th_out o = th_iolab("sim", "--array", "raid6:6", "--drive", "atlas10k", "--failed", "1+2",
+				   "--pattern", "rand-read", "--bs", "4k", "--qd", "16", "--time", "10",
+				   "--quiet", "--json", json, NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	json_t *root = th_load_json(json);
+	assert_non_null(root);
+	json_t *pt = json_array_get(json_object_get(root, "points"), 0);
+	json_t *comps = json_object_get(pt, "components");
+	print_message("RAID 6 of 6 atlas10k, drives 1 and 2 failed, 4k random reads QD 16: %.1f IOPS\n",
+		      json_number_value(json_object_get(pt, "iops")));
+	assert_true(json_number_value(json_object_get(pt, "iops")) > 50);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(comps, 2), "ios")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(comps, 3), "ios")), 0);
+	json_decref(root);
+}
+
 static void test_raid6_layout(void **state)
 {
 	(void)state;
@@ -416,7 +462,23 @@ static void test_bad_input(void **state)
 	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "6", NULL);
 	TH_EXPECT_EXIT(o, 2, "--failed 6", "5 drives");
 	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "1,2", NULL);
-	TH_EXPECT_EXIT(o, 2, "--failed", "one failed drive");
+	TH_EXPECT_EXIT(o, 2, "--failed", "N or N+M");
+	o = th_iolab("sim", "--array", "raid6:5", "--drive", "atlas10k", "--failed", "1+2+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed", "N or N+M");
+	o = th_iolab("sim", "--array", "raid6:5", "--drive", "atlas10k", "--failed", "3+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed", "twice");
+	o = th_iolab("sim", "--array", "raid6:5", "--drive", "atlas10k", "--failed", "2+6", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 2+6", "5 drives");
+	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "1+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1+3", "RAID 5", "one failed drive");
+	o = th_iolab("sim", "--array", "raid4:5", "--drive", "atlas10k", "--failed", "1+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1+3", "RAID 4", "one failed drive");
+	o = th_iolab("sim", "--array", "raid1:3", "--drive", "atlas10k", "--failed", "1+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1+3", "RAID 1", "one failed drive");
+	o = th_iolab("sim", "--array", "raid10:6", "--drive", "atlas10k", "--failed", "4+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 4+3", "drives 3 and 4", "pair");
+	o = th_iolab("sim", "--array", "raid0:4", "--drive", "atlas10k", "--failed", "1+3", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1+3", "RAID 0");
 	o = th_iolab("sim", "--array", "raid0:4", "--drive", "atlas10k", "--failed", "1", NULL);
 	TH_EXPECT_EXIT(o, 2, "--failed 1", "RAID 0");
 	o = th_iolab("run", "--engine", "null", "--array", "raid0:2", NULL);
@@ -432,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_raid5),
 		cmocka_unit_test(test_raid6_writes),
 		cmocka_unit_test(test_raid6_layout),
+		cmocka_unit_test(test_raid6_degraded),
 		cmocka_unit_test(test_raid4),
 		cmocka_unit_test(test_raid10),
 		cmocka_unit_test(test_raid10_scaling),

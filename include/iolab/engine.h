@@ -50,7 +50,7 @@ const char *iolab_raid_name(unsigned level);
 struct iolab_volume_params {
 	unsigned level, drives;
 	uint64_t stripe_bytes;
-	int failed; /* the failed drive, 0-based, or -1 */
+	int failed[2]; /* the failed drives, 0-based, or -1 */
 };
 
 struct iolab_engine_params {

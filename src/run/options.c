@@ -329,14 +329,27 @@ static int set_stripe(struct iolab_config *c, const char *f, const char *v, stru
 	return n < 0 ? n : 0;
 }
 
+/* "N" or "N+M": one or two failed drives, 1-based, different. */
 static int set_failed(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	if (strchr(v, ','))
-		return iolab_errf(err, EINVAL, "%s: '%s': one failed drive (RAID 1 and 5 survive one)", f, v);
-	int rc = iolab_parse_uint(f, v, 1, 64, &n, err);
-	if (!rc)
-		c->failed = (unsigned)n;
+	char a[32];
+	const char *plus = strchr(v, '+');
+	size_t len = plus ? (size_t)(plus - v) : strlen(v);
+	if (strchr(v, ',') || len >= sizeof(a) || (plus && strchr(plus + 1, '+')))
+		return iolab_errf(err, EINVAL, "%s: '%s' is not N or N+M (one or two failed drives, "
+				  "1-based)", f, v);
+	memcpy(a, v, len);
+	a[len] = 0;
+	uint64_t n[2] = {0, 0};
+	int rc = iolab_parse_uint(f, a, 1, 64, &n[0], err);
+	if (!rc && plus)
+		rc = iolab_parse_uint(f, plus + 1, 1, 64, &n[1], err);
+	if (!rc && n[0] == n[1])
+		return iolab_errf(err, EINVAL, "%s: '%s' names drive %u twice", f, v, (unsigned)n[0]);
+	if (!rc) {
+		c->failed[0] = (unsigned)n[0];
+		c->failed[1] = (unsigned)n[1];
+	}
 	return rc;
 }
 
@@ -385,7 +398,8 @@ static const struct option_entry table[] = {
 	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1, raid10, raid4, raid5 or raid6 volume of N drives of --drive (a list sweeps N)"},
 	 set_array},
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
-	{{"failed", "N", "simulated: drive N of the volume has failed (RAID 1, 5: degraded mode)"}, set_failed},
+	{{"failed", "N[+M]", "simulated: drive N (and M) of the volume failed: degraded mode (RAID 6: two; RAID 10: one per pair; others: one)"},
+	 set_failed},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
