@@ -434,6 +434,164 @@ static void test_whole_units(void **state)
 	th_out_free(&o);
 }
 
+/* A RAID 5 of 4 Atlas 10K drives, each member cut to 16384 blocks (8 MiB, 128 units of 64
+ * KiB), drive 1 (0-based) failed and rebuilt at rate bytes/s. */
+struct rebuild_rig {
+	struct iolab_disk_model m;
+	struct iolab_sim s;
+	struct iolab_comp vol, d[4];
+};
+
+static void rig_open(struct rebuild_rig *g, enum iolab_raid_level level, unsigned n, uint64_t rate)
+{
+	struct iolab_err err;
+	assert_int_equal(iolab_model_open("atlas10k", &g->m, &err), 0);
+	assert_int_equal(iolab_sim_init(&g->s, 64), 0);
+	struct iolab_comp *members[4];
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(iolab_comp_drive_init(&g->d[i], &g->s, &g->m), 0);
+		members[i] = &g->d[i];
+	}
+	assert_int_equal(iolab_comp_volume_init(&g->vol, &g->s, members, n, 16384, g->m.block_bytes,
+						level, 128, (const int[2]){1, -1}, rate), 0);
+}
+
+static void rig_close(struct rebuild_rig *g, unsigned n)
+{
+	iolab_comp_free(&g->vol);
+	for (unsigned i = 0; i < n; i++)
+		iolab_comp_free(&g->d[i]);
+	iolab_sim_free(&g->s);
+	iolab_model_free(&g->m);
+}
+
+static struct iolab_rebuild_report rig_rebuild(const struct rebuild_rig *g)
+{
+	struct iolab_comp_report r;
+	iolab_comp_volume_report(&g->vol, &r);
+	return r.rebuild;
+}
+
+/* Without a load, a rebuild paced at R over members of C bytes ends about C / R after it starts
+ * (its last unit starts at (C - unit) / R, 3.969 s here, and takes a few ms): 8 MiB at 2 MiB/s,
+ * 4 s within 1 %.
+ * Every unit is read once from each of the three survivors and written once to the
+ * replacement; a RAID 1's is read from the other copy. */
+static void test_rebuild_time(void **state)
+{
+	(void)state;
+	for (int mirror = 0; mirror < 2; mirror++) {
+		unsigned n = mirror ? 2 : 4;
+		struct rebuild_rig g;
+		rig_open(&g, mirror ? IOLAB_RAID1 : IOLAB_RAID5, n, 2 << 20);
+		while (iolab_sim_step(&g.s))
+			;
+		struct iolab_rebuild_report b = rig_rebuild(&g);
+		print_message("%s rebuild of 8 MiB at 2 MiB/s without a load: %.3f s\n",
+			      mirror ? "RAID 1" : "RAID 5", b.ns / 1e9);
+		assert_int_equal(b.total_bytes, 8 << 20);
+		assert_int_equal(b.done_bytes, 8 << 20);
+		assert_true(b.ns > 3.96e9 && b.ns < 4.04e9);
+		assert_int_equal(b.drive[0], 1);
+		assert_int_equal(b.drive[1], -1);
+		for (unsigned i = 0; i < n; i++) {
+			const struct iolab_disk_stats *st = iolab_comp_drive_stats(&g.d[i]);
+			assert_int_equal(st->reads, i == 1 ? 0 : 128);
+			assert_int_equal(st->writes, i == 1 ? 128 : 0);
+		}
+		rig_close(&g, n);
+	}
+}
+
+/* Half way through the rebuild, a read of the replaced drive below the rebuild point is served
+ * by the replacement; one above it is still rebuilt from the survivors. Row 60 and row 100 of
+ * the RAID 5 of 4 both have parity on drive 3 and data unit 1 on drive 1: volume units 181 and
+ * 301. Once the rebuild has finished, the volume is whole: a read of row 100 goes to drive 1. */
+static void test_rebuild_point(void **state)
+{
+	(void)state;
+	struct rebuild_rig g;
+	rig_open(&g, IOLAB_RAID5, 4, 2 << 20);
+	while (rig_rebuild(&g).done_bytes < (4 << 20) && iolab_sim_step(&g.s))
+		;
+	assert_true(rig_rebuild(&g).ns < 0);
+	static struct iolab_sreq r[3];
+	const uint64_t lbn[3] = {181 * 128 + 5, 301 * 128 + 5, 301 * 128 + 5};
+	uint64_t want[3] = {1, 1, 2}; /* drive 1's reads after each */
+	for (unsigned k = 0; k < 3; k++) {
+		if (k == 2)
+			while (iolab_sim_step(&g.s))
+				; /* to the end of the rebuild */
+		r[k] = (struct iolab_sreq){.d = {.lbn = lbn[k], .blocks = 8}};
+		assert_int_equal(g.vol.ops->submit(&g.vol, &r[k]), 0);
+		while (g.s.ndone < k + 1 && iolab_sim_step(&g.s))
+			;
+		assert_int_equal(g.s.ndone, k + 1);
+		assert_int_equal(iolab_comp_drive_stats(&g.d[1])->reads, want[k]);
+	}
+	assert_true(rig_rebuild(&g).ns > 0);
+	rig_close(&g, 4);
+}
+
+/* Through the command line. The example of a rebuild beside a load: RAID 5 of 5 Atlas 10K,
+ * drive 2 replaced, 10 MiB/s asked, file-server at QD 16 for an hour; it finishes within the
+ * hour (the drives' 5.2 MB/s interface and the load keep it below the rate asked). Then a light
+ * load (QD 1, 4 KiB random reads) that leaves the drives free most of the time: after 60 s the
+ * rebuild point is where the rate puts it, 60 s x 1 MiB/s, within 1 %. */
+static void test_rebuild_cli(void **state)
+{
+	(void)state;
+	char json[PATH_MAX];
+	snprintf(json, sizeof(json), "%s/rebuild.json", th_dir);
+	struct th_out o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "2",
+				   "--rebuild-rate", "10M", "--pattern", "file-server", "--qd", "16",
+				   "--time", "3600", "--json", json, NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "rebuild of drive 2: 100% in "));
+	th_out_free(&o);
+	json_t *root = th_load_json(json);
+	assert_non_null(root);
+	json_t *rb = json_object_get(json_array_get(json_object_get(root, "points"), 0), "rebuild");
+	double secs = json_number_value(json_object_get(rb, "seconds"));
+	print_message("raid5:5 atlas10k, drive 2 rebuilt at 10M beside file-server QD 16: %.1f s\n", secs);
+	assert_true(json_is_true(json_object_get(rb, "finished")));
+	assert_int_equal(json_integer_value(json_object_get(rb, "rate_bytes_s")), 10 << 20);
+	assert_int_equal(json_integer_value(json_object_get(rb, "done_bytes")),
+			 json_integer_value(json_object_get(rb, "total_bytes")));
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(rb, "drives"), 0)), 2);
+	assert_true(secs > 9184760832.0 / (10 << 20) && secs < 3600);
+	json_decref(root);
+
+	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "2", "--rebuild-rate",
+		     "1M", "--pattern", "rand-read", "--bs", "4k", "--qd", "1", "--time", "60", "--json",
+		     json, "--force", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "rebuild of drive 2: 0% done when the run ended"));
+	th_out_free(&o);
+	root = th_load_json(json);
+	assert_non_null(root);
+	json_t *pt = json_array_get(json_object_get(root, "points"), 0);
+	rb = json_object_get(pt, "rebuild");
+	double done = (double)json_integer_value(json_object_get(rb, "done_bytes"));
+	double elapsed = json_number_value(json_object_get(pt, "seconds"));
+	print_message("rebuild at 1 MiB/s beside QD 1 reads: %.0f bytes in %.1f s (%.4f MiB/s)\n", done,
+		      elapsed, done / elapsed / (1 << 20));
+	assert_true(json_is_false(json_object_get(rb, "finished")));
+	assert_true(json_is_null(json_object_get(rb, "seconds")));
+	assert_true(done / elapsed > 0.99 * (1 << 20) && done / elapsed <= 1.0 * (1 << 20));
+	json_decref(root);
+	/* No --rebuild-rate: no rebuild object. */
+	o = th_iolab("sim", "--array", "raid5:5", "--drive", "atlas10k", "--failed", "2", "--time", "1",
+		     "--json", json, "--force", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	root = th_load_json(json);
+	assert_non_null(root);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(root, "points"), 0),
+						 "rebuild")));
+	json_decref(root);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -481,6 +639,13 @@ static void test_bad_input(void **state)
 	TH_EXPECT_EXIT(o, 2, "--failed 1+3", "RAID 0");
 	o = th_iolab("sim", "--array", "raid0:4", "--drive", "atlas10k", "--failed", "1", NULL);
 	TH_EXPECT_EXIT(o, 2, "--failed 1", "RAID 0");
+	o = th_iolab("sim", "--array", "raid5:4", "--drive", "atlas10k", "--rebuild-rate", "10M", NULL);
+	TH_EXPECT_EXIT(o, 2, "--rebuild-rate", "--failed");
+	o = th_iolab("sim", "--array", "raid5:4", "--drive", "atlas10k", "--failed", "1",
+		     "--rebuild-rate", "0", NULL);
+	TH_EXPECT_EXIT(o, 2, "rebuild-rate", "more than 0");
+	o = th_iolab("run", "--engine", "null", "--rebuild-rate", "10M", NULL);
+	TH_EXPECT_EXIT(o, 2, "--rebuild-rate", "simulated drive");
 	o = th_iolab("run", "--engine", "null", "--array", "raid0:2", NULL);
 	TH_EXPECT_EXIT(o, 2, "--array", "simulated drive");
 }
@@ -499,6 +664,9 @@ int main(void)
 		cmocka_unit_test(test_raid10),
 		cmocka_unit_test(test_raid10_scaling),
 		cmocka_unit_test(test_whole_units),
+		cmocka_unit_test(test_rebuild_time),
+		cmocka_unit_test(test_rebuild_point),
+		cmocka_unit_test(test_rebuild_cli),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -53,6 +53,7 @@ struct iolab_config {
 	unsigned array_drives[IOLAB_LIST_MAX];
 	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
 	unsigned failed[2];                /* the volume's failed drives, 1-based (0: none) */
+	uint64_t rebuild_rate;             /* their rebuild's pace in bytes/s (0: none) */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */

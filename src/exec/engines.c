@@ -54,6 +54,8 @@ void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_
 	a->busy_ns += b->busy_ns;
 	a->resident_ns += b->resident_ns;
 	a->span_ns += b->span_ns;
+	if (b->rebuild.rate_bytes_s)
+		a->rebuild = b->rebuild;
 }
 
 const char *iolab_raid_name(unsigned level)

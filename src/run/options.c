@@ -353,6 +353,15 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 	return rc;
 }
 
+static int set_rebuild_rate(struct iolab_config *c, const char *f, const char *v,
+			    struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->rebuild_rate, err);
+	if (!rc && !c->rebuild_rate)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0 bytes/s", f);
+	return rc;
+}
+
 static int set_force(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return iolab_parse_bool(f, v, &c->force, err);
@@ -400,6 +409,8 @@ static const struct option_entry table[] = {
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
 	{{"failed", "N[+M]", "simulated: drive N (and M) of the volume failed: degraded mode (RAID 6: two; RAID 10: one per pair; others: one)"},
 	 set_failed},
+	{{"rebuild-rate", "RATE", "simulated: rebuild the failed drives onto replacements at RATE bytes/s (10M), beside the load"},
+	 set_rebuild_rate},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
@@ -439,7 +450,7 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler", "host-overhead", "array", "stripe", "failed",
+	"host-scheduler", "host-overhead", "array", "stripe", "failed", "rebuild-rate",
 };
 
 bool iolab_option_real(const char *name)

@@ -241,6 +241,9 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 	unsigned a = c->failed[0], b = c->failed[1];
 	char f[32];
 	snprintf(f, sizeof(f), b ? "%u+%u" : "%u", a, b);
+	if (c->rebuild_rate && !a)
+		return iolab_errf(err, EINVAL, "--rebuild-rate: there is no failed drive to rebuild "
+				  "(--failed N)");
 	if (!a)
 		return 0;
 	if (!pp->array_drives)
@@ -542,7 +545,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
 		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe,
-			   {(int)c->failed[0] - 1, (int)c->failed[1] - 1}},
+			   {(int)c->failed[0] - 1, (int)c->failed[1] - 1}, c->rebuild_rate},
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);

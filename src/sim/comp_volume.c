@@ -31,6 +31,17 @@
  * is lost) or from another copy (RAID 1 and 10); a write to it is not done (the parity or the
  * copies written beside it keep its data).
  *
+ * Rebuild (a rate given): a replacement takes each failed member's place at once, and the volume
+ * rebuilds it beside the load, stripe unit by stripe unit in address order: it reads the row's
+ * surviving units (as a degraded read would: RAID 1 and 10 the copy), then writes the unit to
+ * every replacement. These are the volume's own commands, queued at the members with the load's.
+ * Unit k may start no earlier than k x unit bytes / rate after the volume was built, and at most
+ * REBUILD_WINDOW units from the rebuild point may be under way: the rebuild proceeds at the rate
+ * when the members keep up and as fast as they let it otherwise. The rebuild point is the end of
+ * the units rebuilt from the start without a gap; the replaced member serves reads and writes
+ * below it as a working one, and is degraded above it. Once every unit is rebuilt the volume is
+ * whole.
+ *
  * Pieces go to the members at once; a request completes when its last piece does. A member that
  * is full (QUEUE FULL) leaves its pieces waiting in the volume, in arrival order, until one of
  * its commands completes. The volume itself takes every request. */
@@ -51,12 +62,36 @@ struct piece {
 	struct piece *whole; /* a read standing in for a read of the failed drive: that read */
 	unsigned parts;      /* a read of the failed drive: its stand-ins still in flight */
 	bool held;           /* sent to its member (or waiting for it): counted in its load */
+	bool rebuild;        /* the rebuild's write to a replacement: never degraded */
 };
 
-/* A RAID 5 write of one row: its reads (if any) in flight, then its writes. */
+/* A parity write of one row, or the rebuild of one unit: its reads (if any) in flight, then its
+ * writes. */
 struct rowop {
 	unsigned pending;     /* pieces of the current phase in flight */
 	struct piece *writes; /* sent once the reads are in */
+	bool rebuild;         /* the rebuild of unit `unit` (its pieces have no parent request) */
+	uint64_t unit;
+	struct rowop *next_free;
+};
+
+/* Rebuild units under way at once, from the rebuild point on: Linux md too keeps a bounded
+ * window of resync requests in flight (raid1.c's RESYNC_DEPTH, 32 of 64 KiB); 16 units of 64
+ * KiB sustain 10 MiB/s with up to 100 ms per unit (reads, then the write) behind the load's
+ * commands. At most 64 (a bit each). */
+#define REBUILD_WINDOW 16
+
+enum { EV_REBUILD };
+
+struct rebuild {
+	uint64_t rate;     /* bytes/s; 0: no rebuild */
+	uint64_t units;    /* stripe units on each member */
+	uint64_t next;     /* the next unit to start */
+	uint64_t done;     /* units rebuilt from 0 without a gap: the rebuild point is done x unit */
+	uint64_t fin;      /* bit k: unit done + k is rebuilt (they finish out of order) */
+	uint64_t t0, t_end; /* when it started, and finished */
+	bool finished, timer; /* timer: an EV_REBUILD is scheduled */
+	int member[2];     /* the members rebuilt (the failed ones), or -1 */
 };
 
 struct wait { /* a drive's pieces waiting for room, a growing ring */
@@ -77,8 +112,12 @@ struct volume {
 	unsigned npieces;         /* pieces allocated (freed at cleanup through all) */
 	struct piece **all;
 	unsigned allcap;
+	struct rowop *free_ops;   /* the same for row operations */
+	struct rowop **allops;
+	unsigned nops, opscap;
 	uint32_t block_bytes;
 	struct iolab_comp_report rep; /* it does no work of its own (no controller time yet): busy 0 */
+	struct rebuild rb;
 };
 
 static struct piece *new_piece(struct volume *v)
@@ -108,9 +147,48 @@ static void free_piece(struct volume *v, struct piece *p)
 	v->free = p;
 }
 
+/* A zeroed row operation (kept until cleanup, so that those under way at the end are freed). */
+static struct rowop *new_rowop(struct iolab_comp *c, struct volume *v)
+{
+	struct rowop *op = v->free_ops;
+	if (op) {
+		v->free_ops = op->next_free;
+	} else {
+		if (v->nops == v->opscap) {
+			unsigned cap = v->opscap ? v->opscap * 2 : 16;
+			struct rowop **all = realloc(v->allops, cap * sizeof(*all));
+			if (all) {
+				v->allops = all;
+				v->opscap = cap;
+			}
+		}
+		op = v->nops < v->opscap ? malloc(sizeof(*op)) : NULL;
+		if (op)
+			v->allops[v->nops++] = op;
+	}
+	if (!op && !c->sim->error)
+		c->sim->error = -ENOMEM;
+	if (op)
+		*op = (struct rowop){0};
+	return op;
+}
+
+static void free_rowop(struct volume *v, struct rowop *op)
+{
+	op->next_free = v->free_ops;
+	v->free_ops = op;
+}
+
 static bool is_failed(const struct volume *v, unsigned i)
 {
 	return (int)i == v->failed[0] || (int)i == v->failed[1];
+}
+
+/* Whether member i cannot serve its blocks [lbn, lbn + blocks): it failed and they are not
+ * below the rebuild point. */
+static bool degraded(const struct volume *v, unsigned i, uint64_t lbn, uint64_t blocks)
+{
+	return is_failed(v, i) && !(v->rb.rate && lbn + blocks <= v->rb.done * v->unit);
 }
 
 /* Parity units in a row: 1 for RAID 4 and 5, 2 for RAID 6, 0 for the others. */
@@ -135,13 +213,14 @@ static unsigned data_drive(const struct volume *v, uint64_t s, unsigned j)
 	return (parity_drive(v, s, 0) + parities(v) + j) % v->n;
 }
 
-/* Of the copies first .. first + count - 1, the working one with the fewest commands outstanding
- * (the first of equals), or -1. */
-static int pick_copy(const struct volume *v, unsigned first, unsigned count)
+/* Of the copies first .. first + count - 1, the one with the fewest commands outstanding (the
+ * first of equals) that can serve blocks [lbn, lbn + blocks), or -1. */
+static int pick_copy(const struct volume *v, unsigned first, unsigned count, uint64_t lbn,
+		     uint64_t blocks)
 {
 	int best = -1;
 	for (unsigned i = first; i < first + count; i++)
-		if (!is_failed(v, i) && (best < 0 || v->load[i] < v->load[best]))
+		if (!degraded(v, i, lbn, blocks) && (best < 0 || v->load[i] < v->load[best]))
 			best = (int)i;
 	return best;
 }
@@ -176,10 +255,38 @@ static void stand_in(struct iolab_comp *c, struct volume *v, struct piece *p, un
 	send_piece(c, v, q);
 }
 
+/* The members a lost unit of member f, blocks [lbn, lbn + blocks), is rebuilt from, into use[];
+ * returns their count. RAID 1 and 10: a copy (the less busy); RAID 4 and 5: every other member
+ * of the row; RAID 6: n - 2 of them, Q left out (P where Q is the lost one) while only one is
+ * lost. */
+static unsigned sources(const struct volume *v, unsigned f, uint64_t lbn, uint64_t blocks,
+			unsigned *use)
+{
+	unsigned k = 0;
+	if (v->level == IOLAB_RAID1 || v->level == IOLAB_RAID10) {
+		bool pair = v->level == IOLAB_RAID10;
+		int i = pick_copy(v, pair ? f & ~1u : 0, pair ? 2 : v->n, lbn, blocks);
+		if (i >= 0)
+			use[k++] = (unsigned)i;
+		return k;
+	}
+	for (unsigned i = 0; i < v->n; i++)
+		if (i != f && !degraded(v, i, lbn, blocks))
+			use[k++] = i;
+	if (k > v->n - parities(v)) { /* RAID 6 with one member lost */
+		uint64_t s = lbn / v->unit;
+		unsigned q = parity_drive(v, s, 1), drop = q != f ? q : parity_drive(v, s, 0), w = 0;
+		for (unsigned j = 0; j < k; j++)
+			if (use[j] != drop)
+				use[w++] = use[j];
+		k = w;
+	}
+	return k;
+}
+
 /* A piece for a failed member. A write is done at once (its data is lost until a rebuild; the
  * parity or the copies written beside it keep it). A read is rebuilt: the same blocks are read
- * from the row's surviving members (RAID 4, 5: the other data and the parity; RAID 6: n - 2 of
- * them, Q left out unless P is lost) or from another copy (RAID 1, 10). */
+ * from the row's surviving members or from another copy (sources()). */
 static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
 	if (p->s.d.write) {
@@ -187,28 +294,9 @@ static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece 
 		return;
 	}
 	p->parts = 0;
-	if (v->level == IOLAB_RAID1 || v->level == IOLAB_RAID10) {
-		bool pair = v->level == IOLAB_RAID10;
-		int i = pick_copy(v, pair ? p->drive & ~1u : 0, pair ? 2 : v->n);
-		if (i >= 0)
-			stand_in(c, v, p, (unsigned)i);
-	} else {
-		unsigned use[64], k = 0;
-		for (unsigned i = 0; i < v->n; i++)
-			if (i != p->drive && !is_failed(v, i))
-				use[k++] = i;
-		if (k > v->n - parities(v)) { /* RAID 6 with one member lost: leave out Q (or P) */
-			uint64_t s = p->s.d.lbn / v->unit;
-			unsigned q = parity_drive(v, s, 1), drop = q != p->drive ? q : parity_drive(v, s, 0);
-			unsigned w = 0;
-			for (unsigned j = 0; j < k; j++)
-				if (use[j] != drop)
-					use[w++] = use[j];
-			k = w;
-		}
-		for (unsigned j = 0; j < k; j++)
-			stand_in(c, v, p, use[j]);
-	}
+	unsigned use[64], k = sources(v, p->drive, p->s.d.lbn, p->s.d.blocks, use);
+	for (unsigned j = 0; j < k; j++)
+		stand_in(c, v, p, use[j]);
 	if (!p->parts)
 		iolab_sim_done(c->sim, &p->s);
 }
@@ -216,7 +304,7 @@ static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece 
 static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
 	unsigned i = p->drive;
-	if (is_failed(v, i)) {
+	if (!p->rebuild && degraded(v, i, p->s.d.lbn, p->s.d.blocks)) {
 		send_to_failed(c, v, p);
 		return;
 	}
@@ -293,7 +381,7 @@ static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_
 			add_piece(c, v, r, 2 * i, lo[i], hi[i] - lo[i], true);
 			add_piece(c, v, r, 2 * i + 1, lo[i], hi[i] - lo[i], true);
 		} else {
-			int d = pick_copy(v, 2 * i, 2);
+			int d = pick_copy(v, 2 * i, 2, lo[i], hi[i] - lo[i]);
 			add_piece(c, v, r, d >= 0 ? (unsigned)d : 2 * i, lo[i], hi[i] - lo[i], false);
 		}
 	}
@@ -306,8 +394,20 @@ static void submit_raid1(struct iolab_comp *c, struct volume *v, struct iolab_sr
 			add_piece(c, v, r, i, r->d.lbn, r->d.blocks, true);
 		return;
 	}
-	int best = pick_copy(v, 0, v->n);
+	int best = pick_copy(v, 0, v->n, r->d.lbn, r->d.blocks);
 	add_piece(c, v, r, best >= 0 ? (unsigned)best : 0, r->d.lbn, r->d.blocks, false);
+}
+
+/* Sends the pieces of list, a phase of op (its reads, or its writes: then no longer to come). */
+static void send_list(struct iolab_comp *c, struct volume *v, struct rowop *op, struct piece *list)
+{
+	if (list == op->writes)
+		op->writes = NULL;
+	for (struct piece *p = list, *next; p; p = next) {
+		next = p->next;
+		op->pending++;
+		send_piece(c, v, p);
+	}
 }
 
 /* Makes a piece of a row's write and puts it at the head of *list. */
@@ -348,12 +448,9 @@ static void write_row(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 {
 	unsigned np = parities(v), d = v->n - np;
 	uint64_t u = v->unit, base = s * u;
-	struct rowop *op = calloc(1, sizeof(*op));
-	if (!op) {
-		if (!c->sim->error)
-			c->sim->error = -ENOMEM;
+	struct rowop *op = new_rowop(c, v);
+	if (!op)
 		return;
-	}
 	/* The written part of each data unit, and the parity range they change. */
 	uint64_t wlo[64], whi[64], plo = u, phi = 0, written = 0;
 	for (unsigned j = 0; j < d; j++) {
@@ -391,14 +488,7 @@ static void write_row(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 	} else if (reconstruct) {
 		reads = reconstruct_reads(c, v, r, s, wlo, whi, plo, phi, op);
 	}
-	struct piece *send = reads ? reads : op->writes;
-	if (!reads)
-		op->writes = NULL;
-	for (struct piece *p = send, *next; p; p = next) {
-		next = p->next;
-		op->pending++;
-		send_piece(c, v, p);
-	}
+	send_list(c, v, op, reads ? reads : op->writes);
 }
 
 static void submit_parity(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
@@ -462,6 +552,83 @@ static void drain(struct iolab_comp *c, struct volume *v, unsigned i)
 	}
 }
 
+/* ---- rebuild --------------------------------------------------------------------------- */
+
+/* When unit k of the rebuild may start: k units' bytes at the rate after the start. */
+static uint64_t rebuild_due(const struct volume *v, uint64_t k)
+{
+	unsigned __int128 ns = (unsigned __int128)k * v->unit * v->block_bytes * 1000000000u;
+	return v->rb.t0 + (uint64_t)(ns / v->rb.rate);
+}
+
+/* Starts the rebuild of unit k: reads its sources, then (send_list from volume_complete) writes
+ * it to every replacement. */
+static void rebuild_unit(struct iolab_comp *c, struct volume *v, uint64_t k)
+{
+	struct rowop *op = new_rowop(c, v);
+	if (!op)
+		return;
+	op->rebuild = true;
+	op->unit = k;
+	uint64_t lbn = k * v->unit, blocks = v->member_blocks - lbn < v->unit ? v->member_blocks - lbn
+									     : v->unit;
+	bool from[64] = {false};
+	struct piece *reads = NULL;
+	for (unsigned f = 0; f < 2 && v->rb.member[f] >= 0; f++) {
+		unsigned use[64], n = sources(v, (unsigned)v->rb.member[f], lbn, blocks, use);
+		for (unsigned j = 0; j < n; j++)
+			if (!from[use[j]]) {
+				from[use[j]] = true;
+				push_piece(c, v, NULL, &reads, use[j], lbn, blocks, false, op);
+			}
+		push_piece(c, v, NULL, &op->writes, (unsigned)v->rb.member[f], lbn, blocks, true, op);
+		if (op->writes)
+			op->writes->rebuild = true;
+	}
+	send_list(c, v, op, reads ? reads : op->writes);
+}
+
+/* Starts the units that are due and fit the window; schedules itself for the next one. */
+static void rebuild_pump(struct iolab_comp *c, struct volume *v)
+{
+	struct rebuild *b = &v->rb;
+	while (b->next < b->units && b->next - b->done < REBUILD_WINDOW &&
+	       rebuild_due(v, b->next) <= c->sim->now)
+		rebuild_unit(c, v, b->next++);
+	if (b->next < b->units && b->next - b->done < REBUILD_WINDOW && !b->timer) {
+		b->timer = true;
+		iolab_sim_at(c, rebuild_due(v, b->next), EV_REBUILD, NULL);
+	}
+}
+
+/* Unit k is rebuilt: the rebuild point moves past every unit rebuilt without a gap; at the last,
+ * the volume is whole. */
+static void rebuilt(struct iolab_comp *c, struct volume *v, uint64_t k)
+{
+	struct rebuild *b = &v->rb;
+	b->fin |= UINT64_C(1) << (k - b->done);
+	while (b->fin & 1) {
+		b->fin >>= 1;
+		b->done++;
+	}
+	if (b->done == b->units && !b->finished) {
+		b->finished = true;
+		b->t_end = c->sim->now;
+		v->failed[0] = v->failed[1] = -1;
+		return;
+	}
+	rebuild_pump(c, v);
+}
+
+static void volume_event(struct iolab_comp *c, unsigned what, void *arg)
+{
+	(void)what;
+	(void)arg;
+	struct volume *v = c->priv;
+	v->rb.timer = false;
+	rebuild_pump(c, v);
+}
+
 static void volume_complete(struct iolab_comp *c, struct iolab_sreq *s)
 {
 	struct volume *v = c->priv;
@@ -480,20 +647,20 @@ static void volume_complete(struct iolab_comp *c, struct iolab_sreq *s)
 	struct iolab_sreq *r = p->s.parent;
 	struct rowop *op = p->op;
 	free_piece(v, p);
-	if (op) { /* a RAID 5 row: its reads are in, send its writes; its writes are in, done */
+	if (op) { /* a row or a rebuilt unit: its reads are in, send its writes; its writes, done */
 		if (--op->pending)
 			return;
 		if (op->writes) {
-			struct piece *w = op->writes;
-			op->writes = NULL;
-			for (struct piece *next; w; w = next) {
-				next = w->next;
-				op->pending++;
-				send_piece(c, v, w);
-			}
+			send_list(c, v, op, op->writes);
 			return;
 		}
-		free(op);
+		bool rebuild = op->rebuild;
+		uint64_t unit = op->unit;
+		free_rowop(v, op);
+		if (rebuild) {
+			rebuilt(c, v, unit);
+			return;
+		}
 	}
 	if (--r->pieces)
 		return;
@@ -510,6 +677,9 @@ static void volume_cleanup(struct iolab_comp *c)
 	for (unsigned i = 0; i < v->npieces; i++)
 		free(v->all[i]);
 	free(v->all);
+	for (unsigned i = 0; i < v->nops; i++)
+		free(v->allops[i]);
+	free(v->allops);
 	free(v->wait);
 	free(v->load);
 	free(v->drive);
@@ -521,6 +691,7 @@ const struct iolab_comp_ops iolab_comp_volume = {
 	.version = IOLAB_COMP_OPS_VERSION,
 	.submit = volume_submit,
 	.complete = volume_complete,
+	.event = volume_event,
 	.cleanup = volume_cleanup,
 };
 
@@ -551,7 +722,7 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 			   uint64_t rebuild_bytes_s)
 {
 	if (!shape_ok(level, n, failed) || !unit_blocks || !member_blocks || !block_bytes ||
-	    rebuild_bytes_s)
+	    (rebuild_bytes_s && failed[0] < 0))
 		return -EINVAL;
 	struct volume *v = calloc(1, sizeof(*v));
 	if (!v)
@@ -574,13 +745,27 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 	}
 	for (unsigned i = 0; i < n; i++)
 		v->drive[i] = members[i];
+	v->rb = (struct rebuild){.rate = rebuild_bytes_s, .member = {failed[0], failed[1]},
+				 .units = (member_blocks + unit_blocks - 1) / unit_blocks, .t0 = s->now};
+	if (rebuild_bytes_s)
+		rebuild_pump(c, v);
 	return 0;
 }
 
 void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
-	*out = ((const struct volume *)c->priv)->rep;
+	const struct volume *v = c->priv;
+	const struct rebuild *b = &v->rb;
+	*out = v->rep;
 	out->kind = "volume";
+	if (!b->rate)
+		return;
+	uint64_t done = b->done * v->unit < v->member_blocks ? b->done * v->unit : v->member_blocks;
+	out->rebuild = (struct iolab_rebuild_report){
+		.rate_bytes_s = b->rate, .done_bytes = done * v->block_bytes,
+		.total_bytes = v->member_blocks * v->block_bytes,
+		.ns = b->finished ? (double)(b->t_end - b->t0) : -1,
+		.drive = {b->member[0], b->member[1]}};
 }
 
 unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members)

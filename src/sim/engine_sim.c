@@ -50,7 +50,7 @@ static int build_volume(struct sim_state *s, const struct iolab_disk_model *m,
 	}
 	return iolab_comp_volume_init(&s->below, &s->sys, members, v->drives, m->blocks, m->block_bytes,
 				      v->level, v->stripe_bytes / m->block_bytes,
-				      v->failed, 0);
+				      v->failed, v->rebuild_bytes_s);
 }
 
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
