@@ -57,7 +57,7 @@ struct rowop;
 struct piece {
 	struct iolab_sreq s; /* first: the drive hands back &s */
 	unsigned drive;
-	struct rowop *op;    /* RAID 5 write of a row: its state; NULL otherwise */
+	struct rowop *op;    /* a parity write of a row, or a rebuilt unit: its state; or NULL */
 	struct piece *next;  /* in the free list, or in a row's list of writes to come */
 	struct piece *whole; /* a read standing in for a read of the failed drive: that read */
 	unsigned parts;      /* a read of the failed drive: its stand-ins still in flight */
