@@ -44,13 +44,14 @@ enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, 
 
 /* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
  * count and stripe unit. */
-/* "raid0", "raid1", "raid5" ("none" for a single drive). */
+/* "raid0", "raid1", "raid5", "raid10", "raid4", "raid6" ("none" for a single drive). */
 const char *iolab_raid_name(unsigned level);
 
 struct iolab_volume_params {
 	unsigned level, drives;
 	uint64_t stripe_bytes;
-	int failed; /* the failed drive, 0-based, or -1 */
+	int failed[2]; /* the failed drives, 0-based, or -1 */
+	uint64_t rebuild_bytes_s; /* their rebuild's pace (0: none) */
 };
 
 struct iolab_subsys;
@@ -129,6 +130,14 @@ struct iolab_engine_ops {
  * the option that selects one checks the registered engine it finds. */
 int iolab_engine_check(const struct iolab_engine_ops *ops, struct iolab_err *err);
 
+/* A volume's rebuild of its failed drives onto replacements, for the report of a point. */
+struct iolab_rebuild_report {
+	uint64_t rate_bytes_s;           /* the pace asked for; 0: no rebuild */
+	uint64_t done_bytes, total_bytes; /* the rebuild point, and the size of each replacement */
+	double ns;                       /* virtual time it took, or -1: not finished */
+	int drive[2];                    /* the drives rebuilt (0-based), or -1 */
+};
+
 /* What one part of a simulated I/O path did over a whole run (ramp included): for the
  * explanation of a point (which part is the bottleneck). */
 #define IOLAB_COMP_MAX 160 /* host, buses, controllers, volumes, channels and drives */
@@ -141,6 +150,7 @@ struct iolab_comp_report {
 	double busy_ns;      /* time it was working (a drive: serving a command) */
 	double resident_ns;  /* the time requests spent in it, added up (mean queue = this / span) */
 	double span_ns;      /* the run's length in virtual time */
+	struct iolab_rebuild_report rebuild; /* a volume: its rebuild (of the last repetition) */
 };
 /* Adds b's counts to a (same part). */
 void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_report *b);

@@ -53,7 +53,8 @@ struct iolab_config {
 	unsigned narray, nstripe;
 	unsigned array_drives[IOLAB_LIST_MAX];
 	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
-	unsigned failed;                   /* the volume's failed drive, 1-based (0: none) */
+	unsigned failed[2];                /* the volume's failed drives, 1-based (0: none) */
+	uint64_t rebuild_rate;             /* their rebuild's pace in bytes/s (0: none) */
 	/* simulated: the path's parts (subsys_shape.h), or a subsystem file (--config) */
 	const struct iolab_subsys *subsys;
 	bool has_channel, has_bus, has_ctl;

@@ -135,15 +135,20 @@ extern const struct iolab_comp_ops iolab_comp_crossing;
 int iolab_comp_crossing_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
 			     struct iolab_comp *const *bus, unsigned nbus, uint32_t block_bytes);
 
-/* Volume part (comp_volume.c): RAID over n members (drives, or other parts; built, owned and
- * freed by the caller), each giving member_blocks, with a stripe unit of unit_blocks, failed
- * members failed[0], failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none).
- * Returns 0, -EINVAL (a shape the level cannot have) or -ENOMEM. */
+/* Volume part (comp_volume.c): RAID 0, 1, 10, 4, 5 or 6 over n members (drives, or other parts
+ * with the same contract; built, owned and freed by the caller), each giving member_blocks of
+ * block_bytes, with a stripe unit of unit_blocks (all but RAID 1), failed members failed[0],
+ * failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none). Returns 0, -EINVAL
+ * (n not 1..64, below 3 for RAID 4 and 5, below 4 or odd for RAID 10, below 4 for RAID 6; unit
+ * 0; another level; failed members the level does not survive or out of range; a rebuild) or
+ * -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
 			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
 			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
 			   uint64_t rebuild_bytes_s);
+/* Its members, for reports: *members gets the array, the count is returned. */
+unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members);
 
 /* What a part did so far (its name left empty: the owner names it). */
 void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report *out);

@@ -37,7 +37,7 @@ static void help(bool sim)
 {
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --array LEVEL:N --drive NAME|FILE [--channel T] [--bus T] [OPTIONS]\n"
+		       "       iolab sim --array raid0|raid1|raid10|raid4|raid5|raid6:N --drive NAME|FILE [OPTIONS]\n"
 		       "       iolab sim --config FILE [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive in virtual time: --time is simulated\n"
@@ -356,7 +356,8 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 		const struct iolab_config *c = cfg[i];
 		const char *clash = c->array_level ? "array" : c->has_channel ? "channel"
 				    : c->channels ? "channels" : c->has_bus ? "bus"
-				    : c->controllers ? "controllers" : c->failed ? "failed" : NULL;
+				    : c->controllers ? "controllers" : c->failed[0] ? "failed"
+				    : c->rebuild_rate ? "rebuild-rate" : NULL;
 		if (clash)
 			return cli_errorf(EXIT_USAGE, "sim: --%s: the subsystem file %s describes the "
 					  "path; change it there", clash, a->config);

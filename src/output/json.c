@@ -38,6 +38,21 @@ static json_t *spread_obj(const struct iolab_spread *s)
 			 "max", s->max);
 }
 
+/* A volume's rebuild, or null. */
+static json_t *rebuild_obj(const struct iolab_rebuild_report *r)
+{
+	if (!r)
+		return json_null();
+	json_t *drives = json_array();
+	for (int i = 0; i < 2; i++)
+		if (r->drive[i] >= 0)
+			json_array_append_new(drives, json_integer(r->drive[i] + 1));
+	return json_pack("{s:o,s:I,s:I,s:I,s:b,s:o}", "drives", drives, "rate_bytes_s",
+			 (json_int_t)r->rate_bytes_s, "done_bytes", (json_int_t)r->done_bytes,
+			 "total_bytes", (json_int_t)r->total_bytes, "finished", r->ns >= 0, "seconds",
+			 r->ns >= 0 ? json_real(r->ns / 1e9) : json_null());
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -122,6 +137,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "components", comps);
 	const struct iolab_comp_report *b = bottleneck(p);
 	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
+	json_object_set_new(o, "rebuild", rebuild_obj(point_rebuild(p)));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)

@@ -69,4 +69,13 @@ static inline const struct iolab_comp_report *bottleneck(const struct iolab_poin
 	return best;
 }
 
+/* The point's volume rebuild (the volume part's), or NULL if it had none. */
+static inline const struct iolab_rebuild_report *point_rebuild(const struct iolab_point *p)
+{
+	for (unsigned i = 0; i < p->ncomp; i++)
+		if (p->comp[i].rebuild.rate_bytes_s)
+			return &p->comp[i].rebuild;
+	return NULL;
+}
+
 #endif

@@ -295,16 +295,22 @@ static int set_host_overhead(struct iolab_config *c, const char *f, const char *
 
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
+	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
+				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
 	const char *colon = strchr(v, ':');
 	unsigned level = 0;
-	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID5 && colon; l++)
-		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) && !strncmp(v, iolab_raid_name(l), 5))
+	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID6 && colon; l++)
+		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) &&
+		    !strncmp(v, iolab_raid_name(l), (size_t)(colon - v)))
 			level = l;
 	if (!level)
-		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1 or "
-				  "raid5 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, level == IOLAB_RAID5 ? 3 : 1,
-			       64, err);
+		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1, "
+				  "raid10, raid4, raid5 or raid6 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
+	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, min[level], 64, err);
+	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->narray; i++)
+		if (c->array_drives[i] % 2)
+			return iolab_errf(err, EINVAL, "%s: '%s': RAID 10 is mirrored pairs: %u drives is "
+					  "not an even count", f, v, c->array_drives[i]);
 	if (!rc)
 		c->array_level = level;
 	return rc;
@@ -326,14 +332,36 @@ static int set_stripe(struct iolab_config *c, const char *f, const char *v, stru
 	return n < 0 ? n : 0;
 }
 
+/* "N" or "N+M": one or two failed drives, 1-based, different. */
 static int set_failed(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	if (strchr(v, ','))
-		return iolab_errf(err, EINVAL, "%s: '%s': one failed drive (RAID 1 and 5 survive one)", f, v);
-	int rc = iolab_parse_uint(f, v, 1, 64, &n, err);
-	if (!rc)
-		c->failed = (unsigned)n;
+	char a[32];
+	const char *plus = strchr(v, '+');
+	size_t len = plus ? (size_t)(plus - v) : strlen(v);
+	if (strchr(v, ',') || len >= sizeof(a) || (plus && strchr(plus + 1, '+')))
+		return iolab_errf(err, EINVAL, "%s: '%s' is not N or N+M (one or two failed drives, "
+				  "1-based)", f, v);
+	memcpy(a, v, len);
+	a[len] = 0;
+	uint64_t n[2] = {0, 0};
+	int rc = iolab_parse_uint(f, a, 1, 64, &n[0], err);
+	if (!rc && plus)
+		rc = iolab_parse_uint(f, plus + 1, 1, 64, &n[1], err);
+	if (!rc && n[0] == n[1])
+		return iolab_errf(err, EINVAL, "%s: '%s' names drive %u twice", f, v, (unsigned)n[0]);
+	if (!rc) {
+		c->failed[0] = (unsigned)n[0];
+		c->failed[1] = (unsigned)n[1];
+	}
+	return rc;
+}
+
+static int set_rebuild_rate(struct iolab_config *c, const char *f, const char *v,
+			    struct iolab_err *err)
+{
+	int rc = iolab_parse_size(f, v, &c->rebuild_rate, err);
+	if (!rc && !c->rebuild_rate)
+		return iolab_errf(err, EINVAL, "%s: must be more than 0 bytes/s", f);
 	return rc;
 }
 
@@ -467,10 +495,13 @@ static const struct option_entry table[] = {
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
-	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1 or raid5 volume of N drives of --drive (a list sweeps N)"},
+	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1, raid10, raid4, raid5 or raid6 volume of N drives of --drive (a list sweeps N)"},
 	 set_array},
 	{{"stripe", "SIZE[,SIZE]", "simulated: the volume's stripe unit (default 64k)"}, set_stripe},
-	{{"failed", "N", "simulated: drive N of the volume has failed (RAID 1, 5: degraded mode)"}, set_failed},
+	{{"failed", "N[+M]", "simulated: drive N (and M) of the volume failed: degraded mode (RAID 6: two; RAID 10: one per pair; others: one)"},
+	 set_failed},
+	{{"rebuild-rate", "RATE", "simulated: rebuild the failed drives onto replacements at RATE bytes/s (10M), beside the load"},
+	 set_rebuild_rate},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
 	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
@@ -527,7 +558,7 @@ bool iolab_option_simulated(const char *name)
 
 /* Options only a simulated drive uses; a measurement of real targets refuses them. */
 static const char *const simulated_only[] = {
-	"host-scheduler", "host-overhead", "array", "stripe", "failed", "channel", "channels", "bus",
+	"host-scheduler", "host-overhead", "array", "stripe", "failed", "rebuild-rate", "channel", "channels", "bus",
 	"controllers", "controller-overhead", "cache", "write-policy", "battery", "read-ahead",
 	"drive-cache",
 };

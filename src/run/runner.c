@@ -160,7 +160,8 @@ static int shape_point(const struct iolab_config *c, const struct point_params *
 		.file = c->subsys, .model = c->engine_config,
 		.level = pp->array_drives ? c->array_level : 0, .drives = pp->array_drives,
 		.stripe = c->subsys ? (c->nstripe ? pp->stripe : 0) : pp->stripe,
-		.failed = {(int)c->failed - 1, -1},
+		.failed = {(int)c->failed[0] - 1, (int)c->failed[1] - 1},
+		.rebuild_bytes_s = c->rebuild_rate,
 		.host = {pp->host_sched, c->host_overhead_ns}, .set_host_sched = c->nhost > 0,
 		.has_channel = c->has_channel, .has_bus = c->has_bus,
 		.has_ctl = c->has_ctl, .channel = c->channel, .bus = c->bus,
@@ -179,14 +180,16 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 			  struct run_env *env, struct iolab_err *err)
 {
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+	env->n = 1;
+	env->fds[0] = -1;
 	if (pp && env->desc)
 		size = iolab_subsys_bytes(env->desc);
+	else if (!pp && c->engine == &iolab_engine_sim)
+		return 0; /* each point's path is checked with the point */
 	if (c->offset + (c->length ? c->length : 1) > size)
 		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
 				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
 				  c->length, size);
-	env->n = 1;
-	env->fds[0] = -1;
 	env->region[0].start = c->offset;
 	env->region[0].len = c->length ? c->length
 			     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
@@ -250,20 +253,48 @@ static uint64_t default_mem_limit(void)
 	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
 }
 
+/* Checks the failed drives (--failed) against the point's volume: in range, and ones it
+ * survives (RAID 6 two, RAID 10 one in each mirrored pair, RAID 1, 4 and 5 one, RAID 0 none). */
+static int check_failed(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+			struct iolab_err *err)
+{
+	static const char *const name[] = {[IOLAB_RAID0] = "RAID 0", [IOLAB_RAID1] = "RAID 1",
+					   [IOLAB_RAID5] = "RAID 5", [IOLAB_RAID10] = "RAID 10",
+					   [IOLAB_RAID4] = "RAID 4", [IOLAB_RAID6] = "RAID 6"};
+	unsigned a = c->failed[0], b = c->failed[1];
+	char f[32];
+	snprintf(f, sizeof(f), b ? "%u+%u" : "%u", a, b);
+	if (c->rebuild_rate && !a)
+		return iolab_errf(err, EINVAL, "--rebuild-rate: there is no failed drive to rebuild "
+				  "(--failed N)");
+	if (!a)
+		return 0;
+	if (!pp->array_drives)
+		return iolab_errf(err, EINVAL, "--failed %s: there is no volume (--array LEVEL:N)", f);
+	if (c->array_level == IOLAB_RAID0)
+		return iolab_errf(err, EINVAL, "--failed %s: RAID 0 has no redundancy; a failed drive "
+				  "loses the volume", f);
+	if (a > pp->array_drives || b > pp->array_drives)
+		return iolab_errf(err, EINVAL, "--failed %s: point %u's volume has only %u drives", f,
+				  k + 1, pp->array_drives);
+	if (b && c->array_level == IOLAB_RAID10 && (a - 1) / 2 == (b - 1) / 2)
+		return iolab_errf(err, EINVAL, "--failed %s: drives %u and %u are the two copies of a "
+				  "mirrored pair of the RAID 10; it loses the volume", f, a < b ? a : b,
+				  a < b ? b : a);
+	if (b && c->array_level != IOLAB_RAID10 && c->array_level != IOLAB_RAID6)
+		return iolab_errf(err, EINVAL, "--failed %s: %s survives one failed drive, not two", f,
+				  name[c->array_level]);
+	return 0;
+}
+
 /* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
  * the I/O buffers (workers x queue depth x largest transfer) must fit the memory limit. */
 static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			 struct iolab_err *err)
 {
-	if (c->failed && !pp->array_drives)
-		return iolab_errf(err, EINVAL, "--failed %u: there is no volume (--array raid1:N or "
-				  "raid5:N)", c->failed);
-	if (c->failed && c->array_level == IOLAB_RAID0)
-		return iolab_errf(err, EINVAL, "--failed %u: RAID 0 has no redundancy; a failed drive "
-				  "loses the volume", c->failed);
-	if (c->failed > pp->array_drives)
-		return iolab_errf(err, EINVAL, "--failed %u: point %u's volume has only %u drives",
-				  c->failed, k + 1, pp->array_drives);
+	int rc = check_failed(c, k, pp, err);
+	if (rc)
+		return rc;
 	if (pp->spec.copy && (pp->qd > 1 || pp->workers > 1))
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
@@ -537,7 +568,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
 		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe,
-			   (int)c->failed - 1},
+			   {(int)c->failed[0] - 1, (int)c->failed[1] - 1}, c->rebuild_rate},
 		.subsys = env->desc,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
