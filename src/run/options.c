@@ -180,11 +180,11 @@ static int set_rate(struct iolab_config *c, const char *f, const char *v, struct
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = 0; i < n; i++) {
-		if (iolab_parse_double(f, items[i], 0, 1e9, &c->rate[i], err))
+		if (iolab_parse_double(f, items[i], -1e300, 1e300, &c->rate[i], err))
 			return -EINVAL;
-		if (c->rate[i] <= 0)
-			return iolab_errf(err, EINVAL, "%s: '%s' must be more than 0 requests per second", f,
-					  items[i]);
+		if (c->rate[i] <= 0 || c->rate[i] > 1e9)
+			return iolab_errf(err, EINVAL, "%s: '%s' must be more than 0 and at most 1e9 requests "
+					  "per second", f, items[i]);
 	}
 	if (n < 0)
 		return n;
