@@ -208,10 +208,10 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 	struct pace *pc = &s->pace;
 	bool paced = pc->p.kind != PACE_QD, open = pc->p.kind == PACE_RATE;
 	unsigned n = 0;
-	while (*nfree && pace_due(pc) <= now) {
+	while (*nfree && (!paced || pace_due(pc) <= now)) { /* a closed loop's are due at once */
 		struct iolab_io *io = s->freel[--*nfree];
 		struct iolab_req r;
-		io->t_submit = pace_take(pc); /* the intended time, for now */
+		io->t_submit = paced ? pace_take(pc) : 0; /* the intended time, for now */
 		iolab_gen_next(&s->gen, &r);
 		io->off = r.off;
 		io->len = r.len;
@@ -261,8 +261,8 @@ static int wait_due(struct loop_state *s, uint64_t until, unsigned inflight, uns
 }
 
 /* Accounts one completed I/O at now. */
-static void account(struct worker *w, struct loop_state *s, struct loop_clock *k, struct iolab_io *io,
-		    uint64_t now, uint64_t *next_sec, unsigned *sec)
+static inline void account(struct worker *w, struct loop_state *s, struct loop_clock *k,
+			   struct iolab_io *io, bool paced, uint64_t now, uint64_t *next_sec, unsigned *sec)
 {
 	if (io->res != (int32_t)io->len) {
 		w->dir[io->op].errors++;
@@ -275,7 +275,7 @@ static void account(struct worker *w, struct loop_state *s, struct loop_clock *k
 	d->ios++;
 	d->bytes += io->len;
 	iolab_hist_add(&d->lat, now - io->t_submit);
-	if (s->pace.p.kind != PACE_QD) {
+	if (paced) {
 		double late = (double)s->delay[io->slot];
 		w->delay_n++;
 		w->delay_sum_ns += late;
@@ -317,7 +317,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	for (;;) {
-		uint64_t now = paced ? now_of(&s->eng) : 0; /* a closed loop's requests are due at 0 */
+		uint64_t now = paced ? now_of(&s->eng) : 0;
 		if (!k.stopping) {
 			bool failed = false;
 			inflight += issue(w, s, &nfree, now, &failed);
@@ -346,8 +346,9 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		for (int i = 0; i < got; i++) {
 			struct iolab_io *io = s->done[i];
 			s->freel[nfree++] = io;
-			pace_done(pc, now);
-			account(w, s, &k, io, now, &next_sec, &sec);
+			if (paced)
+				pace_done(pc, now);
+			account(w, s, &k, io, paced, now, &next_sec, &sec);
 		}
 		inflight -= (unsigned)got;
 		completions += (unsigned)got;
