@@ -37,8 +37,9 @@ static const char *load_label(const struct iolab_point *p, enum load_col col, ch
 {
 	enum load_col own = point_load(p);
 	const char *name = col != COL_MIXED ? "" : own == COL_CLIENTS ? "clients " : own == COL_QD ? "qd " : "";
-	if (own == COL_RATE)
-		snprintf(buf, n, "%s%.6g", p->poisson ? "poisson:" : "", p->target_iops);
+	if (own == COL_RATE) /* as --rate is written */
+		snprintf(buf, n, "%s%.6g", p->poisson ? "poisson:" : col == COL_MIXED ? "rate " : "",
+			 p->target_iops);
 	else
 		snprintf(buf, n, "%s%u", name, own == COL_CLIENTS ? p->clients : p->qd);
 	return buf;
