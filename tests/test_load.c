@@ -10,6 +10,7 @@
  * the gaps between arrivals (even spacing has none), so that Poisson arrivals wait longer than
  * evenly spaced ones at the same rate. The Atlas 10K's random 4 KiB service time (about 9.3 ms:
  * 107 IOPS at QD 1) is measured here by --qd 1 itself, not assumed. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@
 #include "helpers.h"
 #include "iolab/disk_model.h"
 #include "iolab/engine.h"
+#include "iolab/run.h"
 #include "iolab/workload.h"
 
 /* The JSON document a command printed on standard output (--json -), after checking it exited
@@ -292,6 +294,29 @@ static void test_sim_advance(void **state)
 	iolab_model_free(&m);
 }
 
+/* A virtual-time engine without advance cannot wait for a think time or an arrival: a run that
+ * needs it is refused before it starts, naming the engine; a closed loop still runs on it. */
+static void test_no_advance_refused(void **state)
+{
+	(void)state;
+	struct iolab_engine_ops ops = iolab_engine_sim;
+	ops.name = "sim-without-advance";
+	ops.advance = NULL;
+	struct iolab_err err;
+	assert_int_equal(iolab_engine_check(&ops, &err), 0); /* the hook is optional */
+	struct iolab_config c;
+	iolab_config_init(&c);
+	c.engine = &ops;
+	assert_int_equal(iolab_config_set(&c, "rate", "10", &err), 0);
+	struct iolab_results res = {0};
+	assert_int_equal(iolab_run(&c, &res, NULL, NULL, &err), -EINVAL);
+	print_message("%s\n", err.msg);
+	assert_non_null(strstr(err.msg, "sim-without-advance"));
+	assert_non_null(strstr(err.msg, "--rate"));
+	assert_int_equal(res.n, 0);
+	iolab_results_free(&res);
+}
+
 /* A real file: an open loop at 200 IOPS for 1 s achieves 200 (within 10%); two clients thinking
  * Z = 5 ms achieve N / (Z + R + D), R their mean latency and D how late a request left after its
  * think time (the thread's wake-up; under psync also the other client's I/O), within 10%, and D
@@ -381,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_poisson_waits_longer),
 		cmocka_unit_test(test_table_label),
 		cmocka_unit_test(test_sim_advance),
+		cmocka_unit_test(test_no_advance_refused),
 		cmocka_unit_test(test_real_psync),
 		cmocka_unit_test(test_real_io_uring),
 		cmocka_unit_test(test_refusals),
