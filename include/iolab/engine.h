@@ -15,8 +15,9 @@
 
 #include "iolab/error.h"
 
-/* The layout of struct iolab_engine_ops; checked by iolab_engine_check. 2: device_depth added. */
-#define IOLAB_ENGINE_OPS_VERSION 2
+/* The layout of struct iolab_engine_ops; checked by iolab_engine_check. 2: device_depth added;
+ * 3: advance added. */
+#define IOLAB_ENGINE_OPS_VERSION 3
 
 /* One I/O in flight. The worker owns the slot; the engine reads off/len/op/target/buf and writes
  * res when the I/O completes. */
@@ -42,17 +43,8 @@ struct iolab_host_params {
 /* RAID levels of a simulated volume. */
 enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, IOLAB_RAID10, IOLAB_RAID4, IOLAB_RAID6 };
 
-/* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
- * count and stripe unit. */
 /* "raid0", "raid1", "raid5", "raid10", "raid4", "raid6" ("none" for a single drive). */
 const char *iolab_raid_name(unsigned level);
-
-struct iolab_volume_params {
-	unsigned level, drives;
-	uint64_t stripe_bytes;
-	int failed[2]; /* the failed drives, 0-based, or -1 */
-	uint64_t rebuild_bytes_s; /* their rebuild's pace (0: none) */
-};
 
 struct iolab_subsys;
 
@@ -64,7 +56,6 @@ struct iolab_engine_params {
 	size_t buf_size;
 	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
 	struct iolab_host_params host; /* the simulator's host; ignored by real engines */
-	struct iolab_volume_params volume; /* the simulator's volume; ignored by real engines */
 	const struct iolab_subsys *subsys; /* the simulator's whole path (subsys.h), or NULL */
 };
 
@@ -106,7 +97,8 @@ struct iolab_engine_ops {
 	 * takes the rest back), or -errno if none could be and the engine cannot go on. */
 	int (*submit)(struct iolab_engine *e, struct iolab_io *const *ios, unsigned n);
 	/* Waits until at least min I/Os have finished and returns up to max of them in done[]
-	 * (their res set). Returns the count, or -errno. */
+	 * (their res set). Returns the count, or -errno. A real engine given min 0 does not wait:
+	 * it returns what has finished (a worker polls so while its load waits for a due time). */
 	int (*reap)(struct iolab_engine *e, unsigned min, struct iolab_io **done, unsigned max);
 	/* Frees e->priv. May be NULL. */
 	void (*cleanup)(struct iolab_engine *e);
@@ -122,6 +114,13 @@ struct iolab_engine_ops {
 	 * engine_params config; for the simulator, the model's queue_depth): I/Os beyond it wait
 	 * in the host's queue. 0 means no limit the engine knows of. May be NULL (the same). */
 	unsigned (*device_depth)(const void *config);
+	/* For IOLAB_ENGINE_VIRTUAL engines: lets the clock move on to t (> now) while the load has
+	 * nothing to submit before t (a client thinking, the next arrival of an open loop). Runs
+	 * the engine's work due before t, but stops at the first I/O that finishes (or at once if
+	 * one is waiting to be reaped) and returns that time, before t: reap() then returns it.
+	 * With nothing finished, the clock is set to t and t is returned. May be NULL: such an
+	 * engine runs only closed loops without think time (--qd). */
+	uint64_t (*advance)(struct iolab_engine *e, uint64_t t);
 };
 
 /* Checks that ops is a table this build can drive: a name, version IOLAB_ENGINE_OPS_VERSION,

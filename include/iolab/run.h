@@ -4,7 +4,8 @@
  * result with latency histograms, rates, CPU, device counters and honest warnings.
  *
  * Sweep order, outermost first: pattern, host scheduler, array drive count, stripe unit (these
- * three for simulated drives), workers, read %, block size, queue depth; repetitions
+ * three for simulated drives), workers, read %, block size, and the load: queue depth, clients
+ * or rate (one of them); repetitions
  * of a point run back to back and are reported as one point with their spread.
  */
 #ifndef IOLAB_RUN_H
@@ -24,6 +25,7 @@
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
 #define IOLAB_PATTERNS_MAX 16
 #define IOLAB_REPEAT_MAX 1000 /* most runs of one point (--repeat) */
+#define IOLAB_RATE_QD 1024    /* most requests in flight per worker of an open loop without --qd */
 
 /* Patterns a job file defines, visible to the runs after the definition. */
 struct iolab_pattern_set {
@@ -46,6 +48,15 @@ struct iolab_config {
 	uint64_t bs[IOLAB_LIST_MAX];       /* nbs == 0: the pattern's own sizes */
 	unsigned read[IOLAB_LIST_MAX];     /* nread == 0: the pattern's own read % */
 	unsigned workers[IOLAB_LIST_MAX];
+	/* Load models other than --qd (see the points' sweep order): closed-loop clients per worker
+	 * that think between requests, or an open loop at a target rate (all workers together),
+	 * --qd then being the most in flight per worker (IOLAB_RATE_QD by default). */
+	unsigned nclients, nrate;
+	unsigned clients[IOLAB_LIST_MAX];
+	double rate[IOLAB_LIST_MAX];       /* requests per second */
+	uint64_t think_ns;                 /* a client's wait after a completion (the mean if exp) */
+	bool think_set, think_exp;         /* --think given; exponential rather than fixed */
+	bool poisson;                      /* --rate poisson:R: Poisson arrivals, else evenly spaced */
 	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
 	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
 	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
@@ -131,7 +142,12 @@ struct iolab_point {
 	/* parameters */
 	const char *run;  /* config name */
 	char pattern[IOLAB_NAME_MAX];
-	unsigned qd, workers;
+	unsigned qd, workers; /* qd: slots per worker (the clients; an open loop's cap) */
+	unsigned clients;  /* closed-loop clients per worker (--clients), 0: none */
+	uint64_t think_ns; /* their think time (the mean if think_exp) */
+	bool think_exp;
+	double target_iops; /* open loop (--rate): the arrival rate, 0: none */
+	bool poisson;      /* its arrivals are a Poisson process, else evenly spaced */
 	uint64_t bs;      /* 0: the pattern's mix */
 	int read_pct;     /* % of I/Os that are reads (the pattern's own unless --read) */
 	const char *engine;
@@ -150,6 +166,11 @@ struct iolab_point {
 	struct iolab_dir_result dir[2]; /* by enum iolab_op */
 	struct iolab_spread iops, mbps;
 	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
+	uint64_t delay_n;  /* clients and open loops: I/Os counted, */
+	double delay_sum_ns, delay_max_ns; /* and how late they were issued after their intended
+					      time (a slot not free, the wake-up; all repetitions) */
+	unsigned inflight_max; /* the most I/Os in flight at once, over the workers together (the
+				  largest of the repetitions) */
 	double cpu_user_pct, cpu_sys_pct; /* of one CPU, whole process */
 	unsigned device_depth; /* commands the device accepts at once, if the engine knows (the
 				  simulated drive's queue_depth); 0: unknown */

@@ -96,6 +96,10 @@ void iolab_sim_at_late(struct iolab_comp *c, uint64_t t, unsigned what, void *ar
 void iolab_sim_done(struct iolab_sim *s, struct iolab_sreq *r);
 /* Handles the earliest event. Returns false when there is none. */
 bool iolab_sim_step(struct iolab_sim *s);
+/* Handles the events before t until one of the load's requests is finished (at once if one is
+ * waiting) and returns now, the time it finished; with none finished, sets now to t and returns
+ * t. Events at t itself stay queued. */
+uint64_t iolab_sim_advance(struct iolab_sim *s, uint64_t t);
 
 /* The components of a single drive's path. */
 extern const struct iolab_comp_ops iolab_comp_host;

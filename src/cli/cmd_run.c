@@ -47,10 +47,11 @@ static void help(bool sim)
 		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 		       "       iolab run --job FILE [OPTIONS]\n"
 		       "       iolab run --default\n\n"
-		       "Measures files and block devices. List options (pattern, bs, qd, read, workers)\n"
-		       "take comma lists; the run is their cross product, pattern outermost, then\n"
-		       "workers, read, bs, and qd innermost. Sizes: 4096, 4k, 1.5m, 2G (1024-based),\n"
-		       "500GB (1000-based). Times: 30, 500ms, 2m.\n\n");
+		       "Measures files and block devices. List options (pattern, bs, qd, read, workers,\n"
+		       "clients, rate) take comma lists; the run is their cross product, pattern\n"
+		       "outermost, then workers, read, bs, and the load (qd, clients or rate)\n"
+		       "innermost. Sizes: 4096, 4k, 1.5m, 2G (1024-based), 500GB (1000-based).\n"
+		       "Times: 30, 500ms, 2m.\n\n");
 	for (unsigned i = 0; i < iolab_option_count(); i++) {
 		const struct iolab_option *o = iolab_option_at(i);
 		if (sim ? !iolab_option_simulated(o->name) : !iolab_option_real(o->name))
@@ -72,8 +73,8 @@ static void help(bool sim)
 	}
 	else
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
-	printf("\nAn existing output file is replaced only with --force. Limits: --qd 1..4096,\n"
-	       "--workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
+	printf("\nAn existing output file is replaced only with --force. Limits: --qd and --clients\n"
+	       "1..4096, --workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
 	       "Exit status: 0 success, 1 the run failed (I/O errors, a point that completed fewer\n"
 	       "I/Os than it kept in flight, a write error), 2 bad input or refused, 130 interrupted.\n",
 	       IOLAB_REPEAT_MAX);
@@ -290,15 +291,24 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	if (status == EXIT_OK && res.short_point) {
 		const struct iolab_point *p = &res.point[res.short_point - 1];
 		unsigned long long ios = p->dir[0].ios + p->dir[1].ios;
-		if (!ios)
-			status = cli_errorf(EXIT_FAILED, "point %u completed no I/O in its measured time (%u "
-					    "worker(s) x queue depth %u): there is no result; give more --time "
-					    "or lower --qd/--workers", res.short_point, p->workers, p->qd);
+		char kept[96]; /* what the point kept in flight, in its load model's terms */
+		if (p->clients)
+			snprintf(kept, sizeof(kept), "%u worker(s) x %u clients", p->workers, p->clients);
+		else if (p->target_iops > 0)
+			snprintf(kept, sizeof(kept), "%u I/Os (at most, at rate %.6g)", p->inflight_max,
+				 p->target_iops);
 		else
-			status = cli_errorf(EXIT_FAILED, "point %u completed %llu I/Os, fewer than the %u "
-					    "worker(s) x queue depth %u it kept in flight: the queue never "
-					    "turned over, so there is no steady-state result; give more --time "
-					    "or lower --qd/--workers", res.short_point, ios, p->workers, p->qd);
+			snprintf(kept, sizeof(kept), "%u worker(s) x queue depth %u", p->workers, p->qd);
+		const char *lower = p->clients ? "--clients" : p->target_iops > 0 ? "--rate" : "--qd";
+		if (!ios)
+			status = cli_errorf(EXIT_FAILED, "point %u completed no I/O in its measured time (%s): "
+					    "there is no result; give more --time or lower %s/--workers",
+					    res.short_point, kept, lower);
+		else
+			status = cli_errorf(EXIT_FAILED, "point %u completed %llu I/Os, fewer than the %s it "
+					    "kept in flight: the queue never turned over, so there is no "
+					    "steady-state result; give more --time or lower %s/--workers",
+					    res.short_point, ios, kept, lower);
 	}
 	if (res.interrupted)
 		status = EXIT_INTERRUPTED;

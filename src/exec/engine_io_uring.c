@@ -111,6 +111,12 @@ static int uring_reap(struct iolab_engine *e, unsigned min, struct iolab_io **do
 {
 	struct uring_state *s = e->priv;
 	unsigned got = take_cqes(s, done, 0, max);
+	if (!min && !got && !io_uring_sq_ready(&s->ring)) {
+		/* A poll: completions whose work the kernel deferred (DEFER_TASKRUN) are posted
+		 * only when the thread enters it. */
+		io_uring_get_events(&s->ring);
+		return (int)take_cqes(s, done, 0, max);
+	}
 	while (got < min || io_uring_sq_ready(&s->ring)) {
 		/* Submits what is queued (EAGAIN/EBUSY/EINTR leave it queued for the next call)
 		 * and, if still short of min, waits. */

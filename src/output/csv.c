@@ -42,6 +42,24 @@ static void csv_warnings(FILE *f, const struct iolab_point *p)
 	free(all);
 }
 
+/* The load model's fields: clients and their think time, the target rate, and how late the
+ * requests were issued on average; empty where they do not apply. */
+static void csv_load(FILE *f, const struct iolab_point *p)
+{
+	if (p->clients)
+		fprintf(f, ",%u,%.9g", p->clients, (double)p->think_ns / 1e9);
+	else
+		fprintf(f, ",,");
+	if (p->target_iops > 0)
+		fprintf(f, ",%.6g", p->target_iops);
+	else
+		fprintf(f, ",");
+	if (p->delay_n)
+		fprintf(f, ",%.3f", p->delay_sum_ns / (double)p->delay_n / 1e3);
+	else
+		fprintf(f, ",");
+}
+
 int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err)
 {
 	errno = 0;
@@ -49,8 +67,8 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		   "iops_stddev,read_iops,write_iops,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us");
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
-	fprintf(f, ",qd_reached,device_queue,device_util_pct,done_at_submit_pct,cpu_user_pct,cpu_sys_pct,"
-		   "errors,partial,warnings\n");
+	fprintf(f, ",qd_reached,device_queue,device_util_pct,done_at_submit_pct,clients,think_s,"
+		   "target_iops,issue_delay_mean_us,cpu_user_pct,cpu_sys_pct,errors,partial,warnings\n");
 	struct iolab_dir_result *all = malloc(sizeof(*all));
 	if (!all)
 		return iolab_errf(err, ENOMEM, "out of memory");
@@ -92,6 +110,7 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 			fprintf(f, ",%.1f", 100.0 * (double)p->sub_done / (double)p->sub_seen);
 		else
 			fprintf(f, ",");
+		csv_load(f, p);
 		fprintf(f, ",%.1f,%.1f,%" PRIu64 ",%d,", p->cpu_user_pct, p->cpu_sys_pct, all->errors,
 			p->partial);
 		csv_warnings(f, p);

@@ -53,6 +53,23 @@ static json_t *rebuild_obj(const struct iolab_rebuild_report *r)
 			 r->ns >= 0 ? json_real(r->ns / 1e9) : json_null());
 }
 
+/* A point's load model: clients and their think time, or an open loop's target rate and
+ * arrivals; how late requests were issued and the most in flight. */
+static void load_fields(json_t *o, const struct iolab_point *p)
+{
+	bool open = p->target_iops > 0;
+	json_object_set_new(o, "clients", p->clients ? json_integer(p->clients) : json_null());
+	json_object_set_new(o, "think_s", p->clients ? json_real((double)p->think_ns / 1e9) : json_null());
+	json_object_set_new(o, "think_dist", p->clients ? json_string(p->think_exp ? "exp" : "fixed")
+							 : json_null());
+	json_object_set_new(o, "target_iops", open ? json_real(p->target_iops) : json_null());
+	json_object_set_new(o, "arrivals", open ? json_string(p->poisson ? "poisson" : "fixed") : json_null());
+	json_object_set_new(o, "issue_delay_us", !p->delay_n ? json_null()
+			    : json_pack("{s:f,s:f}", "mean", p->delay_sum_ns / (double)p->delay_n / 1e3,
+					"max", p->delay_max_ns / 1e3));
+	json_object_set_new(o, "inflight_max", json_integer(p->inflight_max));
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -64,6 +81,7 @@ static json_t *point_obj(const struct iolab_point *p)
 		json_object_set_new(o, "run", json_string(p->run));
 	json_object_set_new(o, "pattern", json_string(p->pattern));
 	json_object_set_new(o, "qd", json_integer(p->qd));
+	load_fields(o, p);
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
 	json_object_set_new(o, "workers", json_integer(p->workers));
@@ -219,8 +237,19 @@ static json_t *config_obj(const struct iolab_config *c)
 	for (unsigned i = 0; i < c->nbs; i++)
 		json_array_append_new(bs, json_integer((json_int_t)c->bs[i]));
 	json_object_set_new(o, "bs", bs);
-	static const unsigned one = 1;
-	json_object_set_new(o, "qd", c->nqd ? uint_list(c->qd, c->nqd) : uint_list(&one, 1));
+	static const unsigned one = 1, rate_qd = IOLAB_RATE_QD;
+	json_object_set_new(o, "qd", c->nqd ? uint_list(c->qd, c->nqd) : c->nclients ? json_array()
+				     : uint_list(c->nrate ? &rate_qd : &one, 1));
+	json_object_set_new(o, "clients", uint_list(c->clients, c->nclients));
+	json_object_set_new(o, "think_s", c->nclients ? json_real((double)c->think_ns / 1e9) : json_null());
+	json_object_set_new(o, "think_dist", c->nclients ? json_string(c->think_exp ? "exp" : "fixed")
+							 : json_null());
+	json_t *rates = json_array();
+	for (unsigned i = 0; i < c->nrate; i++)
+		json_array_append_new(rates, json_real(c->rate[i]));
+	json_object_set_new(o, "rate", rates);
+	json_object_set_new(o, "arrivals", c->nrate ? json_string(c->poisson ? "poisson" : "fixed")
+						     : json_null());
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
 	json_object_set_new(o, "engine", json_string(c->engine->name));

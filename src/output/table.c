@@ -15,6 +15,57 @@ static const char *fmt_bs(const struct iolab_point *p, char *buf, size_t n)
 	return iolab_fmt_size(p->bs, buf, n);
 }
 
+/* What the load column shows: "qd" when every point is a closed loop of --qd, else "clients",
+ * "rate/s" or, for a job mixing them, "load" with the model named in each row. */
+enum load_col { COL_QD, COL_CLIENTS, COL_RATE, COL_MIXED };
+
+static enum load_col point_load(const struct iolab_point *p)
+{
+	return p->clients ? COL_CLIENTS : p->target_iops > 0 ? COL_RATE : COL_QD;
+}
+
+static enum load_col load_col(const struct iolab_results *r)
+{
+	enum load_col col = r->n ? point_load(&r->point[0]) : COL_QD;
+	for (unsigned i = 1; i < r->n; i++)
+		if (point_load(&r->point[i]) != col)
+			return COL_MIXED;
+	return col;
+}
+
+static const char *load_label(const struct iolab_point *p, enum load_col col, char *buf, size_t n)
+{
+	enum load_col own = point_load(p);
+	const char *name = col != COL_MIXED ? "" : own == COL_CLIENTS ? "clients " : own == COL_QD ? "qd " : "";
+	if (own == COL_RATE) /* as --rate is written */
+		snprintf(buf, n, "%s%.6g", p->poisson ? "poisson:" : col == COL_MIXED ? "rate " : "",
+			 p->target_iops);
+	else
+		snprintf(buf, n, "%s%u", name, own == COL_CLIENTS ? p->clients : p->qd);
+	return buf;
+}
+
+/* Says what the load columns of clients and open loops mean (the first point of each kind). */
+static void load_footer(FILE *f, const struct iolab_results *r)
+{
+	bool clients = false, rate = false;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		if (p->clients && !clients) {
+			clients = true;
+			fprintf(f, "clients = closed-loop clients per worker, each waiting %s%.6g ms after a "
+				"completion before its next request (--think)\n", p->think_exp ? "on average " : "",
+				(double)p->think_ns / 1e6);
+		}
+		if (p->target_iops > 0 && !rate) {
+			rate = true;
+			fprintf(f, "rate = requests arriving per second, all workers (--rate; poisson: a Poisson "
+				"process, else evenly spaced); their latency\nruns from the intended arrival, so a "
+				"request that waited to be issued counts that wait (and qd@ counts it waiting)\n");
+		}
+	}
+}
+
 /* Once per device (or drive model) that accepts fewer commands at once than some point kept
  * queued: those points' rows differ only by the host's queue, and this says why. */
 static void device_depth_notes(FILE *f, const struct iolab_results *r)
@@ -133,8 +184,11 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fprintf(f, "%-12s ", "volume");
 	if (ctl)
 		fprintf(f, "%-17s ", "controller");
-	fprintf(f, "%-16s %5s %4s %3s %4s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
-		"bs", "rd%", "wk", "qd", "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
+	enum load_col col = load_col(r);
+	static const char *const col_name[] = {"qd", "clients", "rate/s", "load"};
+	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
+	fprintf(f, "%-16s %5s %4s %3s %*s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
+		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
@@ -142,7 +196,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		if (!all)
 			return;
 		point_all(p, all);
-		char bs[32], cpu[24], devq[16] = "-";
+		char bs[32], cpu[24], devq[16] = "-", load[32];
 		snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
 		if (p->host_sched >= 0)
 			snprintf(devq, sizeof(devq), "%s", iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
@@ -169,8 +223,9 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 					 iolab_write_policy_name((unsigned)p->write_policy));
 			fprintf(f, "%-17s ", c);
 		}
-		fprintf(f, "%-16.16s %5s %4d %3u %4u %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
-			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, p->qd, p->iops.mean,
+		fprintf(f, "%-16.16s %5s %4d %3u %*s %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
+			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
+			load_label(p, col, load, sizeof(load)), p->iops.mean,
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
 			p->qd_reached, devq, cpu);
@@ -211,6 +266,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	device_depth_notes(f, r);
 	if (r->n)
 		footer(f, &r->point[0]);
+	load_footer(f, r);
 	if (r->interrupted)
 		fprintf(f, "interrupted: the last point is partial\n");
 }

@@ -124,9 +124,76 @@ static int set_uint_list(const char *f, const char *v, unsigned *out, unsigned *
 	return n < 0 ? n : 0;
 }
 
+/* --qd (a closed loop) given after --clients elsewhere (a job file, then the command line)
+ * replaces them and their think time, as --time replaces --bytes. With --rate it is the cap. */
 static int set_qd(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	return set_uint_list(f, v, c->qd, &c->nqd, 1, 4096, err);
+	int rc = set_uint_list(f, v, c->qd, &c->nqd, 1, 4096, err);
+	if (!rc) {
+		c->nclients = 0;
+		c->think_set = false;
+		c->think_ns = 0;
+	}
+	return rc;
+}
+
+static int set_clients(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int rc = set_uint_list(f, v, c->clients, &c->nclients, 1, 4096, err);
+	if (!rc)
+		c->nqd = 0;
+	return rc;
+}
+
+/* Strips a "name:" prefix of one of two distributions from *v: 0 for the first (or none),
+ * 1 for the second, -EINVAL for another name. */
+static int dist_prefix(const char *f, const char **v, const char *a, const char *b, struct iolab_err *err)
+{
+	const char *colon = strchr(*v, ':');
+	if (!colon)
+		return 0;
+	size_t n = (size_t)(colon - *v);
+	int which = n == strlen(a) && !strncmp(*v, a, n) ? 0 : n == strlen(b) && !strncmp(*v, b, n) ? 1 : -1;
+	if (which < 0)
+		return iolab_errf(err, EINVAL, "%s: '%.*s' is not %s or %s (%s:VALUE)", f, (int)n, *v, a, b, b);
+	*v = colon + 1;
+	return which;
+}
+
+/* [fixed:|exp:]TIME: each client's wait after a completion, fixed or exponential of mean TIME. */
+static int set_think(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int d = dist_prefix(f, &v, "fixed", "exp", err);
+	if (d < 0)
+		return d;
+	int rc = iolab_parse_duration(f, v, &c->think_ns, err);
+	if (!rc) {
+		c->think_exp = d == 1;
+		c->think_set = true;
+	}
+	return rc;
+}
+
+/* [fixed:|poisson:]IOPS[,IOPS]: open-loop arrivals per second, evenly spaced or Poisson. */
+static int set_rate(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	int d = dist_prefix(f, &v, "fixed", "poisson", err);
+	if (d < 0)
+		return d;
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		if (iolab_parse_double(f, items[i], -1e300, 1e300, &c->rate[i], err))
+			return -EINVAL;
+		if (c->rate[i] <= 0 || c->rate[i] > 1e9)
+			return iolab_errf(err, EINVAL, "%s: '%s' must be more than 0 and at most 1e9 requests "
+					  "per second", f, items[i]);
+	}
+	if (n < 0)
+		return n;
+	c->nrate = (unsigned)n;
+	c->poisson = d == 1;
+	return 0;
 }
 
 static int set_workers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -476,7 +543,14 @@ static const struct option_entry table[] = {
 	{{"stroke", "PCT", "use only the first PCT % of each target (short-stroking)"}, set_stroke},
 	{{"pattern", "NAME[,NAME]", "access pattern(s) (default rand-read; see 'iolab patterns')"}, set_pattern},
 	{{"bs", "SIZE[,SIZE]", "transfer size(s), replacing the pattern's size mix"}, set_bs},
-	{{"qd", "N[,N]", "outstanding I/Os per worker (default 1)"}, set_qd},
+	{{"qd", "N[,N]", "outstanding I/Os per worker (default 1; with --rate: the most, default 1024)"},
+	 set_qd},
+	{{"clients", "N[,N]", "closed-loop clients per worker, instead of --qd (each waits --think)"},
+	 set_clients},
+	{{"think", "[exp:]TIME", "a client's wait after each completion (default 0; exp: exponential)"},
+	 set_think},
+	{{"rate", "[poisson:]IOPS[,IOPS]", "open loop: requests arrive at IOPS (all workers), evenly or Poisson"},
+	 set_rate},
 	{{"read", "PCT[,PCT]", "read percentage(s), replacing the pattern's"}, set_read},
 	{{"workers", "N[,N]", "worker threads, each with its own queue (default 1)"}, set_workers},
 	{{"engine", "NAME", "io_uring (default), libaio, psync or null"}, set_engine},
@@ -532,6 +606,7 @@ static const char *const exclusive[][2] = {
 	{"time", "bytes"},
 	{"direct", "buffered"},
 	{"invalidate", "no-invalidate"},
+	{"qd", "clients"},
 };
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */

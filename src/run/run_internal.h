@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "iolab/run.h"
+#include "pacing.h"
 
 struct point_ctl {
 	const struct iolab_engine_ops *engine;
@@ -16,12 +17,12 @@ struct point_ctl {
 	const struct iolab_region *regions;
 	unsigned nregions;
 	unsigned qd, nworkers;
+	struct pace_params pace; /* the load model; seed and phase are set per worker */
 	uint64_t seed;
 	uint64_t ramp_ns, time_ns, bytes_per_worker;
 	bool on_error_continue;
 	const void *engine_config; /* handed to the engine (the simulator's model) */
 	struct iolab_host_params host; /* handed to the engine: the simulated host */
-	struct iolab_volume_params volume; /* and the simulated volume */
 	const struct iolab_subsys *subsys; /* the simulated subsystem of the point */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -40,6 +41,9 @@ struct worker {
 	struct iolab_err err;
 	struct iolab_dir_result dir[2];
 	uint64_t span_ns;                /* measured time, in the engine's clock */
+	uint64_t delay_n;                /* paced loads: I/Os counted, their issue delays */
+	double delay_sum_ns, delay_max_ns;
+	unsigned inflight_max;           /* the most I/Os it had in flight */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
 	unsigned ncomp;                  /* and what its parts did (a simulated path) */
 	struct iolab_comp_report comp[IOLAB_COMP_MAX];

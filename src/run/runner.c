@@ -25,12 +25,18 @@ static unsigned n_or_1(unsigned n)
 	return n ? n : 1;
 }
 
+/* The innermost sweep: the load, one of --clients, --rate (with --qd their cap) or --qd. */
+static unsigned n_load(const struct iolab_config *c)
+{
+	return c->nclients ? c->nclients : c->nrate ? c->nrate : n_or_1(c->nqd);
+}
+
 unsigned iolab_config_points(const struct iolab_config *c)
 {
 	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
 	       n_or_1(c->ncache) * n_or_1(c->nwp) *
 	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
-	       n_or_1(c->nqd);
+	       n_load(c);
 }
 
 static void vwarn(struct iolab_point *p, bool detail, const char *fmt, va_list ap)
@@ -81,10 +87,12 @@ void iolab_results_free(struct iolab_results *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* The parameters of point k, decoded from the sweep lists (qd innermost). */
+/* The parameters of point k, decoded from the sweep lists (the load innermost). */
 struct point_params {
 	struct iolab_spec spec;
-	unsigned qd, workers;
+	unsigned qd, workers; /* qd: request slots per worker (clients; an open loop's cap) */
+	unsigned clients;     /* --clients: closed-loop clients per worker (0: none) */
+	double rate;          /* --rate: arrivals per second, all workers (0: none) */
 	uint64_t bs;
 	int read_pct;
 	unsigned host_sched; /* enum iolab_host_sched */
@@ -96,8 +104,8 @@ struct point_params {
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
 {
-	unsigned iq = k % n_or_1(c->nqd);
-	k /= n_or_1(c->nqd);
+	unsigned iq = k % n_load(c);
+	k /= n_load(c);
 	unsigned ib = k % n_or_1(c->nbs);
 	k /= n_or_1(c->nbs);
 	unsigned ir = k % n_or_1(c->nread);
@@ -120,7 +128,10 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->nhost);
 	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
 	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
-	pp->qd = c->nqd ? c->qd[iq] : 1;
+	pp->clients = c->nclients ? c->clients[iq] : 0;
+	pp->rate = c->nrate && !c->nclients ? c->rate[iq] : 0;
+	pp->qd = pp->clients ? pp->clients : pp->rate ? (c->nqd ? c->qd[0] : IOLAB_RATE_QD)
+		 : c->nqd ? c->qd[iq] : 1;
 	pp->workers = c->nworkers ? c->workers[iw] : 1;
 	pp->bs = c->nbs ? c->bs[ib] : 0;
 	pp->read_pct = c->nread ? (int)c->read[ir] : -1;
@@ -128,6 +139,27 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 		iolab_spec_set_bs(&pp->spec, pp->bs);
 	if (pp->read_pct >= 0)
 		iolab_spec_set_read(&pp->spec, (unsigned)pp->read_pct);
+}
+
+/* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a
+ * closed loop without think time (psync: its I/Os finish inside submit). Clients and an open
+ * loop keep their slots there too: their requests wait for their time, not for each other. */
+static unsigned slots_of(const struct iolab_config *c, const struct point_params *pp)
+{
+	bool paced = pp->clients || pp->rate > 0;
+	return c->engine->flags & IOLAB_ENGINE_SYNC && !paced ? 1 : pp->qd;
+}
+
+/* The load model of point pp, for its workers (each gets its share of an open loop's rate). */
+static struct pace_params pace_of(const struct iolab_config *c, const struct point_params *pp)
+{
+	if (pp->clients)
+		return (struct pace_params){.kind = PACE_CLIENTS, .think_ns = c->think_ns,
+					    .think_exp = c->think_exp};
+	if (pp->rate > 0)
+		return (struct pace_params){.kind = PACE_RATE, .rate = pp->rate / pp->workers,
+					    .poisson = c->poisson};
+	return (struct pace_params){.kind = PACE_QD};
 }
 
 /* Everything opened for the run. */
@@ -295,11 +327,14 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 	int rc = check_failed(c, k, pp, err);
 	if (rc)
 		return rc;
+	if (pp->spec.copy && (pp->clients > 1 || pp->rate > 0))
+		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: it cannot be "
+				  "run by %s", pp->spec.name, pp->rate > 0 ? "--rate" : "several --clients");
 	if (pp->spec.copy && (pp->qd > 1 || pp->workers > 1))
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
-	unsigned qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd;
+	unsigned qd = slots_of(c, pp);
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
 	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
 	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
@@ -498,7 +533,7 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			      struct iolab_dir_result rep[2], struct iolab_point *p)
 {
 	uint64_t span_ns = 0;
-	unsigned nsec = 0;
+	unsigned nsec = 0, inflight = 0;
 	for (unsigned i = 0; i < n; i++) {
 		for (int d = 0; d < 2; d++) {
 			rep[d].ios += w[i].dir[d].ios;
@@ -508,6 +543,11 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 		}
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
+		p->delay_n += w[i].delay_n;
+		p->delay_sum_ns += w[i].delay_sum_ns;
+		if (w[i].delay_max_ns > p->delay_max_ns)
+			p->delay_max_ns = w[i].delay_max_ns;
+		inflight += w[i].inflight_max;
 		p->sub_seen += w[i].sub_seen;
 		p->sub_done += w[i].sub_done;
 		if (c->engine->breakdown) {
@@ -525,6 +565,8 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}
+	if (inflight > p->inflight_max)
+		p->inflight_max = inflight;
 	/* Per-second series of this repetition (the last one is kept), complete seconds only. */
 	free(p->sec_ios);
 	free(p->sec_bytes);
@@ -563,12 +605,10 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	struct point_ctl ctl = {
 		.engine = c->engine, .fds = env->fds, .nfds = env->n, .spec = &pp->spec,
 		.dist = &c->dist, .regions = env->region, .nregions = env->n,
-		.qd = c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp->qd,
+		.qd = slots_of(c, pp), .pace = pace_of(c, pp),
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
-		.volume = {pp->array_drives ? c->array_level : 0, pp->array_drives, pp->stripe,
-			   {(int)c->failed[0] - 1, (int)c->failed[1] - 1}, c->rebuild_rate},
 		.subsys = env->desc,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
@@ -712,6 +752,22 @@ static void warn_done_at_submit(const struct iolab_config *c, const struct run_e
 			 pct, c->engine->name, pp->qd, dev);
 }
 
+/* An open loop that did not keep up with its rate: the device could not, or the cap on requests
+ * in flight held them back (then they waited for a slot: their latency counts from their
+ * intended arrival all the same). */
+static void warn_load(const struct point_params *pp, struct iolab_point *p)
+{
+	if (pp->rate <= 0 || p->seconds <= 0 || p->iops.mean >= 0.95 * pp->rate)
+		return;
+	char cap[96] = "";
+	if (p->inflight_max >= pp->qd * pp->workers)
+		snprintf(cap, sizeof(cap), "; the cap of %u in flight (--qd) was reached", pp->qd * pp->workers);
+	double late = p->delay_n ? p->delay_sum_ns / (double)p->delay_n : 0;
+	iolab_point_warn(p, "target rate not reached: %.1f IOPS of %.6g (below 95 %%); requests were "
+			 "issued %.3g %s late on average%s", p->iops.mean, pp->rate,
+			 late >= 1e9 ? late / 1e9 : late / 1e6, late >= 1e9 ? "s" : "ms", cap);
+}
+
 /* The honest-results warnings of a finished point. */
 static void add_warnings(const struct iolab_config *c, const struct run_env *env,
 			 const struct point_params *pp, struct iolab_point *p)
@@ -740,14 +796,16 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 			break;
 		}
 	warn_done_at_submit(c, env, pp, p);
+	warn_load(pp, p);
+	bool paced = pp->clients || pp->rate > 0; /* fewer in flight than slots, by design */
 	unsigned want_qd = pp->qd * pp->workers;
-	if (p->device_depth && want_qd > p->device_depth) /* the table says it once, under it */
+	if (!paced && p->device_depth && want_qd > p->device_depth) /* said once, under the table */
 		iolab_point_warn_detail(p, "%s accepts %u command%s at a time: of the %u I/Os in "
 					"flight, %u waited in the host queue",
 					p->model ? p->model : c->engine->name, p->device_depth,
 					p->device_depth == 1 ? "" : "s", want_qd, want_qd - p->device_depth);
 	uint64_t errs = p->dir[0].errors + p->dir[1].errors;
-	if (!env->no_io && p->seconds > 0 && !p->partial && !errs) {
+	if (!paced && !env->no_io && p->seconds > 0 && !p->partial && !errs) {
 		double want = (double)pp->qd * pp->workers;
 		double mean_qd = p->qd_reached;
 		if (mean_qd < 0.9 * want) {
@@ -775,6 +833,28 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 				 p->partial ? " (stopped early)" : "");
 }
 
+/* The load options that go together: --think with --clients, --qd with --rate as one cap, and
+ * neither model on a virtual-time engine that cannot move its clock on (no advance). */
+static int check_load(const struct iolab_config *c, struct iolab_err *err)
+{
+	if (c->nclients && c->nrate)
+		return iolab_errf(err, EINVAL, "--clients and --rate cannot be used together (a closed "
+				  "loop or an open one)");
+	if (c->nclients && c->nqd)
+		return iolab_errf(err, EINVAL, "--clients and --qd cannot be used together: --clients "
+				  "replaces --qd (with --think 0 it is the same)");
+	if (c->think_set && !c->nclients)
+		return iolab_errf(err, EINVAL, "--think: applies to --clients (the time each client "
+				  "waits between requests)");
+	if (c->nrate && c->nqd > 1)
+		return iolab_errf(err, EINVAL, "--qd with --rate is the most requests in flight per "
+				  "worker: give one value, not %u", c->nqd);
+	if ((c->nclients || c->nrate) && (c->engine->flags & IOLAB_ENGINE_VIRTUAL) && !c->engine->advance)
+		return iolab_errf(err, EINVAL, "engine '%s' cannot move its virtual clock on (no advance "
+				  "hook): --%s needs it", c->engine->name, c->nclients ? "clients" : "rate");
+	return 0;
+}
+
 static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
 		      struct iolab_err *err)
@@ -782,6 +862,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 	int rc;
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
+	if ((rc = check_load(c, err)))
+		return rc;
 	unsigned npoints = iolab_config_points(c);
 	bool writes = false;
 	iolab_clock_init();
@@ -839,6 +921,11 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		snprintf(p->pattern, sizeof(p->pattern), "%s", pp.spec.name);
 		p->qd = pp.qd;
 		p->workers = pp.workers;
+		p->clients = pp.clients;
+		p->think_ns = pp.clients ? c->think_ns : 0;
+		p->think_exp = pp.clients && c->think_exp;
+		p->target_iops = pp.rate;
+		p->poisson = pp.rate > 0 && c->poisson;
 		p->bs = pp.spec.nlines == 1 ? pp.spec.line[0].size : 0;
 		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
 		p->engine = c->engine->name;
@@ -888,7 +975,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		}
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
-		uint64_t in_flight = (uint64_t)pp.workers * (c->engine->flags & IOLAB_ENGINE_SYNC ? 1 : pp.qd);
+		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
 		if (p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested) {
 			res->short_point = res->n;
 			break;

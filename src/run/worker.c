@@ -1,17 +1,27 @@
-/* worker.c: one worker thread of a point, the closed loop that keeps `qd` I/Os in flight.
+/* worker.c: one worker thread of a point, the loop that keeps its requests in flight.
  *
- * The loop: fill every free slot with the generator's next request, stamp the batch with one
- * clock read and submit it; wait for a completion (every engine that can keep several I/Os in
- * flight, the null engine and the simulator included, is reaped one completion at a time so each
- * is replaced at once; a synchronous engine in whole batches); stamp the reaped batch with one
- * clock read and account each I/O. An I/O counts when it was submitted after the ramp and
- * completed before the end of the measured time; I/Os in flight at the end are drained and
- * dropped. This is the hot path: no allocation, no locks, one clock read per batch each way.
+ * The loop: fill every free slot whose request is due (pacing.h: at once for --qd, when a client
+ * has thought, when an open loop's arrival has come) with the generator's next request, stamp
+ * the batch with one clock read and submit it; wait for a completion (every engine that can keep
+ * several I/Os in flight, the null engine and the simulator included, is reaped one completion at
+ * a time so each is replaced at once; a synchronous engine in whole batches); stamp the reaped
+ * batch with one clock read and account each I/O. An I/O counts when it was submitted (for an
+ * open loop: intended) after the ramp and completed before the end of the measured time; I/Os in
+ * flight at the end are drained and dropped. This is the hot path: no allocation, no locks, one
+ * clock read per batch each way (a paced load reads it once more per loop).
+ *
+ * A paced load with nothing due waits for the due time: a simulator moves its virtual clock
+ * there (advance), a real engine sleeps when nothing is in flight and otherwise polls for
+ * completions until then, so that each completion is stamped when it happens. An open loop's
+ * latency runs from the intended arrival: the time a request waited for a slot (the cap, a
+ * saturated device) or for the thread to wake counts, as it would for a user of the device.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
 
 #include "iolab/clock.h"
 #include "run_internal.h"
@@ -48,6 +58,9 @@ struct loop_state {
 	void *arena;  /* the qd buffers, one block */
 	void **bufs;
 	struct iolab_io **freel, **batch, **done;
+	struct pace pace;
+	uint64_t *delay; /* per slot: how late its request was issued (paced loads) */
+	uint64_t wake;   /* how late the kernel wakes the thread from a sleep (ns, a running mean) */
 };
 
 static void free_state(struct worker *w, struct loop_state *s)
@@ -66,6 +79,8 @@ static void free_state(struct worker *w, struct loop_state *s)
 	free(s->freel);
 	free(s->batch);
 	free(s->done);
+	free(s->delay);
+	pace_free(&s->pace);
 }
 
 static int setup(struct worker *w, struct loop_state *s)
@@ -82,7 +97,12 @@ static int setup(struct worker *w, struct loop_state *s)
 	s->freel = calloc(qd, sizeof(*s->freel));
 	s->batch = calloc(qd, sizeof(*s->batch));
 	s->done = calloc(qd, sizeof(*s->done));
-	if (!s->slots || !s->bufs || !s->freel || !s->batch || !s->done)
+	s->delay = calloc(qd, sizeof(*s->delay));
+	struct pace_params pp = c->pace;
+	pp.seed = (c->seed + w->index) ^ UINT64_C(0x7061636570616365); /* apart from the generator's */
+	pp.phase = (double)w->index / c->nworkers;
+	if (!s->slots || !s->bufs || !s->freel || !s->batch || !s->done || !s->delay ||
+	    pace_init(&s->pace, &pp, qd))
 		return iolab_errf(&w->err, ENOMEM, "worker %u: out of memory", w->index + 1);
 	/* One block for all buffers: one allocation instead of qd (at 4096 x 4 KiB a worker's setup
 	 * was mostly the allocator's), in huge pages where it is large enough, so that touching it
@@ -109,7 +129,7 @@ static int setup(struct worker *w, struct loop_state *s)
 	}
 	struct iolab_engine_params p = {
 		.fds = c->fds, .nfds = c->nfds, .qd = qd, .bufs = s->bufs, .buf_size = bsz,
-		.config = c->engine_config, .host = c->host, .volume = c->volume,
+		.config = c->engine_config, .host = c->host,
 		.subsys = c->subsys,
 	};
 	s->eng.ops = c->engine;
@@ -133,10 +153,151 @@ static void note_error(struct worker *w, int res)
 		atomic_store(&c->stop, true);
 }
 
+/* Sleeps until the wall clock reads t. The kernel wakes a sleeper late (about 90 us on a KVM
+ * guest, timer slack set to 1 us), so the sleep ends early by twice the lateness seen so far
+ * (*wake, a running mean of the wake-ups, each counted up to 200 us: a longer one is the thread
+ * preempted, not the timer) and the rest is spun: requests leave on time for a few % of a CPU
+ * at hundreds of requests per second, more at thousands. */
+static void sleep_until(uint64_t t, uint64_t *wake)
+{
+	uint64_t now = iolab_clock_ns(), margin = 2 * *wake + 10000;
+	if (t > now + margin) {
+		uint64_t d = t - now - margin;
+		struct timespec ts = {(time_t)(d / NS_PER_S), (long)(d % NS_PER_S)};
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		uint64_t woke = iolab_clock_ns(), want = now + d, late = woke > want ? woke - want : 0;
+		*wake = (*wake * 7 + (late < 200000 ? late : 200000)) / 8;
+	}
+	while (iolab_clock_ns() < t)
+		;
+}
+
+/* Polls a real engine for completions until the wall clock reads t; returns how many it got
+ * (0: t came first), or -errno. */
+static int poll_until(struct loop_state *s, uint64_t t, unsigned max)
+{
+	for (;;) {
+		int got = s->eng.ops->reap(&s->eng, 0, s->done, max);
+		if (got || iolab_clock_ns() >= t)
+			return got;
+	}
+}
+
+/* The loop's counters and clocks. */
+struct loop_clock {
+	uint64_t mstart, end, budget;
+	bool stopping;
+	uint64_t t_stop; /* when the loop decided to stop: the end of the measured time */
+};
+
+/* Decides at time now whether the point is over: its time, its bytes, a stop request. */
+static void check_stop(struct worker *w, struct loop_clock *k, uint64_t now)
+{
+	if (k->t_stop)
+		return;
+	if (k->stopping || now >= k->end || w->dir[0].bytes + w->dir[1].bytes >= k->budget ||
+	    atomic_load_explicit(&w->ctl->stop, memory_order_relaxed)) {
+		k->stopping = true;
+		k->t_stop = now < k->end ? now : k->end;
+	}
+}
+
+/* Fills the free slots whose requests are due at now, stamps and submits them. Returns how many
+ * started; sets *failed on an engine error. */
+static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, uint64_t now, bool *failed)
+{
+	struct pace *pc = &s->pace;
+	bool paced = pc->p.kind != PACE_QD, open = pc->p.kind == PACE_RATE;
+	unsigned n = 0;
+	while (*nfree && (!paced || pace_due(pc) <= now)) { /* a closed loop's are due at once */
+		struct iolab_io *io = s->freel[--*nfree];
+		struct iolab_req r;
+		io->t_submit = paced ? pace_take(pc) : 0; /* the intended time, for now */
+		iolab_gen_next(&s->gen, &r);
+		io->off = r.off;
+		io->len = r.len;
+		io->op = r.op;
+		io->target = r.target;
+		s->batch[n++] = io;
+	}
+	if (!n)
+		return 0;
+	uint64_t t = now_of(&s->eng);
+	for (unsigned i = 0; i < n; i++) {
+		struct iolab_io *io = s->batch[i];
+		if (paced)
+			s->delay[io->slot] = t > io->t_submit ? t - io->t_submit : 0;
+		if (!open) /* an open loop's latency runs from the intended arrival */
+			io->t_submit = t;
+	}
+	int rc = s->eng.ops->submit(&s->eng, s->batch, n);
+	unsigned started = rc > 0 ? (unsigned)rc : 0;
+	for (unsigned i = n; i-- > started;) { /* not started: slots and their turns come back */
+		struct iolab_io *io = s->batch[i];
+		s->freel[(*nfree)++] = io;
+		if (paced)
+			pace_untake(pc, t - s->delay[io->slot]);
+	}
+	if (rc < 0) {
+		note_error(w, rc);
+		*failed = true;
+	}
+	return started;
+}
+
+/* Waits until until (the next due time, or the end) unless a completion comes first. Returns
+ * how many completions are in s->done (0: until came), or -errno. */
+static int wait_due(struct loop_state *s, uint64_t until, unsigned inflight, unsigned reap_max)
+{
+	const struct iolab_engine_ops *ops = s->eng.ops;
+	if (ops->advance) /* virtual time: before until, a finished request is waiting */
+		return ops->advance(&s->eng, until) < until ? ops->reap(&s->eng, 1, s->done, reap_max) : 0;
+	uint64_t chunk = iolab_clock_ns() + NS_PER_S / 20; /* a stop request is seen within it */
+	if (until > chunk)
+		until = chunk;
+	if (inflight)
+		return poll_until(s, until, reap_max);
+	sleep_until(until, &s->wake);
+	return 0;
+}
+
+/* Accounts one completed I/O at now. */
+static inline void account(struct worker *w, struct loop_state *s, struct loop_clock *k,
+			   struct iolab_io *io, bool paced, uint64_t now, uint64_t *next_sec, unsigned *sec)
+{
+	if (io->res != (int32_t)io->len) {
+		w->dir[io->op].errors++;
+		note_error(w, io->res);
+		return;
+	}
+	if (io->t_submit < k->mstart || now > k->end)
+		return;
+	struct iolab_dir_result *d = &w->dir[io->op];
+	d->ios++;
+	d->bytes += io->len;
+	iolab_hist_add(&d->lat, now - io->t_submit);
+	if (paced) {
+		double late = (double)s->delay[io->slot];
+		w->delay_n++;
+		w->delay_sum_ns += late;
+		if (late > w->delay_max_ns)
+			w->delay_max_ns = late;
+	}
+	while (now >= *next_sec) {
+		*next_sec += NS_PER_S;
+		if (++*sec >= w->sec_cap && grow_series(w))
+			--*sec; /* keep counting into the last second on ENOMEM */
+	}
+	w->sec_ios[*sec]++;
+	w->sec_bytes[*sec] += io->len;
+}
+
 static void run_loop(struct worker *w, struct loop_state *s)
 {
 	struct point_ctl *c = w->ctl;
 	const struct iolab_engine_ops *ops = c->engine;
+	struct pace *pc = &s->pace;
+	bool paced = pc->p.kind != PACE_QD;
 	unsigned qd = c->qd, nfree = qd, inflight = 0;
 	/* An asynchronous engine gets a new I/O for each completion at once, so the device's
 	 * queue never drains by a batch (measured: batching 32 cost about 7% on a fast device).
@@ -145,44 +306,40 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	 * 69 M against 15 M I/Os per second on the machine of docs/benchmarks.md); only a
 	 * synchronous engine, whose I/Os are finished when submit returns, gives whole batches. */
 	unsigned reap_max = ops->flags & IOLAB_ENGINE_SYNC ? qd : 1;
-	uint64_t t0 = ops->now ? now_of(&s->eng) : c->t0, mstart = t0 + c->ramp_ns;
-	uint64_t end = c->time_ns ? mstart + c->time_ns : UINT64_MAX;
-	uint64_t budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
-	uint64_t next_sec = mstart + NS_PER_S, completions = 0;
+	uint64_t t0 = ops->now ? now_of(&s->eng) : c->t0;
+	struct loop_clock k = {.mstart = t0 + c->ramp_ns};
+	k.end = c->time_ns ? k.mstart + c->time_ns : UINT64_MAX;
+	k.budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
+	uint64_t next_sec = k.mstart + NS_PER_S, completions = 0;
 	unsigned sec = 0;
-	bool stopping = false;
-	uint64_t t_stop = 0; /* when the loop decided to stop: the end of the measured time */
+	pace_start(pc, t0);
+	s->wake = 50000;
+	if (paced && !ops->now) /* wake-ups on time: the kernel's default slack is 50 us */
+		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	for (;;) {
-		unsigned n = 0;
-		while (!stopping && nfree) {
-			struct iolab_io *io = s->freel[--nfree];
-			struct iolab_req r;
-			iolab_gen_next(&s->gen, &r);
-			io->off = r.off;
-			io->len = r.len;
-			io->op = r.op;
-			io->target = r.target;
-			s->batch[n++] = io;
+		uint64_t now = paced ? now_of(&s->eng) : 0;
+		if (!k.stopping) {
+			bool failed = false;
+			inflight += issue(w, s, &nfree, now, &failed);
+			if (inflight > w->inflight_max)
+				w->inflight_max = inflight;
+			k.stopping |= failed;
 		}
-		if (n) {
-			uint64_t now = now_of(&s->eng);
-			for (unsigned i = 0; i < n; i++)
-				s->batch[i]->t_submit = now;
-			int rc = ops->submit(&s->eng, s->batch, n);
-			unsigned started = rc > 0 ? (unsigned)rc : 0;
-			for (unsigned i = started; i < n; i++) /* not started: slots come back */
-				s->freel[nfree++] = s->batch[i];
-			inflight += started;
-			if (rc < 0) {
-				note_error(w, rc);
-				stopping = true;
+		int got;
+		if (paced && !k.stopping && nfree) { /* the next request is due later */
+			uint64_t due = pace_due(pc), until = due < k.end ? due : k.end;
+			got = wait_due(s, until, inflight, reap_max);
+			if (got == 0) {
+				check_stop(w, &k, now_of(&s->eng));
+				continue;
 			}
+		} else {
+			if (!inflight)
+				break;
+			got = ops->reap(&s->eng, 1, s->done, reap_max);
 		}
-		if (!inflight)
-			break;
-		int got = ops->reap(&s->eng, 1, s->done, reap_max);
-		uint64_t now = now_of(&s->eng);
+		now = now_of(&s->eng);
 		if (got < 0) {
 			note_error(w, got);
 			break; /* the engine is broken: in-flight slots are abandoned with it */
@@ -190,37 +347,18 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		for (int i = 0; i < got; i++) {
 			struct iolab_io *io = s->done[i];
 			s->freel[nfree++] = io;
-			if (io->res != (int32_t)io->len) {
-				w->dir[io->op].errors++;
-				note_error(w, io->res);
-				continue;
-			}
-			if (io->t_submit < mstart || now > end)
-				continue;
-			struct iolab_dir_result *d = &w->dir[io->op];
-			d->ios++;
-			d->bytes += io->len;
-			iolab_hist_add(&d->lat, now - io->t_submit);
-			while (now >= next_sec) {
-				next_sec += NS_PER_S;
-				if (++sec >= w->sec_cap && grow_series(w))
-					sec--; /* keep counting into the last second on ENOMEM */
-			}
-			w->sec_ios[sec]++;
-			w->sec_bytes[sec] += io->len;
+			if (paced)
+				pace_done(pc, now);
+			account(w, s, &k, io, paced, now, &next_sec, &sec);
 		}
 		inflight -= (unsigned)got;
 		completions += (unsigned)got;
 		atomic_store_explicit(&w->progress, completions, memory_order_relaxed);
-		if (!t_stop && (stopping || now >= end || w->dir[0].bytes + w->dir[1].bytes >= budget ||
-				atomic_load_explicit(&c->stop, memory_order_relaxed))) {
-			stopping = true;
-			t_stop = now < end ? now : end;
-		}
+		check_stop(w, &k, now);
 	}
-	if (!t_stop) /* left on an engine failure */
-		t_stop = now_of(&s->eng);
-	w->span_ns = t_stop > mstart ? t_stop - mstart : 0;
+	if (!k.t_stop) /* left on an engine failure */
+		k.t_stop = now_of(&s->eng);
+	w->span_ns = k.t_stop > k.mstart ? k.t_stop - k.mstart : 0;
 	w->nsec = sec + 1;
 }
 

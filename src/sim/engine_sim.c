@@ -108,6 +108,12 @@ static uint64_t sim_now(struct iolab_engine *e)
 	return ((struct sim_state *)e->priv)->sys.now;
 }
 
+/* Virtual time moves on to t unless a request finishes first (iolab_sim_advance). */
+static uint64_t sim_advance(struct iolab_engine *e, uint64_t t)
+{
+	return iolab_sim_advance(&((struct sim_state *)e->priv)->sys, t);
+}
+
 static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 {
 	const struct sim_state *s = e->priv;
@@ -161,4 +167,5 @@ const struct iolab_engine_ops iolab_engine_sim = {
 	.breakdown = sim_breakdown,
 	.components = sim_components,
 	.device_depth = sim_device_depth,
+	.advance = sim_advance,
 };

@@ -135,6 +135,25 @@ bool iolab_sim_step(struct iolab_sim *s)
 	return true;
 }
 
+/* The time of the next event: now while events of this instant wait, else the heap's earliest
+ * (UINT64_MAX: none). */
+static uint64_t next_time(const struct iolab_sim *s)
+{
+	if (s->ring[0].n || s->ring[1].n)
+		return s->now;
+	const struct iolab_event *top = iolab_evq_peek(&s->evq);
+	return top ? top->time : UINT64_MAX;
+}
+
+uint64_t iolab_sim_advance(struct iolab_sim *s, uint64_t t)
+{
+	while (!s->ndone && !s->error && next_time(s) < t)
+		iolab_sim_step(s);
+	if (!s->ndone && !s->error && s->now < t)
+		s->now = t;
+	return s->now;
+}
+
 void iolab_comp_free(struct iolab_comp *c)
 {
 	if (c->ops && c->ops->cleanup)
