@@ -40,11 +40,11 @@ struct iolab_host_params {
 };
 
 /* RAID levels of a simulated volume. */
-enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5 };
+enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, IOLAB_RAID10, IOLAB_RAID4, IOLAB_RAID6 };
 
 /* A simulated volume over several drives: its level (IOLAB_RAID_NONE: a single drive), drive
  * count and stripe unit. */
-/* "raid0", "raid1", "raid5" ("none" for a single drive). */
+/* "raid0", "raid1", "raid5", "raid10", "raid4", "raid6" ("none" for a single drive). */
 const char *iolab_raid_name(unsigned level);
 
 struct iolab_volume_params {
