@@ -85,7 +85,7 @@ static int check_names(const struct ctx *c)
 				    "characters", n[i].kind, IOLAB_SUBSYS_NAME - 1);
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(n[i].name, n[j].name)) {
-				unsigned a = n[i].line > n[j].line ? i : j, b = a == i ? j : i;
+				unsigned a = n[j].line > n[i].line ? j : i, b = a == i ? j : i;
 				return fail(c, n[a].kind, n[a].name, n[a].line, "name", "'%s' is already "
 					    "the name of a %s", n[a].name, n[b].kind);
 			}

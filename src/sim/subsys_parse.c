@@ -194,7 +194,7 @@ static int set_model(struct parser *p, const char *val, unsigned *out)
 	int rc = iolab_model_open(val, &s->model[s->nmodel], p->err);
 	if (rc) {
 		iolab_err_prefix(p->err, "%s:%u: field 'model'", p->file, p->line);
-		return rc;
+		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	snprintf(p->model_name[s->nmodel], MODEL_NAME, "%s", val);
 	*out = s->nmodel++;
