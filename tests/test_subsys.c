@@ -319,6 +319,12 @@ static void test_errors_values(void **state)
 		     "is not a yes/no value");
 	expect_error(WITH("drive d model=atlas10k write-cache=auto\n"), 1, "write-cache",
 		     "is not a yes/no value");
+	expect_error(WITH("bus b type=4x\ndrive d model=atlas10k\n"), 1, "type",
+		     "'4x' is neither an I/O bus (pci32-33,");
+	expect_error(WITH("drive d model=atlas10k write-cache=\x1b[31mon\n"), 1, "text",
+		     "field 4 of the line holds a control character (byte 13)");
+	expect_error(WITH("drive d\xff model=atlas10k\n"), 1, "text",
+		     "field 2 of the line is not valid UTF-8 (byte 2)");
 	expect_error(WITH("bus b type=pci99\ndrive d model=atlas10k\n"), 1, "type",
 		     "'pci99' is neither an I/O bus (pci32-33,");
 	expect_error(WITH("bus b type=ultra160\ndrive d model=atlas10k\n"), 1, "type",
@@ -694,14 +700,14 @@ static void test_link_parse(void **state)
 		{"pcix-133", false, "f: 'pcix-133' is a host I/O bus, not a drive channel"},
 		{"", false, "is neither"},
 		{"/s", false, "is neither"},
-		{"40Q", false, "f: '40Q' has an unknown size suffix"},
+		{"40Q", false, "f: '40Q' is neither a drive channel"},
 		{"0", false, "f: '0' is out of range"},
 		{"999", false, "f: '999' is out of range"},
 		{"20T", false, "is out of range"},
-		{"4.5", false, "is not a whole number of bytes"},
-		{"100000000000000000000000000000000000", false, "is not a size"},
+		{"4.5", false, "is neither"},
+		{"100000000000000000000000000000000000", false, "is neither"},
 		{"16000000000000000000", false, "is out of range"},
-		{"16000000000T", false, "is too large"},
+		{"16000000000T", false, "is neither"},
 		{"1000000000000000000000000000000000000000000000000000000000000000000", false,
 		 "is neither"},
 		{"0000000000000000000000000000000000000040M", false, "is too long"},

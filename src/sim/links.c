@@ -53,6 +53,7 @@
  *    frames (2048 / 2108 = 0.97), less R_RDY credits. Overhead: loop arbitration (ARB, OPN,
  *    CLS around the loop) and the FCP_CMND and FCP_RSP frames: 10 us at 1 Gb/s, 6 at 2, 4 at 4
  *    (estimates that scale with the word time). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,6 +129,14 @@ static const char *names(bool bus, char *buf, size_t n)
 	return buf;
 }
 
+static int neither(const char *field, const char *text, bool bus, struct iolab_err *err)
+{
+	char list[400];
+	return iolab_errf(err, EINVAL, "%s: '%.100s' is neither %s (%s) nor a rate (40M, 40MB/s, "
+			  "1.5G)", field, text, bus ? "an I/O bus" : "a drive channel",
+			  names(bus, list, sizeof(list)));
+}
+
 int iolab_link_parse(const char *field, const char *text, bool bus, struct iolab_link_type *out,
 		     struct iolab_err *err)
 {
@@ -135,27 +144,25 @@ int iolab_link_parse(const char *field, const char *text, bool bus, struct iolab
 		if (strcasecmp(text, links[i].name))
 			continue;
 		if ((links[i].kind == IOLAB_LINK_BUS) != bus)
-			return iolab_errf(err, EINVAL, "%s: '%s' is %s, not %s", field, text,
+			return iolab_errf(err, EINVAL, "%s: '%.100s' is %s, not %s", field, text,
 					  bus ? "a drive channel" : "a host I/O bus",
 					  bus ? "an I/O bus" : "a drive channel");
 		*out = links[i];
 		return 0;
 	}
-	char list[400], num[64];
+	char num[64];
 	size_t len = strlen(text);
 	if (len >= 2 && !strcmp(text + len - 2, "/s"))
 		len -= 2;
-	if (len == 0 || len >= sizeof(num) || !strchr("0123456789", text[0]))
-		return iolab_errf(err, EINVAL, "%s: '%.100s' is neither %s (%s) nor a rate (40M, "
-				  "40MB/s, 1.5G)", field, text, bus ? "an I/O bus" : "a drive channel",
-				  names(bus, list, sizeof(list)));
+	if (len == 0 || len >= sizeof(num) || !isdigit((unsigned char)text[0]))
+		return neither(field, text, bus, err);
 	memcpy(num, text, len);
 	num[len] = 0;
 	uint64_t v;
 	if (iolab_parse_size(field, num, &v, err))
-		return -EINVAL;
+		return neither(field, text, bus, err);
 	if ((double)v < RATE_MIN || (double)v > RATE_MAX)
-		return iolab_errf(err, EINVAL, "%s: '%s' is out of range (a rate of 1000 bytes/s to "
+		return iolab_errf(err, EINVAL, "%s: '%.100s' is out of range (a rate of 1000 bytes/s to "
 				  "10 TB/s)", field, text);
 	if (strlen(text) >= sizeof(out->name))
 		return iolab_errf(err, EINVAL, "%s: '%.100s' is too long (at most %zu characters)",

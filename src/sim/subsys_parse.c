@@ -14,6 +14,7 @@
 #include "iolab/host_queue.h"
 #include "iolab/parse.h"
 #include "iolab/textfile.h"
+#include "iolab/utf8.h"
 #include "sim/subsys_where.h"
 
 enum kind { K_HOST, K_BUS, K_CTL, K_CHAN, K_DRIVE, K_VOL, K_N };
@@ -54,8 +55,8 @@ struct parser {
 	/* references by name ("": none), resolved after the last line */
 	char bus_up[IOLAB_SUBSYS_MAX][NAME], ctl_bus[IOLAB_SUBSYS_MAX][NAME];
 	char chan_ctl[IOLAB_SUBSYS_MAX][NAME], drive_chan[IOLAB_SUBSYS_DRIVES][NAME];
-	char vol_drive[IOLAB_SUBSYS_MAX][IOLAB_SUBSYS_MAX][NAME];
-	char model_name[IOLAB_SUBSYS_MAX][MODEL_NAME];
+	char (*vol_drive[IOLAB_SUBSYS_MAX])[NAME]; /* malloc'd, n names each */
+	char *model_name[IOLAB_SUBSYS_MAX];          /* strdup'd */
 	struct part order[4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES]; /* parts as written */
 	unsigned nparts;
 };
@@ -191,12 +192,14 @@ static int set_model(struct parser *p, const char *val, unsigned *out)
 			return *out = m, 0;
 	if (s->nmodel == IOLAB_SUBSYS_MAX)
 		return fail(p, "model", "too many different models (at most %d)", IOLAB_SUBSYS_MAX);
+	p->model_name[s->nmodel] = strdup(val);
+	if (!p->model_name[s->nmodel])
+		return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->file);
 	int rc = iolab_model_open(val, &s->model[s->nmodel], p->err);
 	if (rc) {
 		iolab_err_prefix(p->err, "%s:%u: field 'model'", p->file, p->line);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	snprintf(p->model_name[s->nmodel], MODEL_NAME, "%s", val);
 	*out = s->nmodel++;
 	return 0;
 }
@@ -241,6 +244,9 @@ static int set_drives(struct parser *p, const char *val, unsigned v)
 				 p->err);
 	if (n < 0)
 		return located(p, n);
+	p->vol_drive[v] = malloc((size_t)n * sizeof(*p->vol_drive[v]));
+	if (!p->vol_drive[v])
+		return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->file);
 	for (int k = 0; k < n; k++) {
 		int rc = set_ref(p, "drives", items[k], p->vol_drive[v][k]);
 		if (rc)
@@ -501,6 +507,15 @@ static int resolve_part(struct parser *p, const struct part *k)
 	return 0;
 }
 
+/* Messages quote what a line holds: it must be text a terminal shows as it is. */
+static int printable(struct parser *p, const char *field, unsigned k)
+{
+	char why[96];
+	if (iolab_text_check(field, LINE_MAX_LEN, why, sizeof(why)))
+		return fail(p, "text", "field %u of the line %s", k, why);
+	return 0;
+}
+
 static int read_lines(struct parser *p, const char *text)
 {
 	int rc = 0;
@@ -522,7 +537,9 @@ static int read_lines(struct parser *p, const char *text)
 		if (n < 0)
 			return iolab_errf(p->err, EINVAL, "%s:%u: too many fields on the line (at most %d)",
 					  p->file, p->line, FIELDS_MAX);
-		if (n)
+		for (int k = 0; k < n && !rc; k++)
+			rc = printable(p, f[k], (unsigned)k + 1);
+		if (n && !rc)
 			rc = part_line(p, f, (unsigned)n);
 	}
 	return rc;
@@ -546,6 +563,10 @@ int iolab_subsys_parse(const char *name, const char *text, struct iolab_subsys *
 		rc = resolve_part(p, &p->order[k]);
 	if (!rc)
 		rc = iolab_subsys_check_where(s, &p->w, err);
+	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++) {
+		free(p->vol_drive[i]);
+		free(p->model_name[i]);
+	}
 	free(p);
 	if (rc)
 		iolab_subsys_free(s);
