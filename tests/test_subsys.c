@@ -315,6 +315,16 @@ static void test_errors_values(void **state)
 		     "write-policy", "'lazy' is not a write policy (write-through, write-back)");
 	expect_error(WITH("controller c read-ahead=sometimes\ndrive d model=atlas10k\n"), 1,
 		     "read-ahead", "is not a read-ahead mode (none, always, adaptive)");
+	expect_error(WITH("controller c write-policy=write-back\ndrive d model=atlas10k\n"), 1,
+		     "write-policy", "write-back needs a cache (cache=SIZE)");
+	expect_error(WITH("controller c read-ahead=adaptive cache=0\ndrive d model=atlas10k\n"), 1,
+		     "read-ahead", "adaptive read-ahead needs a cache");
+	expect_error(WITH("controller c cache=1m read-ahead-size=0\ndrive d model=atlas10k\n"), 1,
+		     "read-ahead-size", "must be more than 0 (read-ahead=none turns read-ahead off)");
+	expect_error(WITH("host stripe=0\ndrive d model=atlas10k\n"), 1, "stripe",
+		     "must be more than 0");
+	expect_error(WITH("host stripe=1000\ndrive d model=atlas10k\n"), 1, "stripe",
+		     "1000 bytes is not a multiple of 512");
 	expect_error(WITH("controller c battery=maybe\ndrive d model=atlas10k\n"), 1, "battery",
 		     "is not a yes/no value");
 	expect_error(WITH("drive d model=atlas10k write-cache=auto\n"), 1, "write-cache",

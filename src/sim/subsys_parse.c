@@ -149,6 +149,16 @@ static int set_size(struct parser *p, const char *key, const char *val, uint64_t
 	return located(p, iolab_parse_size(f, val, out, p->err));
 }
 
+/* A size of at least one byte (0 in the struct means the default). */
+static int set_positive(struct parser *p, const char *key, const char *val, uint64_t *out,
+			const char *hint)
+{
+	int rc = set_size(p, key, val, out);
+	if (!rc && !*out)
+		return fail(p, key, "must be more than 0%s", hint);
+	return rc;
+}
+
 /* A rate in bytes/s: a size, optionally followed by "/s" ("10M", "10MB/s"); more than 0. */
 static int set_rate(struct parser *p, const char *key, const char *val, uint64_t *out)
 {
@@ -267,7 +277,7 @@ static int set_host(struct parser *p, unsigned key, const char *val)
 		s->host.sched = sched;
 		return 0;
 	case 1: return set_time(p, "overhead", val, &s->host.overhead_ns);
-	default: return set_size(p, "stripe", val, &s->host_stripe_bytes);
+	default: return set_positive(p, "stripe", val, &s->host_stripe_bytes, "");
 	}
 }
 
@@ -285,7 +295,9 @@ static int set_ctl(struct parser *p, unsigned i, unsigned key, const char *val)
 	case 5:
 		return located(p, iolab_read_ahead_parse("field 'read-ahead'", val, &c->read_ahead,
 							 p->err));
-	default: return set_size(p, "read-ahead-size", val, &c->read_ahead_bytes);
+	default:
+		return set_positive(p, "read-ahead-size", val, &c->read_ahead_bytes,
+				    " (read-ahead=none turns read-ahead off)");
 	}
 }
 
@@ -409,6 +421,19 @@ static int head(struct parser *p, char **f, unsigned n, unsigned *kind, unsigned
 	return 0;
 }
 
+/* Write-back and read-ahead keep blocks in the controller's cache: they need one. */
+static int cache_used(struct parser *p, const struct iolab_ctl_params *c)
+{
+	if (c->cache_bytes)
+		return 0;
+	if (c->write_policy == IOLAB_WP_BACK)
+		return fail(p, "write-policy", "write-back needs a cache (cache=SIZE)");
+	if (c->read_ahead != IOLAB_RA_NONE)
+		return fail(p, "read-ahead", "%s read-ahead needs a cache (cache=SIZE)",
+			    iolab_read_ahead_name(c->read_ahead));
+	return 0;
+}
+
 /* One part's line, already split into fields. */
 static int part_line(struct parser *p, char **f, unsigned n)
 {
@@ -447,6 +472,8 @@ static int part_line(struct parser *p, char **f, unsigned n)
 		if (!(given & (1u << j)))
 			rc = fail(p, keys[kind].key[j], "missing: a %s needs %s=", kind_name[kind],
 				  keys[kind].key[j]);
+	if (!rc && kind == K_CTL)
+		rc = cache_used(p, &p->s->ctl[i].p);
 	return rc;
 }
 
