@@ -208,8 +208,8 @@ static void test_defaults(void **state)
 	assert_int_equal(sub.vol[0].rebuild_bytes_s, 0);
 	iolab_subsys_free(&sub);
 
-	load_ok("controller c\nchannel ch controller=c type=sata2\ndrive d channel=ch model=atlas10k "
-		"write-cache=on\nvolume v level=none drives=d\n");
+	load_ok("controller c overhead=0\nchannel ch controller=c type=sata2\ndrive d channel=ch "
+		"model=atlas10k write-cache=on\nvolume v level=none drives=d\n");
 	const struct iolab_sub_controller *c = &sub.ctl[0];
 	assert_int_equal(c->bus, -1);
 	assert_int_equal(c->p.overhead_ns, 0);
@@ -303,6 +303,10 @@ static void test_errors_values(void **state)
 		     "'elevator' is not a host scheduler");
 	expect_error(WITH("host overhead=20\ndrive d model=atlas10k\n"), 1, "overhead",
 		     "'20' needs a unit");
+	expect_error("drive d model=atlas10k\nvolume v level=none drives=d size=1G\n", 2, "size",
+		     "not a key of a volume (level, drives, stripe, failed, rebuild-rate)");
+	expect_error(WITH("host overhead=0.5\ndrive d model=atlas10k\n"), 1, "overhead",
+		     "'0.5' needs a unit");
 	expect_error(WITH("host overhead=fast\ndrive d model=atlas10k\n"), 1, "overhead",
 		     "is not a duration");
 	expect_error(WITH("controller c overhead=2s\ndrive d model=atlas10k\n"), 1, "overhead",

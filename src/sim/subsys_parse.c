@@ -127,13 +127,13 @@ static int set_ref(struct parser *p, const char *key, const char *val, char *ref
 	return 0;
 }
 
-/* A time with its unit ("20us", "1.5ms"): a bare number would be seconds, never what a
- * per-command overhead means. At most 1 s. */
+/* A time with its unit ("20us", "1.5ms"; "0" alone): a bare number would be seconds, never
+ * what a per-command overhead means. At most 1 s. */
 static int set_time(struct parser *p, const char *key, const char *val, uint64_t *ns)
 {
 	char f[64];
 	size_t n = strlen(val);
-	if (n && isdigit((unsigned char)val[n - 1]))
+	if (n && isdigit((unsigned char)val[n - 1]) && strcmp(val, "0"))
 		return fail(p, key, "'%.100s' needs a unit (20us, 1.5ms, 0.1s)", val);
 	snprintf(f, sizeof(f), "field '%s'", key);
 	int rc = located(p, iolab_parse_duration(f, val, ns, p->err));
