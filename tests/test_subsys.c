@@ -135,7 +135,7 @@ static void test_example(void **state)
 		assert_int_equal(s->chan[i].controller, 0);
 		assert_string_equal(s->chan[i].type.name, "ultra160");
 		assert_int_equal(s->chan[i].type.kind, IOLAB_LINK_SHARED);
-		assert_int_equal(s->chan[i].type.max_devices, 15);
+		assert_int_equal(s->chan[i].type.max_devices, 16);
 	}
 	assert_string_equal(s->chan[1].name, "scsi1");
 
@@ -486,15 +486,15 @@ static void test_errors_rules(void **state)
 		     "drive d2 model=atlas10k channel=a\ndrive d3 model=atlas10k channel=a\n"
 		     "volume v level=raid5 drives=d1,d2,d3\n", 4, "channel", "takes at most 2 drives");
 	size_t n = (size_t)snprintf(t, sizeof(t), "channel f type=fast-scsi\n");
-	for (unsigned i = 1; i <= 8; i++)
+	for (unsigned i = 1; i <= 9; i++)
 		n += (size_t)snprintf(t + n, sizeof(t) - n, "drive d%u model=atlas10k channel=f\n", i);
 	snprintf(t + n, sizeof(t) - n, "volume v level=raid0 drives=d1\n");
-	expect_error(t, 9, "channel", "channel 'f' (fast-scsi) takes at most 7 drives; 'd8'");
+	expect_error(t, 10, "channel", "channel 'f' (fast-scsi) takes at most 8 drives; 'd9'");
 	n = (size_t)snprintf(t, sizeof(t), "channel w type=wide-ultra-scsi\n");
-	for (unsigned i = 1; i <= 15; i++)
+	for (unsigned i = 1; i <= 16; i++)
 		n += (size_t)snprintf(t + n, sizeof(t) - n, "drive d%u model=atlas10k channel=w\n", i);
-	snprintf(t + n, sizeof(t) - n, "volume v level=raid0 drives=d1,d15\n");
-	load_ok(t); /* 15 drives on a wide bus */
+	snprintf(t + n, sizeof(t) - n, "volume v level=raid0 drives=d1,d16\n");
+	load_ok(t); /* 16 drives on a wide bus */
 	iolab_subsys_free(&sub);
 }
 
@@ -589,6 +589,10 @@ static void test_check_by_hand(void **state)
 	EXPECT_CHECK("drive 'ch0': field 'name': 'ch0' is already the name of a channel");
 	snprintf(sub.vol[0].name, IOLAB_SUBSYS_NAME, "d1");
 	EXPECT_CHECK("volume 'd1': field 'name': 'd1' is already the name of a drive");
+	sub.vol[0].n = 1; /* a mirror of one copy: the command line's baseline (raid1:1) */
+	assert_int_equal(iolab_subsys_check(&sub, &err), 0);
+	sub.vol[0].level = IOLAB_RAID5;
+	EXPECT_CHECK("volume 'v0': field 'drives': raid5 needs at least 3 drives; 'v0' has 1");
 	sub.vol[0].level = 9;
 	EXPECT_CHECK("volume 'v0': field 'level': 9 is not a level");
 	sub.vol[0].n = 0;
@@ -639,16 +643,16 @@ static void test_link_table(void **state)
 		{"pcie1x1", 250, IOLAB_LINK_BUS, 0}, {"pcie1x4", 1000, IOLAB_LINK_BUS, 0},
 		{"pcie1x8", 2000, IOLAB_LINK_BUS, 0}, {"pcie2x4", 2000, IOLAB_LINK_BUS, 0},
 		{"pcie2x8", 4000, IOLAB_LINK_BUS, 0}, {"pcie3x8", 7877, IOLAB_LINK_BUS, 0},
-		{"fast-scsi", 10, IOLAB_LINK_SHARED, 7}, {"fast-wide-scsi", 20, IOLAB_LINK_SHARED, 15},
-		{"ultra-scsi", 20, IOLAB_LINK_SHARED, 7}, {"wide-ultra-scsi", 40, IOLAB_LINK_SHARED, 15},
-		{"ultra2-scsi", 80, IOLAB_LINK_SHARED, 15}, {"ultra160", 160, IOLAB_LINK_SHARED, 15},
-		{"ultra320", 320, IOLAB_LINK_SHARED, 15}, {"ata33", 33.3, IOLAB_LINK_EXCLUSIVE, 2},
+		{"fast-scsi", 10, IOLAB_LINK_SHARED, 8}, {"fast-wide-scsi", 20, IOLAB_LINK_SHARED, 16},
+		{"ultra-scsi", 20, IOLAB_LINK_SHARED, 8}, {"wide-ultra-scsi", 40, IOLAB_LINK_SHARED, 16},
+		{"ultra2-scsi", 80, IOLAB_LINK_SHARED, 16}, {"ultra160", 160, IOLAB_LINK_SHARED, 16},
+		{"ultra320", 320, IOLAB_LINK_SHARED, 16}, {"ata33", 33.3, IOLAB_LINK_EXCLUSIVE, 2},
 		{"ata66", 66.7, IOLAB_LINK_EXCLUSIVE, 2}, {"ata100", 100, IOLAB_LINK_EXCLUSIVE, 2},
 		{"ata133", 133, IOLAB_LINK_EXCLUSIVE, 2}, {"sata1", 150, IOLAB_LINK_P2P, 1},
 		{"sata2", 300, IOLAB_LINK_P2P, 1}, {"sata3", 600, IOLAB_LINK_P2P, 1},
 		{"sas1", 300, IOLAB_LINK_P2P, 1}, {"sas2", 600, IOLAB_LINK_P2P, 1},
-		{"sas3", 1200, IOLAB_LINK_P2P, 1}, {"fc1", 100, IOLAB_LINK_SHARED, 125},
-		{"fc2", 200, IOLAB_LINK_SHARED, 125}, {"fc4", 400, IOLAB_LINK_SHARED, 125},
+		{"sas3", 1200, IOLAB_LINK_P2P, 1}, {"fc1", 100, IOLAB_LINK_SHARED, 126},
+		{"fc2", 200, IOLAB_LINK_SHARED, 126}, {"fc4", 400, IOLAB_LINK_SHARED, 126},
 	};
 	const unsigned n = sizeof(want) / sizeof(want[0]);
 	unsigned count = 0;
@@ -684,7 +688,7 @@ static void test_link_parse(void **state)
 	struct iolab_err err;
 	assert_int_equal(iolab_link_parse("f", "Wide-Ultra-SCSI", false, &t, &err), 0);
 	assert_string_equal(t.name, "wide-ultra-scsi");
-	assert_int_equal(t.max_devices, 15);
+	assert_int_equal(t.max_devices, 16);
 
 	assert_int_equal(iolab_link_parse("f", "40M", false, &t, &err), 0);
 	assert_string_equal(t.name, "40M");

@@ -32,8 +32,9 @@
  *    Ultra160), 8 us for Ultra320, whose packetized protocol (mandatory) carries command and
  *    status at full speed, leaving arbitration, selection and reselection. Efficiency 0.95: a
  *    drive that disconnects when its buffer runs dry reconnects within a long transfer (an
- *    estimate). Max devices: 16 IDs on a wide bus, 8 on a narrow one (Fast SCSI, Ultra SCSI),
- *    one of them the controller's: 15 and 7 drives.
+ *    estimate). Max devices: the bus's IDs, 16 on a wide bus, 8 on a narrow one (Fast SCSI,
+ *    Ultra SCSI). The controller normally holds one of them; the limit does not count it, as
+ *    the simulated controller is not a device on the channel.
  *  - Parallel ATA (Ultra DMA): master and slave share the cable and cannot overlap commands
  *    (EXCLUSIVE), 2 drives. Efficiency 0.9 for burst start/termination, pauses and the CRC word
  *    of each burst (an estimate); overhead 5 us: the task file (about 8 register accesses of
@@ -48,9 +49,9 @@
  *    OPEN address frame and its accept, the COMMAND and RESPONSE frames, DONE and CLOSE (an
  *    estimate).
  *  - Fibre Channel arbitrated loop (FC-AL): shared like a bus (SHARED), 127 addresses of which
- *    one is a fabric port and one the controller: 125 drives. Efficiency 0.95: 2048-byte frames
- *    carry 36 bytes of SOF, header, CRC and EOF and at least 6 idle words (24 bytes) between
- *    frames (2048 / 2108 = 0.97), less R_RDY credits. Overhead: loop arbitration (ARB, OPN,
+ *    126 are for devices (one is a fabric port's); as for SCSI the controller is not counted.
+ *    Efficiency 0.95: 2048-byte frames carry 36 bytes of SOF, header, CRC and EOF and at least
+ *    6 idle words (24 bytes) between frames (2048 / 2108 = 0.97), less R_RDY credits. Overhead: loop arbitration (ARB, OPN,
  *    CLS around the loop) and the FCP_CMND and FCP_RSP frames: 10 us at 1 Gb/s, 6 at 2, 4 at 4
  *    (estimates that scale with the word time). */
 #include <ctype.h>
@@ -77,13 +78,13 @@ static const struct iolab_link_type links[] = {
 	{"pcie2x8", IOLAB_LINK_BUS, 4000, 0.8, 1 * US, 0},
 	{"pcie3x8", IOLAB_LINK_BUS, 7877, 0.8, 1 * US, 0},
 	/* parallel SCSI */
-	{"fast-scsi", IOLAB_LINK_SHARED, 10, 0.95, 20 * US, 7},
-	{"fast-wide-scsi", IOLAB_LINK_SHARED, 20, 0.95, 20 * US, 15},
-	{"ultra-scsi", IOLAB_LINK_SHARED, 20, 0.95, 15 * US, 7},
-	{"wide-ultra-scsi", IOLAB_LINK_SHARED, 40, 0.95, 15 * US, 15},
-	{"ultra2-scsi", IOLAB_LINK_SHARED, 80, 0.95, 15 * US, 15},
-	{"ultra160", IOLAB_LINK_SHARED, 160, 0.95, 15 * US, 15},
-	{"ultra320", IOLAB_LINK_SHARED, 320, 0.95, 8 * US, 15},
+	{"fast-scsi", IOLAB_LINK_SHARED, 10, 0.95, 20 * US, 8},
+	{"fast-wide-scsi", IOLAB_LINK_SHARED, 20, 0.95, 20 * US, 16},
+	{"ultra-scsi", IOLAB_LINK_SHARED, 20, 0.95, 15 * US, 8},
+	{"wide-ultra-scsi", IOLAB_LINK_SHARED, 40, 0.95, 15 * US, 16},
+	{"ultra2-scsi", IOLAB_LINK_SHARED, 80, 0.95, 15 * US, 16},
+	{"ultra160", IOLAB_LINK_SHARED, 160, 0.95, 15 * US, 16},
+	{"ultra320", IOLAB_LINK_SHARED, 320, 0.95, 8 * US, 16},
 	/* parallel ATA */
 	{"ata33", IOLAB_LINK_EXCLUSIVE, 33.3, 0.9, 5 * US, 2},
 	{"ata66", IOLAB_LINK_EXCLUSIVE, 66.7, 0.9, 5 * US, 2},
@@ -97,9 +98,9 @@ static const struct iolab_link_type links[] = {
 	{"sas2", IOLAB_LINK_P2P, 600, 0.92, 2 * US, 1},
 	{"sas3", IOLAB_LINK_P2P, 1200, 0.92, 2 * US, 1},
 	/* Fibre Channel arbitrated loop */
-	{"fc1", IOLAB_LINK_SHARED, 100, 0.95, 10 * US, 125},
-	{"fc2", IOLAB_LINK_SHARED, 200, 0.95, 6 * US, 125},
-	{"fc4", IOLAB_LINK_SHARED, 400, 0.95, 4 * US, 125},
+	{"fc1", IOLAB_LINK_SHARED, 100, 0.95, 10 * US, 126},
+	{"fc2", IOLAB_LINK_SHARED, 200, 0.95, 6 * US, 126},
+	{"fc4", IOLAB_LINK_SHARED, 400, 0.95, 4 * US, 126},
 };
 
 #define NLINKS (sizeof(links) / sizeof(links[0]))

@@ -237,10 +237,11 @@ static int check_drives(const struct ctx *c)
 	return 0;
 }
 
-/* The fewest drives a level works with. */
+/* The fewest drives a level works with. A mirror of one copy is a volume (the command line's
+ * --array raid1:1 is the baseline of a mirror's gain); the file's reader asks for two. */
 static unsigned min_drives(unsigned level)
 {
-	static const unsigned min[] = {[IOLAB_RAID_NONE] = 1, [IOLAB_RAID0] = 1, [IOLAB_RAID1] = 2,
+	static const unsigned min[] = {[IOLAB_RAID_NONE] = 1, [IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1,
 				       [IOLAB_RAID5] = 3, [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3,
 				       [IOLAB_RAID6] = 4};
 	return min[level];

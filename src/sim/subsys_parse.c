@@ -474,6 +474,9 @@ static int part_line(struct parser *p, char **f, unsigned n)
 				  keys[kind].key[j]);
 	if (!rc && kind == K_CTL)
 		rc = cache_used(p, &p->s->ctl[i].p);
+	if (!rc && kind == K_VOL && p->s->vol[i].level == IOLAB_RAID1 && p->s->vol[i].n < 2)
+		rc = fail(p, "drives", "raid1 needs at least 2 drives; '%s' has %u", p->s->vol[i].name,
+			  p->s->vol[i].n);
 	return rc;
 }
 
