@@ -1,0 +1,408 @@
+/* subsys_check.c: iolab_subsys_check, the rules a whole subsystem description must keep
+ * (docs/subsystem-format.md, "Rules"), whether it was read from a file (subsys_parse.c, which
+ * passes the line of each part so that a finding names it) or built by hand. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iolab/host_queue.h"
+#include "sim/subsys_where.h"
+
+#define STRIPE_MAX (1ull << 30)
+
+struct ctx {
+	const struct iolab_subsys *s;
+	const struct iolab_subsys_where *w;
+	struct iolab_err *err;
+};
+
+/* "FILE:LINE: field 'FIELD': MSG" (parsed) or "KIND 'NAME': field 'FIELD': MSG" (by hand). */
+__attribute__((format(printf, 6, 7)))
+static int fail(const struct ctx *c, const char *kind, const char *name, unsigned line,
+		const char *field, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->w)
+		return iolab_errf(c->err, EINVAL, "%s:%u: field '%s': %s", c->w->file, line, field, msg);
+	return iolab_errf(c->err, EINVAL, "%s '%.31s': field '%s': %s", kind, name, field, msg);
+}
+
+static unsigned line_of(const unsigned *lines, unsigned i)
+{
+	return lines ? lines[i] : 0;
+}
+
+#define W(c, arr, i) line_of((c)->w ? (c)->w->arr : NULL, i)
+
+static int check_counts(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	if (s->nbus > IOLAB_SUBSYS_MAX || s->nctl > IOLAB_SUBSYS_MAX || s->nchan > IOLAB_SUBSYS_MAX ||
+	    s->nvol > IOLAB_SUBSYS_MAX || s->nmodel > IOLAB_SUBSYS_MAX || s->ndrive > IOLAB_SUBSYS_DRIVES)
+		return iolab_errf(c->err, EINVAL, "%s: too many parts (at most %u buses, controllers, "
+				  "channels, volumes and models each, and %u drives)",
+				  c->w ? c->w->file : "subsystem", IOLAB_SUBSYS_MAX, IOLAB_SUBSYS_DRIVES);
+	return 0;
+}
+
+/* One named part, for the check of names. */
+struct named {
+	const char *kind, *name;
+	unsigned line;
+};
+
+static unsigned collect_names(const struct ctx *c, struct named *n)
+{
+	const struct iolab_subsys *s = c->s;
+	unsigned k = 0;
+	for (unsigned i = 0; i < s->nbus; i++)
+		n[k++] = (struct named){"bus", s->bus[i].name, W(c, bus, i)};
+	for (unsigned i = 0; i < s->nctl; i++)
+		n[k++] = (struct named){"controller", s->ctl[i].name, W(c, ctl, i)};
+	for (unsigned i = 0; i < s->nchan; i++)
+		n[k++] = (struct named){"channel", s->chan[i].name, W(c, chan, i)};
+	for (unsigned i = 0; i < s->ndrive; i++)
+		n[k++] = (struct named){"drive", s->drive[i].name, W(c, drive, i)};
+	for (unsigned i = 0; i < s->nvol; i++)
+		n[k++] = (struct named){"volume", s->vol[i].name, W(c, vol, i)};
+	return k;
+}
+
+/* Every part has a name, and no two parts (of any kinds) share one. */
+static int check_names(const struct ctx *c)
+{
+	struct named n[4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES];
+	unsigned k = collect_names(c, n);
+	for (unsigned i = 0; i < k; i++) {
+		if (!memchr(n[i].name, 0, IOLAB_SUBSYS_NAME) || !n[i].name[0])
+			return fail(c, n[i].kind, "", n[i].line, "name", "a %s needs a name of 1 to %d "
+				    "characters", n[i].kind, IOLAB_SUBSYS_NAME - 1);
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(n[i].name, n[j].name)) {
+				unsigned a = n[j].line > n[i].line ? j : i, b = a == i ? j : i;
+				return fail(c, n[a].kind, n[a].name, n[a].line, "name", "'%s' is already "
+					    "the name of a %s", n[a].name, n[b].kind);
+			}
+	}
+	return 0;
+}
+
+static int check_link(const struct ctx *c, const char *kind, const char *name, unsigned line,
+		      const struct iolab_link_type *t, bool bus)
+{
+	if (!(t->rated_mb_s > 0) || !isfinite(t->rated_mb_s))
+		return fail(c, kind, name, line, "type", "the rated rate must be more than 0");
+	if (!(t->efficiency > 0 && t->efficiency <= 1))
+		return fail(c, kind, name, line, "type", "the efficiency must be more than 0 and at "
+			    "most 1");
+	if (t->kind > IOLAB_LINK_P2P || (t->kind == IOLAB_LINK_BUS) != bus)
+		return fail(c, kind, name, line, "type", "'%.31s' is %s", t->name,
+			    bus ? "a drive channel, not an I/O bus" : "an I/O bus, not a drive channel");
+	return 0;
+}
+
+static int check_host(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	if (s->host.sched >= IOLAB_HOST_NSCHED)
+		return fail(c, "host", "", c->w ? c->w->host : 0, "scheduler", "%u is not a scheduler",
+			    s->host.sched);
+	uint64_t b = s->host_stripe_bytes;
+	if (b && (b % 512 || b > STRIPE_MAX))
+		return fail(c, "host", "", c->w ? c->w->host : 0, "stripe", "%llu bytes is not a "
+			    "multiple of 512 up to 1 GiB", (unsigned long long)b);
+	return 0;
+}
+
+/* The bus a bus is bridged to, followed from i: returns true if the chain comes back to i. */
+static bool in_cycle(const struct iolab_subsys *s, unsigned i)
+{
+	int at = s->bus[i].up;
+	for (unsigned k = 0; k < s->nbus && at >= 0; k++, at = s->bus[at].up)
+		if ((unsigned)at == i)
+			return true;
+	return false;
+}
+
+/* Reports the cycle through bus i, from its member written last. */
+static int report_cycle(const struct ctx *c, unsigned i)
+{
+	const struct iolab_subsys *s = c->s;
+	unsigned from = i;
+	for (int at = s->bus[i].up; (unsigned)at != i; at = s->bus[at].up)
+		if (W(c, bus, (unsigned)at) > W(c, bus, from))
+			from = (unsigned)at;
+	char path[300];
+	size_t n = (size_t)snprintf(path, sizeof(path), "%s", s->bus[from].name);
+	int at = s->bus[from].up;
+	for (unsigned k = 0; k <= s->nbus && n < sizeof(path); k++, at = s->bus[at].up) {
+		n += (size_t)snprintf(path + n, sizeof(path) - n, " -> %s", s->bus[at].name);
+		if ((unsigned)at == from)
+			break;
+	}
+	return fail(c, "bus", s->bus[from].name, W(c, bus, from), "up", "bridged in a cycle: %s",
+		    path);
+}
+
+static int check_buses(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	for (unsigned i = 0; i < s->nbus; i++) {
+		const struct iolab_sub_bus *b = &s->bus[i];
+		if (b->up < -1 || b->up >= (int)s->nbus)
+			return fail(c, "bus", b->name, W(c, bus, i), "up", "bus index %d is out of range",
+				    b->up);
+		int rc = check_link(c, "bus", b->name, W(c, bus, i), &b->type, true);
+		if (rc)
+			return rc;
+	}
+	for (unsigned i = 0; i < s->nbus; i++)
+		if (in_cycle(s, i))
+			return report_cycle(c, i);
+	return 0;
+}
+
+static int check_controllers(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	unsigned on[IOLAB_SUBSYS_MAX] = {0};
+	for (unsigned i = 0; i < s->nctl; i++) {
+		const struct iolab_sub_controller *k = &s->ctl[i];
+		unsigned line = W(c, ctl, i);
+		if (k->bus < -1 || k->bus >= (int)s->nbus)
+			return fail(c, "controller", k->name, line, "bus", "bus index %d is out of range",
+				    k->bus);
+		if (k->p.write_policy > IOLAB_WP_BACK)
+			return fail(c, "controller", k->name, line, "write-policy", "%u is not a write "
+				    "policy", k->p.write_policy);
+		if (k->p.read_ahead > IOLAB_RA_ADAPTIVE)
+			return fail(c, "controller", k->name, line, "read-ahead", "%u is not a "
+				    "read-ahead mode", k->p.read_ahead);
+		if (k->bus < 0)
+			continue;
+		const struct iolab_sub_bus *b = &s->bus[k->bus];
+		if (b->type.max_devices && ++on[k->bus] > b->type.max_devices)
+			return fail(c, "controller", k->name, line, "bus", "bus '%s' (%s) takes at most "
+				    "%u controllers; '%s' is one more", b->name, b->type.name,
+				    b->type.max_devices, k->name);
+	}
+	return 0;
+}
+
+static int check_channels(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	for (unsigned i = 0; i < s->nchan; i++) {
+		const struct iolab_sub_channel *h = &s->chan[i];
+		if (h->controller < -1 || h->controller >= (int)s->nctl)
+			return fail(c, "channel", h->name, W(c, chan, i), "controller", "controller index "
+				    "%d is out of range", h->controller);
+		int rc = check_link(c, "channel", h->name, W(c, chan, i), &h->type, false);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int check_drives(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	unsigned on[IOLAB_SUBSYS_MAX] = {0};
+	for (unsigned i = 0; i < s->ndrive; i++) {
+		const struct iolab_sub_drive *d = &s->drive[i];
+		unsigned line = W(c, drive, i);
+		if (d->channel < -1 || d->channel >= (int)s->nchan)
+			return fail(c, "drive", d->name, line, "channel", "channel index %d is out of "
+				    "range", d->channel);
+		if (d->model >= s->nmodel)
+			return fail(c, "drive", d->name, line, "model", "model index %u is out of range",
+				    d->model);
+		if (d->write_cache < -1 || d->write_cache > 1)
+			return fail(c, "drive", d->name, line, "write-cache", "%d is not -1 (as the "
+				    "model), 0 or 1", d->write_cache);
+		if (d->channel < 0)
+			continue;
+		const struct iolab_sub_channel *h = &s->chan[d->channel];
+		if (h->type.max_devices && ++on[d->channel] > h->type.max_devices)
+			return fail(c, "drive", d->name, line, "channel", "channel '%s' (%s) takes at "
+				    "most %u drives; '%s' is one more", h->name, h->type.name,
+				    h->type.max_devices, d->name);
+	}
+	return 0;
+}
+
+/* The fewest drives a level works with. A mirror of one copy is a volume (the command line's
+ * --array raid1:1 is the baseline of a mirror's gain); the file's reader asks for two. */
+static unsigned min_drives(unsigned level)
+{
+	static const unsigned min[] = {[IOLAB_RAID_NONE] = 1, [IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1,
+				       [IOLAB_RAID5] = 3, [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3,
+				       [IOLAB_RAID6] = 4};
+	return min[level];
+}
+
+/* How many failed drives a level survives (RAID 10: one in each mirrored pair). */
+static unsigned survives(unsigned level)
+{
+	return level == IOLAB_RAID6 || level == IOLAB_RAID10 ? 2
+	       : level == IOLAB_RAID_NONE || level == IOLAB_RAID0 ? 0 : 1;
+}
+
+static int check_level(const struct ctx *c, unsigned i)
+{
+	const struct iolab_sub_volume *v = &c->s->vol[i];
+	unsigned line = W(c, vol, i);
+	if (v->level > IOLAB_RAID6)
+		return fail(c, "volume", v->name, line, "level", "%u is not a level", v->level);
+	if (v->n < 1 || v->n > IOLAB_SUBSYS_MAX)
+		return fail(c, "volume", v->name, line, "drives", "a volume has 1 to %d drives, not %u",
+			    IOLAB_SUBSYS_MAX, v->n);
+	const char *lv = iolab_raid_name(v->level);
+	if (v->level == IOLAB_RAID_NONE && v->n != 1)
+		return fail(c, "volume", v->name, line, "drives", "level none is one drive; '%s' has "
+			    "%u (give a RAID level)", v->name, v->n);
+	if (v->n < min_drives(v->level))
+		return fail(c, "volume", v->name, line, "drives", "%s needs at least %u drives; '%s' "
+			    "has %u", lv, min_drives(v->level), v->name, v->n);
+	if (v->level == IOLAB_RAID10 && v->n % 2)
+		return fail(c, "volume", v->name, line, "drives", "raid10 is mirrored pairs: %u drives "
+			    "is not an even count", v->n);
+	if (v->stripe_bytes < 512 || v->stripe_bytes % 512 || v->stripe_bytes > STRIPE_MAX)
+		return fail(c, "volume", v->name, line, "stripe", "%llu bytes is not a multiple of "
+			    "512 up to 1 GiB", (unsigned long long)v->stripe_bytes);
+	return 0;
+}
+
+static int check_failed(const struct ctx *c, unsigned i)
+{
+	const struct iolab_sub_volume *v = &c->s->vol[i];
+	unsigned line = W(c, vol, i);
+	int f[2], nf = 0;
+	for (int k = 0; k < 2; k++) {
+		if (v->failed[k] == -1)
+			continue;
+		if (v->failed[k] < 0 || v->failed[k] >= (int)v->n)
+			return fail(c, "volume", v->name, line, "failed", "drive %d is out of range: '%s' "
+				    "has %u drives (1 to %u)", v->failed[k] + 1, v->name, v->n, v->n);
+		f[nf++] = v->failed[k];
+	}
+	if (!nf && v->rebuild_bytes_s)
+		return fail(c, "volume", v->name, line, "rebuild-rate", "there is no failed drive to "
+			    "rebuild (failed=N)");
+	if (!nf)
+		return 0;
+	if (nf == 2 && f[0] == f[1])
+		return fail(c, "volume", v->name, line, "failed", "names drive %d twice", f[0] + 1);
+	if ((unsigned)nf > survives(v->level))
+		return fail(c, "volume", v->name, line, "failed", survives(v->level)
+			    ? "%s survives one failed drive, not two" : "%s has no redundancy: a "
+			    "failed drive loses the volume", iolab_raid_name(v->level));
+	if (nf == 2 && v->level == IOLAB_RAID10 && f[0] / 2 == f[1] / 2)
+		return fail(c, "volume", v->name, line, "failed", "drives %d and %d are the two copies "
+			    "of a mirrored pair of the raid10; it loses the volume",
+			    (f[0] < f[1] ? f[0] : f[1]) + 1, (f[0] < f[1] ? f[1] : f[0]) + 1);
+	return 0;
+}
+
+/* The controller a drive hangs from (-1: none). */
+static int controller_of(const struct iolab_subsys *s, unsigned d)
+{
+	int ch = s->drive[d].channel;
+	return ch < 0 ? -1 : s->chan[ch].controller;
+}
+
+static const char *ctl_name(const struct iolab_subsys *s, int k)
+{
+	return k < 0 ? "no controller" : s->ctl[k].name;
+}
+
+/* Members: drives that exist, each in one volume only, on one controller, of one block size. */
+static int check_members(const struct ctx *c, unsigned i, int *owner)
+{
+	const struct iolab_subsys *s = c->s;
+	const struct iolab_sub_volume *v = &s->vol[i];
+	unsigned line = W(c, vol, i);
+	for (unsigned k = 0; k < v->n; k++) {
+		unsigned d = v->drive[k];
+		if (d >= s->ndrive)
+			return fail(c, "volume", v->name, line, "drives", "drive index %u is out of range",
+				    d);
+		if (owner[d] == (int)i)
+			return fail(c, "volume", v->name, line, "drives", "'%s' is listed twice",
+				    s->drive[d].name);
+		if (owner[d] >= 0)
+			return fail(c, "volume", v->name, line, "drives", "'%s' is in volume '%s' already",
+				    s->drive[d].name, s->vol[owner[d]].name);
+		owner[d] = (int)i;
+		unsigned d0 = v->drive[0];
+		if (controller_of(s, d) != controller_of(s, d0))
+			return fail(c, "volume", v->name, line, "drives", "'%s' is on %s%s%s and '%s' "
+				    "on %s%s%s: a volume's drives hang from one controller",
+				    s->drive[d0].name, controller_of(s, d0) < 0 ? "" : "controller '",
+				    ctl_name(s, controller_of(s, d0)), controller_of(s, d0) < 0 ? "" : "'",
+				    s->drive[d].name, controller_of(s, d) < 0 ? "" : "controller '",
+				    ctl_name(s, controller_of(s, d)), controller_of(s, d) < 0 ? "" : "'");
+		uint32_t b0 = s->model[s->drive[d0].model].block_bytes;
+		uint32_t b = s->model[s->drive[d].model].block_bytes;
+		if (b != b0)
+			return fail(c, "volume", v->name, line, "drives", "'%s' has blocks of %u bytes and "
+				    "'%s' of %u: a volume's drives have one block size",
+				    s->drive[d0].name, b0, s->drive[d].name, b);
+	}
+	return 0;
+}
+
+static int check_volumes(const struct ctx *c)
+{
+	const struct iolab_subsys *s = c->s;
+	int owner[IOLAB_SUBSYS_DRIVES];
+	for (unsigned d = 0; d < IOLAB_SUBSYS_DRIVES; d++)
+		owner[d] = -1;
+	for (unsigned i = 0; i < s->nvol; i++) {
+		int rc = check_level(c, i);
+		if (!rc)
+			rc = check_members(c, i, owner);
+		if (!rc)
+			rc = check_failed(c, i);
+		if (rc)
+			return rc;
+	}
+	if (!s->nvol)
+		return iolab_errf(c->err, EINVAL, "%s: no volume (the host reads and writes volumes: "
+				  "add a line 'volume NAME level=LEVEL drives=D1,...')",
+				  c->w ? c->w->file : "subsystem");
+	return 0;
+}
+
+int iolab_subsys_check_where(const struct iolab_subsys *s, const struct iolab_subsys_where *w,
+			     struct iolab_err *err)
+{
+	const struct ctx c = {s, w, err};
+	int rc = check_counts(&c);
+	if (!rc)
+		rc = check_names(&c);
+	if (!rc)
+		rc = check_host(&c);
+	if (!rc)
+		rc = check_buses(&c);
+	if (!rc)
+		rc = check_controllers(&c);
+	if (!rc)
+		rc = check_channels(&c);
+	if (!rc)
+		rc = check_drives(&c);
+	if (!rc)
+		rc = check_volumes(&c);
+	return rc;
+}
+
+int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err)
+{
+	return iolab_subsys_check_where(s, NULL, err);
+}
