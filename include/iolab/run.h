@@ -159,6 +159,7 @@ struct iolab_point {
 	uint64_t stripe;       /* and its stripe unit in bytes */
 	uint64_t cache;        /* simulated controller cache swept by --cache (0: not swept) */
 	int write_policy;      /* and its write policy swept by --write-policy, or -1 */
+	bool subsystem;        /* model names a subsystem file (--config), not a drive */
 	bool direct;
 	/* results (all repetitions merged) */
 	unsigned reps;

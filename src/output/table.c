@@ -95,7 +95,9 @@ static void device_depth_notes(FILE *f, const struct iolab_results *r)
 static void footer(FILE *f, const struct iolab_point *p)
 {
 	const struct iolab_engine_ops *e = iolab_engine_find(p->engine);
-	if (p->model)
+	if (p->model && p->subsystem)
+		fprintf(f, "\nsimulated subsystem %s, virtual time", p->model);
+	else if (p->model)
 		fprintf(f, "\nsimulated drive %s, virtual time", p->model);
 	else if (e && (e->flags & IOLAB_ENGINE_NO_IO))
 		fprintf(f, "\nengine %s (no I/O)", p->engine);
@@ -113,23 +115,28 @@ static void footer(FILE *f, const struct iolab_point *p)
  * "... 37% done when the run ended"), numbered when there are several points. */
 static void rebuild_lines(FILE *f, const struct iolab_results *r)
 {
-	for (unsigned i = 0; i < r->n; i++) {
-		const struct iolab_rebuild_report *b = point_rebuild(&r->point[i]);
-		if (!b)
-			continue;
-		char who[48], pt[24] = "";
-		if (b->drive[1] >= 0)
-			snprintf(who, sizeof(who), "drives %d and %d", b->drive[0] + 1, b->drive[1] + 1);
-		else
-			snprintf(who, sizeof(who), "drive %d", b->drive[0] + 1);
-		if (r->n > 1)
-			snprintf(pt, sizeof(pt), "point %u: ", i + 1);
-		unsigned pct = b->total_bytes ? (unsigned)(100 * b->done_bytes / b->total_bytes) : 100;
-		if (b->ns >= 0)
-			fprintf(f, "%srebuild of %s: 100%% in %.1f s\n", pt, who, b->ns / 1e9);
-		else
-			fprintf(f, "%srebuild of %s: %u%% done when the run ended\n", pt, who, pct);
-	}
+	for (unsigned i = 0; i < r->n; i++)
+		for (unsigned k = 0; k < r->point[i].ncomp; k++) {
+			const struct iolab_comp_report *c = &r->point[i].comp[k];
+			const struct iolab_rebuild_report *b = &c->rebuild;
+			if (!b->rate_bytes_s)
+				continue;
+			char who[96], pt[24] = "", vol[48] = "";
+			if (strcmp(c->name, "volume")) /* a subsystem file's volumes have names */
+				snprintf(vol, sizeof(vol), "%s ", c->name);
+			if (b->drive[1] >= 0)
+				snprintf(who, sizeof(who), "%sdrives %d and %d", vol, b->drive[0] + 1,
+					 b->drive[1] + 1);
+			else
+				snprintf(who, sizeof(who), "%sdrive %d", vol, b->drive[0] + 1);
+			if (r->n > 1)
+				snprintf(pt, sizeof(pt), "point %u: ", i + 1);
+			unsigned pct = b->total_bytes ? (unsigned)(100 * b->done_bytes / b->total_bytes) : 100;
+			if (b->ns >= 0)
+				fprintf(f, "%srebuild of %s: 100%% in %.1f s\n", pt, who, b->ns / 1e9);
+			else
+				fprintf(f, "%srebuild of %s: %u%% done when the run ended\n", pt, who, pct);
+		}
 }
 
 /* --explain: what each part of a simulated path did, per point, and the bottleneck. */

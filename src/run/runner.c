@@ -930,15 +930,18 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
 		p->engine = c->engine->name;
 		p->model = c->model_name;
-		p->host_sched = c->engine->flags & IOLAB_ENGINE_VIRTUAL ? (int)pp.host_sched : -1;
+		p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
+				: desc ? (int)desc->host.sched : (int)pp.host_sched;
 		p->array_drives = pp.array_drives;
 		p->array_level = pp.array_drives ? c->array_level : 0;
 		p->stripe = pp.stripe;
 		p->cache = pp.cache;
 		p->write_policy = pp.write_policy;
+		p->subsystem = c->subsys != NULL;
 		p->direct = c->direct && !env.no_io;
 		/* A volume spreads the queue over its drives: no single device limit to report. */
-		p->device_depth = c->engine->device_depth && !pp.array_drives
+		bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
+		p->device_depth = c->engine->device_depth && lone
 				  ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);

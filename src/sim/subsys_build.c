@@ -22,14 +22,14 @@ enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING
 struct part {
 	struct iolab_comp c;
 	enum part_kind kind;
-	const char *name;
+	char name[IOLAB_SUBSYS_NAME + 8];
 };
 
 static struct part *add_part(struct iolab_path *p, enum part_kind kind, const char *name)
 {
 	struct part *x = &p->part[p->n++];
 	x->kind = kind;
-	x->name = name;
+	snprintf(x->name, sizeof(x->name), "%s", name);
 	return x;
 }
 
@@ -68,17 +68,9 @@ uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct io
 	return m * data_members(v->level, v->n) * bb;
 }
 
-uint64_t iolab_subsys_bytes(const struct iolab_subsys *s)
+static uint64_t host_unit(const struct iolab_subsys *s)
 {
-	if (s->nvol == 1)
-		return iolab_subsys_volume_bytes(s, &s->vol[0]);
-	uint64_t min = UINT64_MAX, unit = s->host_stripe_bytes ? s->host_stripe_bytes : 65536;
-	for (unsigned i = 0; i < s->nvol; i++) {
-		uint64_t b = iolab_subsys_volume_bytes(s, &s->vol[i]);
-		if (b < min)
-			min = b;
-	}
-	return s->nvol ? (min - min % unit) * s->nvol : 0;
+	return s->host_stripe_bytes ? s->host_stripe_bytes : 65536;
 }
 
 /* The controller of volume v (that of its first drive's channel), or -1. */
@@ -86,6 +78,67 @@ static int volume_controller(const struct iolab_subsys *s, const struct iolab_su
 {
 	int ch = s->drive[v->drive[0]].channel;
 	return ch < 0 ? -1 : s->chan[ch].controller;
+}
+
+/* Volumes a and b are in one group: on one controller (a volume on none is alone). */
+static bool same_group(const struct iolab_subsys *s, unsigned a, unsigned b)
+{
+	int c = volume_controller(s, &s->vol[a]);
+	return a == b || (c >= 0 && c == volume_controller(s, &s->vol[b]));
+}
+
+/* The groups of the path: first[g] gets the first volume of each; returns their count. */
+static unsigned groups(const struct iolab_subsys *s, unsigned *first)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->nvol; i++) {
+		bool seen = false;
+		for (unsigned g = 0; g < n && !seen; g++)
+			seen = same_group(s, first[g], i);
+		if (!seen)
+			first[n++] = i;
+	}
+	return n;
+}
+
+/* k parts of at least min bytes each, striped in whole units; or the one part's size. */
+static uint64_t striped(uint64_t min, unsigned k, uint64_t unit)
+{
+	return k > 1 ? (min - min % unit) * k : min;
+}
+
+/* The bytes of each part a group's stripe takes (the smallest volume's), and the group's. */
+static uint64_t group_part_bytes(const struct iolab_subsys *s, unsigned first, unsigned *k)
+{
+	uint64_t min = UINT64_MAX;
+	*k = 0;
+	for (unsigned i = first; i < s->nvol; i++)
+		if (same_group(s, first, i)) {
+			uint64_t b = iolab_subsys_volume_bytes(s, &s->vol[i]);
+			min = b < min ? b : min;
+			++*k;
+		}
+	return min;
+}
+
+static uint64_t group_bytes(const struct iolab_subsys *s, unsigned first, unsigned *count)
+{
+	unsigned k;
+	uint64_t min = group_part_bytes(s, first, &k);
+	if (count)
+		*count = k;
+	return striped(min, k, host_unit(s));
+}
+
+uint64_t iolab_subsys_bytes(const struct iolab_subsys *s)
+{
+	unsigned first[IOLAB_SUBSYS_MAX], n = groups(s, first);
+	uint64_t min = UINT64_MAX;
+	for (unsigned g = 0; g < n; g++) {
+		uint64_t b = group_bytes(s, first[g], NULL);
+		min = b < min ? b : min;
+	}
+	return n ? striped(min, n, host_unit(s)) : 0;
 }
 
 static int fail(struct iolab_err *err, int rc, const char *what)
@@ -120,76 +173,100 @@ static int build_drives(struct iolab_path *p, const struct iolab_subsys *s, stru
 	return 0;
 }
 
-/* The parts of volume v from its drives up; returns its top in *top. */
+/* A RAID 0 part over k parts of part_bytes each (whole units of the host's stripe). */
+static int build_stripe(struct iolab_path *p, const struct iolab_subsys *s, const char *name,
+			struct iolab_comp **tops, unsigned k, uint64_t part_bytes, struct iolab_comp **top,
+			struct iolab_err *err)
+{
+	uint32_t bb = p->models[s->vol[0].drive[0]].block_bytes;
+	uint64_t unit = host_unit(s);
+	struct part *x = add_part(p, P_HOST_STRIPE, name);
+	int rc = iolab_comp_volume_init(&x->c, p->sim, tops, k, (part_bytes - part_bytes % unit) / bb,
+					bb, IOLAB_RAID0, unit / bb, (const int[2]){-1, -1}, 0);
+	*top = &x->c;
+	return rc ? fail(err, rc, name) : 0;
+}
+
+/* Volume v from its drives up: the volume part, or its one drive. */
 static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsigned vi,
-			struct part **bus, struct iolab_comp **top, struct iolab_err *err)
+			struct iolab_comp **top, struct iolab_err *err)
 {
 	const struct iolab_sub_volume *v = &s->vol[vi];
 	const struct iolab_disk_model *m = &p->models[v->drive[0]];
-	uint64_t unit = v->stripe_bytes / m->block_bytes;
-	struct iolab_comp *below = p->drive[v->drive[0]];
+	*top = p->drive[v->drive[0]];
+	if (v->level == IOLAB_RAID_NONE)
+		return 0;
+	struct iolab_comp *members[IOLAB_SUBSYS_MAX];
+	for (unsigned i = 0; i < v->n; i++)
+		members[i] = p->drive[v->drive[i]];
+	struct part *x = add_part(p, P_VOL, v->name);
+	int rc = iolab_comp_volume_init(&x->c, p->sim, members, v->n, iolab_subsys_member_blocks(s, v),
+					m->block_bytes, v->level, v->stripe_bytes / m->block_bytes,
+					v->failed, v->rebuild_bytes_s);
+	*top = &x->c;
+	return rc ? fail(err, rc, v->name) : 0;
+}
+
+/* The group of volume `first` (the volumes of its controller) from the drives up: its volumes,
+ * striped together by the controller if there are several (at the host's stripe unit), the
+ * controller, and the crossing of the controller's buses. */
+static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsigned first,
+		       struct part **bus, struct iolab_comp **top, struct iolab_err *err)
+{
+	struct iolab_comp *tops[IOLAB_SUBSYS_MAX];
+	unsigned k = 0;
 	int rc = 0;
-	if (v->level != IOLAB_RAID_NONE) {
-		struct iolab_comp *members[IOLAB_SUBSYS_MAX];
-		for (unsigned i = 0; i < v->n; i++)
-			members[i] = p->drive[v->drive[i]];
-		struct part *x = add_part(p, P_VOL, v->name);
-		rc = iolab_comp_volume_init(&x->c, p->sim, members, v->n,
-					    iolab_subsys_member_blocks(s, v), m->block_bytes,
-					    v->level, unit, v->failed, v->rebuild_bytes_s);
-		if (rc)
-			return fail(err, rc, v->name);
-		below = &x->c;
-	}
+	for (unsigned i = first; i < s->nvol && !rc; i++)
+		if (same_group(s, first, i))
+			rc = build_volume(p, s, i, &tops[k++], err);
+	const struct iolab_sub_volume *v = &s->vol[first];
 	int ci = volume_controller(s, v);
-	if (ci >= 0) {
-		const struct iolab_sub_controller *ctl = &s->ctl[ci];
-		struct part *x = add_part(p, P_CTL, ctl->name);
-		rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p,
-						iolab_subsys_volume_bytes(s, v) / m->block_bytes,
-						m->block_bytes, v->level ? unit : 0);
-		if (rc)
+	unsigned nvol;
+	uint64_t part = group_part_bytes(s, first, &nvol), bytes = group_bytes(s, first, NULL);
+	struct iolab_comp *below = tops[0];
+	if (!rc && k > 1) {
+		char name[IOLAB_SUBSYS_NAME + 8];
+		snprintf(name, sizeof(name), "%.31s-stripe", ci >= 0 ? s->ctl[ci].name : v->name);
+		rc = build_stripe(p, s, name, tops, k, part, &below, err);
+	}
+	if (rc || ci < 0) {
+		*top = below;
+		return rc;
+	}
+	const struct iolab_sub_controller *ctl = &s->ctl[ci];
+	const struct iolab_disk_model *m = &p->models[v->drive[0]];
+	uint64_t unit = v->stripe_bytes / m->block_bytes;
+	struct part *x = add_part(p, P_CTL, ctl->name);
+	if ((rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p, bytes / m->block_bytes,
+					     m->block_bytes, v->level ? unit : 0)))
+		return fail(err, rc, ctl->name);
+	if (k == 1 && v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* whole rows */
+		iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
+	below = &x->c;
+	if (ctl->bus >= 0) {
+		struct iolab_comp *chain[IOLAB_SUBSYS_MAX];
+		unsigned n = 0;
+		for (int b = ctl->bus; b >= 0 && n < IOLAB_SUBSYS_MAX; b = s->bus[b].up)
+			chain[n++] = &bus[b]->c;
+		x = add_part(p, P_CROSSING, ctl->name);
+		if ((rc = iolab_comp_crossing_init(&x->c, p->sim, below, chain, n, m->block_bytes)))
 			return fail(err, rc, ctl->name);
-		if (v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* destage whole rows */
-			iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
 		below = &x->c;
-		if (ctl->bus >= 0) {
-			struct iolab_comp *chain[IOLAB_SUBSYS_MAX];
-			unsigned n = 0;
-			for (int b = ctl->bus; b >= 0 && n < IOLAB_SUBSYS_MAX; b = s->bus[b].up)
-				chain[n++] = &bus[b]->c;
-			x = add_part(p, P_CROSSING, ctl->name);
-			rc = iolab_comp_crossing_init(&x->c, p->sim, below, chain, n, m->block_bytes);
-			if (rc)
-				return fail(err, rc, ctl->name);
-			below = &x->c;
-		}
 	}
 	*top = below;
 	return 0;
 }
 
-/* Refuses what the builder cannot do beyond iolab_subsys_check: two volumes on one controller,
- * drives of different block sizes. */
+/* Refuses what the builder cannot do beyond iolab_subsys_check: drives of different block
+ * sizes in different volumes. */
 static int check_buildable(const struct iolab_subsys *s, struct iolab_err *err)
 {
-	int owner[IOLAB_SUBSYS_MAX];
-	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++)
-		owner[i] = -1;
 	uint32_t bb = s->nvol ? s->model[s->drive[s->vol[0].drive[0]].model].block_bytes : 0;
-	for (unsigned i = 0; i < s->nvol; i++) {
-		int c = volume_controller(s, &s->vol[i]);
-		if (c >= 0 && owner[c] >= 0)
-			return iolab_errf(err, EINVAL, "controller %s: carries volumes %s and %s; a "
-					  "controller carries one volume", s->ctl[c].name,
-					  s->vol[owner[c]].name, s->vol[i].name);
-		if (c >= 0)
-			owner[c] = (int)i;
+	for (unsigned i = 0; i < s->nvol; i++)
 		for (unsigned k = 0; k < s->vol[i].n; k++)
 			if (s->model[s->drive[s->vol[i].drive[k]].model].block_bytes != bb)
 				return iolab_errf(err, EINVAL, "volume %s: its drives' block sizes differ "
 						  "from the other volumes'", s->vol[i].name);
-	}
 	return 0;
 }
 
@@ -201,7 +278,7 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 	int rc = iolab_subsys_check(s, err);
 	if (rc || (rc = check_buildable(s, err)))
 		return rc;
-	unsigned most = 1 + s->nbus + s->nchan + s->ndrive + 3 * s->nvol;
+	unsigned most = 2 + s->nbus + s->nchan + s->ndrive + 4 * s->nvol;
 	p->part = calloc(most, sizeof(*p->part));
 	p->models = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->models));
 	p->drive = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->drive));
@@ -225,18 +302,17 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 	}
 	if (!rc)
 		rc = build_drives(p, s, chan, err);
-	for (unsigned i = 0; i < s->nvol && !rc; i++)
-		rc = build_volume(p, s, i, bus, &tops[i], err);
+	unsigned first[IOLAB_SUBSYS_MAX], ng = groups(s, first);
+	for (unsigned g = 0; g < ng && !rc; g++)
+		rc = build_group(p, s, first[g], bus, &tops[g], err);
 	struct iolab_comp *top = tops[0];
-	if (!rc && s->nvol > 1) {
-		uint32_t bb = p->models[s->vol[0].drive[0]].block_bytes;
-		uint64_t unit = (s->host_stripe_bytes ? s->host_stripe_bytes : 65536) / bb;
-		struct part *x = add_part(p, P_HOST_STRIPE, "host-stripe");
-		rc = iolab_comp_volume_init(&x->c, sim, tops, s->nvol, iolab_subsys_bytes(s) / s->nvol / bb,
-					    bb, IOLAB_RAID0, unit, (int[2]){-1, -1}, 0);
-		if (rc)
-			rc = fail(err, rc, "the host's stripe over the volumes");
-		top = &x->c;
+	if (!rc && ng > 1) {
+		uint64_t min = UINT64_MAX;
+		for (unsigned g = 0; g < ng; g++) {
+			uint64_t b = group_bytes(s, first[g], NULL);
+			min = b < min ? b : min;
+		}
+		rc = build_stripe(p, s, "host-stripe", tops, ng, min, &top, err);
 	}
 	if (!rc && (rc = iolab_comp_host_init(&p->host, sim, top, &s->host, cap,
 					      p->models[s->vol[0].drive[0]].block_bytes)))
@@ -273,7 +349,7 @@ unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report
 			if ((int)p->part[i].kind != kind)
 				continue;
 			p->part[i].c.ops->report(&p->part[i].c, &out[k]);
-			snprintf(out[k++].name, sizeof(out->name), "%s", p->part[i].name);
+			snprintf(out[k++].name, sizeof(out->name), "%.31s", p->part[i].name);
 		}
 	for (unsigned i = 0; i < k; i++)
 		out[i].span_ns = (double)p->sim->now;

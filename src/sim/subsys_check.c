@@ -96,6 +96,8 @@ static int check_names(const struct ctx *c)
 static int check_link(const struct ctx *c, const char *kind, const char *name, unsigned line,
 		      const struct iolab_link_type *t, bool bus)
 {
+	if (!bus && t->rated_mb_s == 0 && t->kind == IOLAB_LINK_P2P)
+		return 0; /* a port, not modelled (subsys.h): the command line's shorthands */
 	if (!(t->rated_mb_s > 0) || !isfinite(t->rated_mb_s))
 		return fail(c, kind, name, line, "type", "the rated rate must be more than 0");
 	if (!(t->efficiency > 0 && t->efficiency <= 1))
