@@ -27,6 +27,7 @@
 
 #include "ctl_cache.h"
 #include "iolab/sim_system.h"
+#include "ptr_ring.h"
 #include "iolab/subsys.h"
 
 /* Lines of 4 KiB: the page size of the hosts and the commonest small transfer, so a 4 KiB
@@ -50,11 +51,6 @@ struct piece {
 	struct piece *next;   /* in the free list */
 };
 
-struct ring { /* a growing first-in first-out queue of pointers */
-	void **p;
-	unsigned head, n, cap;
-};
-
 struct ctl {
 	uint64_t overhead;
 	bool pass;            /* no cache, no overhead */
@@ -64,8 +60,8 @@ struct ctl {
 	uint32_t block_bytes;
 	struct ctl_cache cc;
 	uint64_t proc_free;   /* when the processor is next free */
-	struct ring below;    /* pieces the part below refused, waiting */
-	struct ring room;     /* write-back writes waiting for room in the cache */
+	struct ptr_ring below;    /* pieces the part below refused, waiting */
+	struct ptr_ring room;     /* write-back writes waiting for room in the cache */
 	unsigned inside;      /* requests from above not yet finished */
 	unsigned destaging;   /* destage writes in flight */
 	uint64_t cursor;      /* where the last destage write ended */
@@ -81,32 +77,6 @@ static void fail(struct iolab_comp *c, int rc)
 {
 	if (rc && !c->sim->error)
 		c->sim->error = rc;
-}
-
-static int ring_push(struct ring *r, void *x)
-{
-	if (r->n == r->cap) {
-		unsigned cap = r->cap ? r->cap * 2 : 16;
-		void **p = malloc(cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		for (unsigned i = 0; i < r->n; i++)
-			p[i] = r->p[(r->head + i) % r->cap];
-		free(r->p);
-		r->p = p;
-		r->head = 0;
-		r->cap = cap;
-	}
-	r->p[(r->head + r->n++) % r->cap] = x;
-	return 0;
-}
-
-static void *ring_pop(struct ring *r)
-{
-	void *x = r->p[r->head];
-	r->head = (r->head + 1) % r->cap;
-	r->n--;
-	return x;
 }
 
 static struct piece *new_piece(struct iolab_comp *c, struct ctl *t)
@@ -157,7 +127,7 @@ static bool send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *parent,
 			return true;
 		}
 	}
-	fail(c, ring_push(&t->below, p));
+	fail(c, ptr_ring_push(&t->below, p));
 	return true;
 }
 
@@ -165,7 +135,7 @@ static bool send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *parent,
 static void drain(struct iolab_comp *c, struct ctl *t)
 {
 	while (t->below.n && !below_full(c)) {
-		struct piece *p = ring_pop(&t->below);
+		struct piece *p = ptr_ring_pop(&t->below);
 		fail(c, c->below->ops->submit(c->below, &p->s));
 	}
 }
@@ -213,7 +183,7 @@ static void take_waiting(struct iolab_comp *c, struct ctl *t)
 		struct iolab_sreq *r = t->room.p[t->room.head];
 		if (!ctl_cache_room(&t->cc, r->d.lbn, r->d.lbn + r->d.blocks))
 			return;
-		ring_pop(&t->room);
+		ptr_ring_pop(&t->room);
 		ctl_cache_write(&t->cc, r->d.lbn, r->d.lbn + r->d.blocks);
 		finish(c, t, r);
 	}
@@ -250,7 +220,7 @@ static void process_write_back(struct iolab_comp *c, struct ctl *t, struct iolab
 		ctl_cache_write(&t->cc, lo, hi);
 		finish(c, t, r);
 	} else {
-		fail(c, ring_push(&t->room, r));
+		fail(c, ptr_ring_push(&t->room, r));
 	}
 	destage(c, t);
 }
@@ -338,8 +308,8 @@ static void ctl_cleanup(struct iolab_comp *c)
 	for (unsigned i = 0; i < t->npieces; i++)
 		free(t->all[i]);
 	free(t->all);
-	free(t->below.p);
-	free(t->room.p);
+	ptr_ring_free(&t->below);
+	ptr_ring_free(&t->room);
 	ctl_cache_free(&t->cc);
 	free(t);
 }

@@ -16,6 +16,7 @@
 
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
+#include "ptr_ring.h"
 
 struct link {
 	struct iolab_link_type t;
@@ -25,18 +26,15 @@ struct link {
 	/* exclusive links */
 	struct iolab_comp *owner;
 	double held_since;
-	struct waiter {
-		struct iolab_comp *c;
-		unsigned what;
-	} *wait;
-	unsigned head, n, cap;
+	struct ptr_ring wait;     /* parts waiting for it, in arrival order */
+	unsigned wake;            /* the event that tells a waiting part it holds the link */
 };
 
 static void link_cleanup(struct iolab_comp *c)
 {
 	struct link *l = c->priv;
 	if (l)
-		free(l->wait);
+		ptr_ring_free(&l->wait);
 	free(l);
 }
 
@@ -98,22 +96,9 @@ bool iolab_comp_link_acquire(struct iolab_comp *c, struct iolab_comp *who, unsig
 		l->owner = who;
 		return true;
 	}
-	if (l->n == l->cap) {
-		unsigned cap = l->cap ? l->cap * 2 : 4;
-		struct waiter *w = malloc(cap * sizeof(*w));
-		if (!w) {
-			if (!c->sim->error)
-				c->sim->error = -ENOMEM;
-			return false;
-		}
-		for (unsigned i = 0; i < l->n; i++)
-			w[i] = l->wait[(l->head + i) % l->cap];
-		free(l->wait);
-		l->wait = w;
-		l->head = 0;
-		l->cap = cap;
-	}
-	l->wait[(l->head + l->n++) % l->cap] = (struct waiter){who, what};
+	l->wake = what; /* the same for every part that waits (the drives' pick) */
+	if (ptr_ring_push(&l->wait, who) && !c->sim->error)
+		c->sim->error = -ENOMEM;
 	return false;
 }
 
@@ -124,14 +109,11 @@ void iolab_comp_link_release(struct iolab_comp *c, struct iolab_comp *who)
 		return;
 	l->rep.busy_ns += (double)c->sim->now - l->held_since;
 	l->owner = NULL;
-	if (!l->n)
+	if (!l->wait.n)
 		return;
-	struct waiter w = l->wait[l->head];
-	l->head = (l->head + 1) % l->cap;
-	l->n--;
-	l->owner = w.c;
+	l->owner = ptr_ring_pop(&l->wait);
 	l->held_since = (double)c->sim->now;
-	iolab_sim_at_late(w.c, c->sim->now, w.what, NULL);
+	iolab_sim_at_late(l->owner, c->sim->now, l->wake, NULL);
 }
 
 void iolab_comp_link_report(const struct iolab_comp *c, struct iolab_comp_report *out)

@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "iolab/sim_system.h"
+#include "ptr_ring.h"
 
 struct rowop;
 
@@ -94,10 +95,6 @@ struct rebuild {
 	int member[2];     /* the members rebuilt (the failed ones), or -1 */
 };
 
-struct wait { /* a drive's pieces waiting for room, a growing ring */
-	struct piece **p;
-	unsigned head, n, cap;
-};
 
 struct volume {
 	enum iolab_raid_level level;
@@ -107,7 +104,7 @@ struct volume {
 	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
 	uint64_t member_blocks;   /* the blocks each member gives */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
-	struct wait *wait;
+	struct ptr_ring *wait; /* per drive: its pieces waiting for room */
 	struct piece *free;       /* spare pieces */
 	unsigned npieces;         /* pieces allocated (freed at cleanup through all) */
 	struct piece **all;
@@ -309,7 +306,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 		return;
 	}
 	struct iolab_comp *d = v->drive[i];
-	struct wait *w = &v->wait[i];
+	struct ptr_ring *w = &v->wait[i];
 	v->load[i]++;
 	p->held = true;
 	p->s.d.t_arrive = c->sim->now;
@@ -321,22 +318,8 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 			return;
 		}
 	}
-	if (w->n == w->cap) {
-		unsigned cap = w->cap ? w->cap * 2 : 16;
-		struct piece **q = malloc(cap * sizeof(*q));
-		if (!q) {
-			if (!c->sim->error)
-				c->sim->error = -ENOMEM;
-			return;
-		}
-		for (unsigned k = 0; k < w->n; k++)
-			q[k] = w->p[(w->head + k) % w->cap];
-		free(w->p);
-		w->p = q;
-		w->head = 0;
-		w->cap = cap;
-	}
-	w->p[(w->head + w->n++) % w->cap] = p;
+	if (ptr_ring_push(w, p) && !c->sim->error)
+		c->sim->error = -ENOMEM;
 }
 
 /* Sends a piece for drive i and counts it in the request. */
@@ -539,12 +522,10 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 /* Drive i has room again: sends what waits for it. */
 static void drain(struct iolab_comp *c, struct volume *v, unsigned i)
 {
-	struct wait *w = &v->wait[i];
+	struct ptr_ring *w = &v->wait[i];
 	struct iolab_comp *d = v->drive[i];
 	while (w->n && !(d->ops->full && d->ops->full(d))) {
-		struct piece *p = w->p[w->head];
-		w->head = (w->head + 1) % w->cap;
-		w->n--;
+		struct piece *p = ptr_ring_pop(w);
 		p->s.d.t_arrive = c->sim->now;
 		int rc = d->ops->submit(d, &p->s);
 		if (rc && !c->sim->error)
@@ -673,7 +654,7 @@ static void volume_cleanup(struct iolab_comp *c)
 	if (!v)
 		return;
 	for (unsigned i = 0; v->wait && i < v->n; i++)
-		free(v->wait[i].p);
+		ptr_ring_free(&v->wait[i]);
 	for (unsigned i = 0; i < v->npieces; i++)
 		free(v->all[i]);
 	free(v->all);
