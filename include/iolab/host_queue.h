@@ -43,11 +43,11 @@ struct iolab_host_queue {
 					while writes waited */
 };
 
-/* Sets up q to hold up to cap requests. Returns 0 or -ENOMEM. */
+/* Sets up q with room for cap requests (it grows). Returns 0 or -ENOMEM. */
 int iolab_hostq_init(struct iolab_host_queue *q, enum iolab_host_sched sched, unsigned cap);
 void iolab_hostq_free(struct iolab_host_queue *q);
-/* Holds r (at most cap at once). */
-void iolab_hostq_push(struct iolab_host_queue *q, struct iolab_disk_req *r);
+/* Holds r. Returns 0 or -ENOMEM (r is not held). */
+int iolab_hostq_push(struct iolab_host_queue *q, struct iolab_disk_req *r);
 /* Removes and returns the request the policy sends next at virtual time now, or NULL if none
  * is held. */
 struct iolab_disk_req *iolab_hostq_pop(struct iolab_host_queue *q, uint64_t now);

@@ -151,6 +151,9 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
 			   enum iolab_raid_level level, uint64_t unit_blocks, const int failed[2],
 			   uint64_t rebuild_bytes_s);
+/* The order in which pieces waiting for a member that is full (QUEUE FULL) are sent to it: an
+ * enum iolab_host_sched, the host's policy (default: arrival order). */
+void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched);
 /* Its members, for reports: *members gets the array, the count is returned. */
 unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members);
 

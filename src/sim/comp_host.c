@@ -39,8 +39,7 @@ static int host_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	r->d.t_arrive = c->sim->now;
 	if (!h->q.n && !below_full(c))
 		return send(c, h, r);
-	iolab_hostq_push(&h->q, &r->d); /* the part below is full: r waits here */
-	return 0;
+	return iolab_hostq_push(&h->q, &r->d); /* the part below is full: r waits here */
 }
 
 static void host_complete(struct iolab_comp *c, struct iolab_sreq *r)

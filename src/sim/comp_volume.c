@@ -49,8 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/host_queue.h"
 #include "iolab/sim_system.h"
-#include "ptr_ring.h"
 
 struct rowop;
 
@@ -104,7 +104,8 @@ struct volume {
 	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
 	uint64_t member_blocks;   /* the blocks each member gives */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
-	struct ptr_ring *wait; /* per drive: its pieces waiting for room */
+	struct iolab_host_queue *wait; /* per drive: its pieces waiting for room, sent in the
+					 host's order (as Linux md's member disks each have a queue) */
 	struct piece *free;       /* spare pieces */
 	unsigned npieces;         /* pieces allocated (freed at cleanup through all) */
 	struct piece **all;
@@ -306,7 +307,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 		return;
 	}
 	struct iolab_comp *d = v->drive[i];
-	struct ptr_ring *w = &v->wait[i];
+	struct iolab_host_queue *w = &v->wait[i];
 	v->load[i]++;
 	p->held = true;
 	p->s.d.t_arrive = c->sim->now;
@@ -318,7 +319,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 			return;
 		}
 	}
-	if (ptr_ring_push(w, p) && !c->sim->error)
+	if (iolab_hostq_push(w, &p->s.d) && !c->sim->error)
 		c->sim->error = -ENOMEM;
 }
 
@@ -522,10 +523,10 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 /* Drive i has room again: sends what waits for it. */
 static void drain(struct iolab_comp *c, struct volume *v, unsigned i)
 {
-	struct ptr_ring *w = &v->wait[i];
+	struct iolab_host_queue *w = &v->wait[i];
 	struct iolab_comp *d = v->drive[i];
 	while (w->n && !(d->ops->full && d->ops->full(d))) {
-		struct piece *p = ptr_ring_pop(w);
+		struct piece *p = (struct piece *)iolab_hostq_pop(w, c->sim->now); /* d is first */
 		p->s.d.t_arrive = c->sim->now;
 		int rc = d->ops->submit(d, &p->s);
 		if (rc && !c->sim->error)
@@ -654,7 +655,7 @@ static void volume_cleanup(struct iolab_comp *c)
 	if (!v)
 		return;
 	for (unsigned i = 0; v->wait && i < v->n; i++)
-		ptr_ring_free(&v->wait[i]);
+		iolab_hostq_free(&v->wait[i]);
 	for (unsigned i = 0; i < v->npieces; i++)
 		free(v->all[i]);
 	free(v->all);
@@ -755,4 +756,11 @@ unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp
 	const struct volume *v = c->priv;
 	*members = v->drive;
 	return v->n;
+}
+
+void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
+{
+	struct volume *v = c->priv;
+	for (unsigned i = 0; i < v->n; i++)
+		v->wait[i].sched = (enum iolab_host_sched)sched;
 }

@@ -46,10 +46,18 @@ void iolab_hostq_free(struct iolab_host_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
-void iolab_hostq_push(struct iolab_host_queue *q, struct iolab_disk_req *r)
+int iolab_hostq_push(struct iolab_host_queue *q, struct iolab_disk_req *r)
 {
-	if (q->n < q->cap)
-		q->req[q->n++] = r;
+	if (q->n == q->cap) {
+		unsigned cap = q->cap ? q->cap * 2 : 16;
+		struct iolab_disk_req **req = realloc(q->req, cap * sizeof(*req));
+		if (!req)
+			return -ENOMEM;
+		q->req = req;
+		q->cap = cap;
+	}
+	q->req[q->n++] = r;
+	return 0;
 }
 
 /* The held request with the lowest address at or after pos, among writes or reads only when

@@ -204,7 +204,10 @@ static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsi
 					m->block_bytes, v->level, v->stripe_bytes / m->block_bytes,
 					v->failed, v->rebuild_bytes_s);
 	*top = &x->c;
-	return rc ? fail(err, rc, v->name) : 0;
+	if (rc)
+		return fail(err, rc, v->name);
+	iolab_comp_volume_set_order(&x->c, s->host.sched); /* the host's queue per drive */
+	return 0;
 }
 
 /* The group of volume `first` (the volumes of its controller) from the drives up: its volumes,
