@@ -54,12 +54,13 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	int rc = iolab_path_build(&s->path, &s->sys, d, p->qd, err);
+	if (!rc) /* the host addresses the volumes' blocks */
+		s->block_bytes = s->path.models[d->vol[0].drive[0]].block_bytes;
 	free(lone);
 	if (rc) {
 		free_state(s);
 		return rc;
 	}
-	s->block_bytes = s->path.models[0].block_bytes;
 	e->priv = s;
 	return 0;
 }
