@@ -64,7 +64,9 @@ static int ali_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static int ali_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void ali_close(struct iolab_trace_reader *r);
+
+static int ali_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
 	struct ali *a = calloc(1, sizeof(*a));
@@ -77,6 +79,16 @@ static int ali_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_he
 	h->completions = false;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&a->ahead, r, ali_parse, h, "alibaba", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int ali_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = ali_open_priv(r, f, h, err);
+	if (rc)
+		ali_close(r);
+	return rc;
 }
 
 static int ali_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)

@@ -71,7 +71,9 @@ static int dsim_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,
 	}
 }
 
-static int dsim_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void dsim_close(struct iolab_trace_reader *r);
+
+static int dsim_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		     struct iolab_err *err)
 {
 	struct dsim *d = calloc(1, sizeof(*d));
@@ -84,6 +86,16 @@ static int dsim_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_h
 	h->completions = false;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&d->ahead, r, dsim_parse, h, "0", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int dsim_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = dsim_open_priv(r, f, h, err);
+	if (rc)
+		dsim_close(r);
+	return rc;
 }
 
 static int dsim_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)

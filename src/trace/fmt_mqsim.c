@@ -58,7 +58,9 @@ static int mq_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, s
 	}
 }
 
-static int mq_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void mq_close(struct iolab_trace_reader *r);
+
+static int mq_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		   struct iolab_err *err)
 {
 	struct mq *m = calloc(1, sizeof(*m));
@@ -71,6 +73,16 @@ static int mq_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_hea
 	h->completions = false;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&m->ahead, r, mq_parse, h, "0", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int mq_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = mq_open_priv(r, f, h, err);
+	if (rc)
+		mq_close(r);
+	return rc;
 }
 
 static int mq_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)

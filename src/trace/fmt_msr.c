@@ -73,7 +73,9 @@ static int msr_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static int msr_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void msr_close(struct iolab_trace_reader *r);
+
+static int msr_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
 	struct msr *m = calloc(1, sizeof(*m));
@@ -86,6 +88,16 @@ static int msr_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_he
 	h->completions = true;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&m->ahead, r, msr_parse, h, "msr", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int msr_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = msr_open_priv(r, f, h, err);
+	if (rc)
+		msr_close(r);
+	return rc;
 }
 
 static int msr_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)

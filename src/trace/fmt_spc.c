@@ -56,7 +56,9 @@ static int spc_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static int spc_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void spc_close(struct iolab_trace_reader *r);
+
+static int spc_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
 	struct spc *s = calloc(1, sizeof(*s));
@@ -69,6 +71,16 @@ static int spc_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_he
 	h->completions = false;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&s->ahead, r, spc_parse, h, "0", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int spc_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = spc_open_priv(r, f, h, err);
+	if (rc)
+		spc_close(r);
+	return rc;
 }
 
 static int spc_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)

@@ -68,7 +68,9 @@ static int tencent_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *r
 	}
 }
 
-static int tencent_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static void tencent_close(struct iolab_trace_reader *r);
+
+static int tencent_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 			struct iolab_err *err)
 {
 	struct tencent *t = calloc(1, sizeof(*t));
@@ -81,6 +83,16 @@ static int tencent_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trac
 	h->completions = false;
 	h->ntargets = 0;
 	return fmt_ahead_fill(&t->ahead, r, tencent_parse, h, "tencent", err);
+}
+
+/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
+static int tencent_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   struct iolab_err *err)
+{
+	int rc = tencent_open_priv(r, f, h, err);
+	if (rc)
+		tencent_close(r);
+	return rc;
 }
 
 static int tencent_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,

@@ -8,41 +8,20 @@
 #include <string.h>
 
 #include "trace/fmt_text.h"
+#include "trace/trace_internal.h"
 
 int fmt_getline(struct iolab_trace_reader *r, FILE *f, char *buf, struct iolab_err *err)
 {
-	uint64_t *line = iolab_trace_reader_line(r);
-	size_t n = 0;
-	bool nul = false, long_line = false;
-	int c;
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
-		if (c == 0)
-			nul = true;
-		if (n + 1 < FMT_LINE_MAX)
-			buf[n++] = (char)c;
-		else
-			long_line = true;
+	int rc = iolab_trace_getline(r, f, buf, FMT_LINE_MAX, err);
+	if (rc < 0) {
+		/* named here: a line read ahead by read_open is reported later */
+		iolab_err_prefix(err, "%s:%" PRIu64, iolab_trace_reader_name(r),
+				 *iolab_trace_reader_line(r));
+		return rc;
 	}
-	if (c == EOF && ferror(f))
-		return iolab_errf(err, EIO, "%s:%" PRIu64 ": %s", iolab_trace_reader_name(r),
-				  *line + 1, strerror(errno ? errno : EIO));
-	if (c == EOF && n == 0 && !long_line)
-		return 0;
-	buf[n] = 0;
-	++*line;
-	if (*line == 1 && n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
-		memmove(buf, buf + 3, n - 2);
-		n -= 3;
-	}
-	if (n && buf[n - 1] == '\r')
-		buf[--n] = 0;
-	if (long_line)
-		return iolab_errf(err, EINVAL, "%s:%" PRIu64 ": line is longer than %d bytes",
-				  iolab_trace_reader_name(r), *line, FMT_LINE_MAX - 1);
-	if (nul)
-		return iolab_errf(err, EINVAL, "%s:%" PRIu64 ": line holds a NUL byte (not a text "
-				  "trace?)", iolab_trace_reader_name(r), *line);
-	return 1;
+	if (rc == 1 && *iolab_trace_reader_line(r) == 1 && strncmp(buf, "\xef\xbb\xbf", 3) == 0)
+		memmove(buf, buf + 3, strlen(buf + 3) + 1); /* a UTF-8 byte-order mark */
+	return rc;
 }
 
 int fmt_bad(struct iolab_trace_reader *r, struct iolab_err *err, const char *field,

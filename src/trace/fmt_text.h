@@ -13,10 +13,8 @@
 /* Longest line a foreign reader takes (fio's own iolog reader stops at 4096 too). */
 #define FMT_LINE_MAX 4096
 
-/* Reads the next line of f into buf (FMT_LINE_MAX bytes; no end of line, no '\r'), counting it in
- * the reader's line number; a UTF-8 byte-order mark before the first line is skipped. Returns 1,
- * 0 at the end, or -EINVAL (a line too long, the rest of it skipped; or one holding a NUL byte)
- * or -EIO with err set. */
+/* iolab_trace_getline (trace_internal.h) into buf (FMT_LINE_MAX bytes) with the error already
+ * prefixed "FILE:LINE: ", and a UTF-8 byte-order mark before the first line skipped. */
 int fmt_getline(struct iolab_trace_reader *r, FILE *f, char *buf, struct iolab_err *err);
 
 /* "FILE:LINE: field 'field': 'value' why" into err; returns -EINVAL. */
