@@ -78,7 +78,7 @@ bool fmt_u64(const char *s, uint64_t max, uint64_t *v)
 		return false;
 	for (; isdigit((unsigned char)*s); s++) {
 		unsigned d = (unsigned)(*s - '0');
-		if (x > (max - d) / 10)
+		if (d > max || x > (max - d) / 10)
 			return false;
 		x = x * 10 + d;
 	}
