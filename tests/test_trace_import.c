@@ -126,6 +126,15 @@ static void test_msr(void **state)
 	check_rec(0, 0, 442100, IOLAB_TRACE_READ, 383496192, 32768, 0);
 	check_rec(1, 1000000, 1001000, IOLAB_TRACE_WRITE, 1000, 512, 0);
 	check_rec(2, 2000000, 2010000, IOLAB_TRACE_READ, 0, 4096, 1);
+	/* a file is read through once at open for its targets: a writer given the header knows
+	 * prn_0, first seen at the third record */
+	char path[512];
+	struct iolab_err err;
+	struct iolab_trace_reader *r;
+	snprintf(path, sizeof(path), "%s/msr.csv", th_dir);
+	assert_int_equal(iolab_trace_open(path, iolab_trace_format_find("msr"), 0, &r, &err), 0);
+	assert_int_equal(iolab_trace_header(r)->ntargets, 2);
+	iolab_trace_close(r);
 	bad_line("msr", "128166372003061629,hm,1,Reed,0,512,1\n", "1: field 'Type': 'Reed'");
 	bad_line("msr", "128166372003061629,hm,1,Read,0,512,1\n128166372003061628,hm,1,Read,0,512,1\n",
 		 "2: field 'Timestamp'");
@@ -395,6 +404,29 @@ static void test_round_trips(void **state)
 	fclose(f);
 }
 
+/* `iolab trace convert` between foreign formats: MQSim's excerpt (five devices) to DiskSim and
+ * back to MQSim gives the excerpt's lines again. */
+static void test_cli_convert(void **state)
+{
+	(void)state;
+	char in[512], ds[512], mq[512];
+	th_data_path(in, sizeof(in), "mqsim/tpcc-excerpt.trace");
+	snprintf(ds, sizeof(ds), "%s/tpcc.disksim", th_dir);
+	snprintf(mq, sizeof(mq), "%s/tpcc.mqsim", th_dir);
+	struct th_out o = th_iolab("trace", "convert", in, "--format", "mqsim", "--to", "disksim",
+				   "-o", ds, NULL);
+	if (o.status)
+		fail_msg("convert: %s", o.err);
+	th_out_free(&o);
+	o = th_iolab("trace", "convert", ds, "--format", "disksim", "--to", "mqsim", "-o", mq, NULL);
+	if (o.status)
+		fail_msg("convert: %s", o.err);
+	th_out_free(&o);
+	assert_int_equal(th_sh("cmp -s '%s' '%s'", in, mq), 0);
+	o = th_iolab("trace", "convert", in, "--format", "mqsim", "--to", "disksim", "-o", ds, NULL);
+	TH_EXPECT_EXIT(o, 2, ds); /* an existing output needs --force */
+}
+
 /* Streams nlines lines of format fmt (made by gen) through a pipe into a child that reads them as
  * "-" and must find want records; returns the child's peak RSS in KiB. */
 static long stream_rss(const char *fmt, void (*gen)(FILE *, unsigned long), unsigned long nlines,
@@ -541,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_blkparse),
 		cmocka_unit_test(test_skip_bad),
 		cmocka_unit_test(test_round_trips),
+		cmocka_unit_test(test_cli_convert),
 		cmocka_unit_test(test_bounded_memory),
 		cmocka_unit_test(test_fio_replays_export),
 	};

@@ -66,6 +66,13 @@ static int ali_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 
 static void ali_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: back to the state before the first line. */
+static void ali_reset(struct iolab_trace_reader *r)
+{
+	struct ali *a = *iolab_trace_reader_priv(r);
+	a->have_first = false;
+}
+
 static int ali_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
@@ -78,6 +85,9 @@ static int ali_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_tra
 	fmt_source(r, h, "alibaba");
 	h->completions = false;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, ali_parse, ali_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&a->ahead, r, ali_parse, h, "alibaba", err);
 }
 
@@ -105,7 +115,7 @@ static void ali_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_alibaba = {
 	.name = "alibaba",
-	.about = "Alibaba Cloud block trace CSV (device_id,opcode,offset,length,timestamp us), read",
+	.about = "Alibaba Cloud block trace CSV (device_id,opcode,offset,length,timestamp us)",
 	.read_open = ali_open,
 	.read_next = ali_next,
 	.read_close = ali_close,

@@ -157,6 +157,15 @@ static int blk_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 
 static void blk_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: back to the state before the first line. */
+static void blk_reset(struct iolab_trace_reader *r)
+{
+	struct blk *b = *iolab_trace_reader_priv(r);
+	b->head = b->n = 0; /* saw_c stays: whether the file has any C event */
+	b->mode = 0;
+	b->eof = false;
+}
+
 static int blk_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
@@ -172,7 +181,9 @@ static int blk_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_he
 	b->h = h;
 	fmt_source(r, h, "blkparse");
 	h->ntargets = 0;
-	int rc = fmt_ahead_fill(&b->ahead, r, blk_parse, h, "blkparse", err);
+	int rc = fmt_prescan(r, f, blk_parse, blk_reset, err);
+	if (!rc)
+		rc = fmt_ahead_fill(&b->ahead, r, blk_parse, h, "blkparse", err);
 	h->completions = b->saw_c;
 	if (rc)
 		blk_close(r);
@@ -196,7 +207,7 @@ static void blk_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_blkparse = {
 	.name = "blkparse",
-	.about = "blkparse default text output (Q or D issue, C completion), read",
+	.about = "blkparse default text output (Q or D issue, C completion)",
 	.read_open = blk_open,
 	.read_next = blk_next,
 	.read_close = blk_close,

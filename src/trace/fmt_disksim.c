@@ -73,6 +73,12 @@ static int dsim_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,
 
 static void dsim_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: nothing carries over from one line to the next. */
+static void dsim_reset(struct iolab_trace_reader *r)
+{
+	(void)r;
+}
+
 static int dsim_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		     struct iolab_err *err)
 {
@@ -85,6 +91,9 @@ static int dsim_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_tr
 	fmt_source(r, h, "disksim");
 	h->completions = false;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, dsim_parse, dsim_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&d->ahead, r, dsim_parse, h, "0", err);
 }
 
@@ -165,7 +174,7 @@ static int dsim_finish(struct iolab_trace_writer *w, struct iolab_err *err)
 
 const struct iolab_trace_format iolab_trace_fmt_disksim = {
 	.name = "disksim",
-	.about = "DiskSim ascii trace (arrival ms, device, block, blocks, flags), read and write",
+	.about = "DiskSim ascii trace (arrival ms, device, block, blocks, flags)",
 	.read_open = dsim_open,
 	.read_next = dsim_next,
 	.read_close = dsim_close,

@@ -109,6 +109,13 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 
 static void fio_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: back to the state before the first line. */
+static void fio_reset(struct iolab_trace_reader *r)
+{
+	struct fio *io = *iolab_trace_reader_priv(r);
+	io->wait_ns = 0;
+}
+
 static int fio_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
@@ -135,6 +142,9 @@ static int fio_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_tra
 		return fmt_bad(r, err, "version", io->buf, "is not \"fio version 2 iolog\" or \"fio "
 			       "version 3 iolog\" (version 1 logs are not read, as fio no longer "
 			       "reads them)");
+	int prc = fmt_prescan(r, f, fio_parse, fio_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&io->ahead, r, fio_parse, h, "fio", err);
 }
 
@@ -224,7 +234,7 @@ static int fio_finish(struct iolab_trace_writer *w, struct iolab_err *err)
 
 const struct iolab_trace_format iolab_trace_fmt_fio_iolog = {
 	.name = "fio-iolog",
-	.about = "fio iolog, version 2 (read) and 3 (read and write; times in us)",
+	.about = "fio iolog v2 (read) and v3 (read and write; times in us)",
 	.read_open = fio_open,
 	.read_next = fio_next,
 	.read_close = fio_close,

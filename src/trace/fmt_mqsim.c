@@ -60,6 +60,12 @@ static int mq_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, s
 
 static void mq_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: nothing carries over from one line to the next. */
+static void mq_reset(struct iolab_trace_reader *r)
+{
+	(void)r;
+}
+
 static int mq_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		   struct iolab_err *err)
 {
@@ -72,6 +78,9 @@ static int mq_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trac
 	fmt_source(r, h, "mqsim");
 	h->completions = false;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, mq_parse, mq_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&m->ahead, r, mq_parse, h, "0", err);
 }
 
@@ -151,7 +160,7 @@ static int mq_finish(struct iolab_trace_writer *w, struct iolab_err *err)
 
 const struct iolab_trace_format iolab_trace_fmt_mqsim = {
 	.name = "mqsim",
-	.about = "MQSim ASCII trace (arrival ns, device, LBA, sectors, 1 read 0 write), read and write",
+	.about = "MQSim ASCII trace (arrival ns, device, LBA, sectors, 1 read 0 write)",
 	.read_open = mq_open,
 	.read_next = mq_next,
 	.read_close = mq_close,

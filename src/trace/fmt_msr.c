@@ -75,6 +75,13 @@ static int msr_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 
 static void msr_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: back to the state before the first line. */
+static void msr_reset(struct iolab_trace_reader *r)
+{
+	struct msr *m = *iolab_trace_reader_priv(r);
+	m->have_first = false;
+}
+
 static int msr_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
@@ -87,6 +94,9 @@ static int msr_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_tra
 	fmt_source(r, h, "msr");
 	h->completions = true;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, msr_parse, msr_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&m->ahead, r, msr_parse, h, "msr", err);
 }
 
@@ -114,7 +124,7 @@ static void msr_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_msr = {
 	.name = "msr",
-	.about = "MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime), read",
+	.about = "MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
 	.read_open = msr_open,
 	.read_next = msr_next,
 	.read_close = msr_close,

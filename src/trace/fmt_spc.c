@@ -58,6 +58,12 @@ static int spc_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 
 static void spc_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: nothing carries over from one line to the next. */
+static void spc_reset(struct iolab_trace_reader *r)
+{
+	(void)r;
+}
+
 static int spc_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
@@ -70,6 +76,9 @@ static int spc_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_tra
 	fmt_source(r, h, "spc");
 	h->completions = false;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, spc_parse, spc_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&s->ahead, r, spc_parse, h, "0", err);
 }
 
@@ -97,7 +106,7 @@ static void spc_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_spc = {
 	.name = "spc",
-	.about = "SPC trace CSV, UMass Financial/WebSearch (ASU,LBA,Size,Opcode,Timestamp s), read",
+	.about = "SPC trace CSV, UMass Financial/WebSearch (ASU,LBA,Size,Opcode,Timestamp s)",
 	.read_open = spc_open,
 	.read_next = spc_next,
 	.read_close = spc_close,

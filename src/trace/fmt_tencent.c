@@ -70,6 +70,13 @@ static int tencent_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *r
 
 static void tencent_close(struct iolab_trace_reader *r);
 
+/* After fmt_prescan: back to the state before the first line. */
+static void tencent_reset(struct iolab_trace_reader *r)
+{
+	struct tencent *t = *iolab_trace_reader_priv(r);
+	t->have_first = false;
+}
+
 static int tencent_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 			struct iolab_err *err)
 {
@@ -82,6 +89,9 @@ static int tencent_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab
 	fmt_source(r, h, "tencent");
 	h->completions = false;
 	h->ntargets = 0;
+	int prc = fmt_prescan(r, f, tencent_parse, tencent_reset, err);
+	if (prc)
+		return prc;
 	return fmt_ahead_fill(&t->ahead, r, tencent_parse, h, "tencent", err);
 }
 
@@ -110,7 +120,7 @@ static void tencent_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_tencent = {
 	.name = "tencent",
-	.about = "Tencent CBS CSV (Timestamp s,Offset,Size sectors,IOType 0 read 1 write,VolumeID), read",
+	.about = "Tencent CBS CSV (Timestamp s,Offset,Size sectors,IOType 0 read 1 write,VolumeID)",
 	.read_open = tencent_open,
 	.read_next = tencent_next,
 	.read_close = tencent_close,

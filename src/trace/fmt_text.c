@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/fmt_text.h"
 #include "trace/trace_internal.h"
@@ -225,4 +226,29 @@ void fmt_target_numbers(const struct iolab_trace_header *h, uint32_t *num)
 	}
 	for (unsigned i = 0; i < n && !ok; i++)
 		num[i] = i;
+}
+
+int fmt_prescan(struct iolab_trace_reader *r, FILE *f, fmt_parse_fn parse, fmt_reset_fn reset,
+		struct iolab_err *err)
+{
+	struct stat st;
+	off_t at = ftello(f);
+	if (at < 0 || fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+		return 0;
+	uint64_t *line = iolab_trace_reader_line(r), was = *line;
+	struct iolab_trace_rec rec;
+	struct iolab_err e;
+	int rc;
+	while ((rc = parse(r, &rec, &e)) != 0)
+		if (rc < 0 && rc != -EINVAL) {
+			*err = e;
+			return rc;
+		}
+	clearerr(f);
+	if (fseeko(f, at, SEEK_SET))
+		return iolab_errf(err, errno, "%s: cannot go back to the start: %s",
+				  iolab_trace_reader_name(r), strerror(errno));
+	*line = was;
+	reset(r);
+	return 0;
 }

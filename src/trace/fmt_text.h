@@ -76,6 +76,16 @@ int fmt_ahead_fill(struct fmt_ahead *a, struct iolab_trace_reader *r, fmt_parse_
 int fmt_ahead_next(struct fmt_ahead *a, struct iolab_trace_reader *r, fmt_parse_fn parse,
 		   struct iolab_trace_rec *rec, struct iolab_err *err);
 
+/* For read_open, when the input is a regular file: one pass over all of it collecting the targets
+ * into the header (so that a writer given the header knows them all; the lines that fail are
+ * skipped here and reported by the real pass), then back to where it was, with the line count as
+ * it was and the format's state cleared by reset. From a pipe nothing is done: targets first seen
+ * after the first record are added to the header as they come. Returns 0 or -errno (a read
+ * error). */
+typedef void (*fmt_reset_fn)(struct iolab_trace_reader *r);
+int fmt_prescan(struct iolab_trace_reader *r, FILE *f, fmt_parse_fn parse, fmt_reset_fn reset,
+		struct iolab_err *err);
+
 /* For writers of formats that number their devices (DiskSim, MQSim): num[i] is target i's name
  * when every target is named by a distinct number (as those readers name them), else i. */
 void fmt_target_numbers(const struct iolab_trace_header *h, uint32_t *num);

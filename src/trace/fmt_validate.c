@@ -101,7 +101,7 @@ static void vt_close(struct iolab_trace_reader *r)
 
 const struct iolab_trace_format iolab_trace_fmt_validate = {
 	.name = "validate",
-	.about = "DiskSim validate trace (R|W Hit|Miss lbn blocks service_us think_us), read",
+	.about = "DiskSim validate trace (R|W Hit|Miss lbn blocks service_us think_us)",
 	.read_open = vt_open,
 	.read_next = vt_next,
 	.read_close = vt_close,
