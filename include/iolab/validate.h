@@ -29,6 +29,11 @@ struct iolab_vtrace {
  * measured service times are all 0 (the demerit is a share of the measured mean). Returns 0 or
  * -EINVAL with "name:line: field 'x': ..." (or "name: ...") in err. */
 int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *t, struct iolab_err *err);
+/* One line of such a trace (buf, modified): 1 and *req, 0 for a blank or comment line, or -EINVAL
+ * with "name:line: field 'x': ..." in err. iolab_vtrace_parse and the "validate" trace format
+ * (src/trace/fmt_validate.c) both read lines with it. */
+int iolab_vtrace_parse_line(const char *name, size_t line, char *buf, struct iolab_vreq *req,
+			    struct iolab_err *err);
 int iolab_vtrace_load(const char *path, struct iolab_vtrace *t, struct iolab_err *err);
 void iolab_vtrace_free(struct iolab_vtrace *t);
 

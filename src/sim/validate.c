@@ -30,6 +30,44 @@ static bool plain_number(const char *s, double *out)
 	return iolab_parse_decimal(s, out) == 0 && *out >= 0;
 }
 
+int iolab_vtrace_parse_line(const char *name, size_t line, char *buf, struct iolab_vreq *req,
+			    struct iolab_err *err)
+{
+	char *hash = strchr(buf, '#');
+	if (hash)
+		*hash = 0;
+	char *col[7];
+	unsigned n = 0;
+	for (char *sv, *tok = strtok_r(buf, " \t\r,", &sv); tok; tok = strtok_r(NULL, " \t\r,", &sv))
+		if (n < 7)
+			col[n++] = tok;
+	if (n == 0)
+		return 0;
+	if (n != 6)
+		return iolab_errf(err, EINVAL, "%s:%zu: expected 6 fields (R|W Hit|Miss lbn blocks "
+				  "service_us think_us), found %u", name, line, n);
+	struct iolab_vreq r = {0};
+	double lbn = 0, blocks = 0;
+	if (strcmp(col[0], "R") && strcmp(col[0], "W"))
+		return field_err(err, name, line, "type", col[0], "is not R or W");
+	if (strcmp(col[1], "Hit") && strcmp(col[1], "Miss"))
+		return field_err(err, name, line, "hit", col[1], "is not Hit or Miss");
+	if (!plain_number(col[2], &lbn) || lbn != floor(lbn) || lbn > 1e15)
+		return field_err(err, name, line, "lbn", col[2], "is not a block number");
+	if (!plain_number(col[3], &blocks) || blocks != floor(blocks) || blocks < 1 ||
+	    blocks > 1 << 20)
+		return field_err(err, name, line, "blocks", col[3], "is not a block count (1..1048576)");
+	if (!plain_number(col[4], &r.service_us))
+		return field_err(err, name, line, "service_us", col[4], "is not a non-negative time");
+	if (!plain_number(col[5], &r.think_us))
+		return field_err(err, name, line, "think_us", col[5], "is not a non-negative time");
+	r.write = col[0][0] == 'W';
+	r.lbn = (uint64_t)lbn;
+	r.blocks = (uint32_t)blocks;
+	*req = r;
+	return 1;
+}
+
 int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *t, struct iolab_err *err)
 {
 	memset(t, 0, sizeof(*t));
@@ -47,42 +85,14 @@ int iolab_vtrace_parse(const char *name, const char *text, struct iolab_vtrace *
 		memcpy(buf, at, len);
 		buf[len] = 0;
 		at += len + (nl ? 1 : 0);
-		char *hash = strchr(buf, '#');
-		if (hash)
-			*hash = 0;
-		char *col[7];
-		unsigned n = 0;
-		for (char *sv, *tok = strtok_r(buf, " \t\r,", &sv); tok; tok = strtok_r(NULL, " \t\r,", &sv))
-			if (n < 7)
-				col[n++] = tok;
-		if (n == 0)
+		struct iolab_vreq r;
+		int rc = iolab_vtrace_parse_line(name, line, buf, &r, err);
+		if (rc == 0)
 			continue;
-		int rc = 0;
-		if (n != 6)
-			rc = iolab_errf(err, EINVAL, "%s:%zu: expected 6 fields (R|W Hit|Miss lbn blocks "
-					"service_us think_us), found %u", name, line, n);
-		struct iolab_vreq r = {0};
-		double lbn = 0, blocks = 0;
-		if (!rc && strcmp(col[0], "R") && strcmp(col[0], "W"))
-			rc = field_err(err, name, line, "type", col[0], "is not R or W");
-		if (!rc && strcmp(col[1], "Hit") && strcmp(col[1], "Miss"))
-			rc = field_err(err, name, line, "hit", col[1], "is not Hit or Miss");
-		if (!rc && (!plain_number(col[2], &lbn) || lbn != floor(lbn) || lbn > 1e15))
-			rc = field_err(err, name, line, "lbn", col[2], "is not a block number");
-		if (!rc && (!plain_number(col[3], &blocks) || blocks != floor(blocks) || blocks < 1 ||
-			    blocks > 1 << 20))
-			rc = field_err(err, name, line, "blocks", col[3], "is not a block count (1..1048576)");
-		if (!rc && !plain_number(col[4], &r.service_us))
-			rc = field_err(err, name, line, "service_us", col[4], "is not a non-negative time");
-		if (!rc && !plain_number(col[5], &r.think_us))
-			rc = field_err(err, name, line, "think_us", col[5], "is not a non-negative time");
-		if (rc) {
+		if (rc < 0) {
 			iolab_vtrace_free(t);
 			return rc;
 		}
-		r.write = col[0][0] == 'W';
-		r.lbn = (uint64_t)lbn;
-		r.blocks = (uint32_t)blocks;
 		if (t->n == cap) {
 			cap = cap ? cap * 2 : 1024;
 			struct iolab_vreq *nr = realloc(t->req, cap * sizeof(*nr));

@@ -8,12 +8,22 @@
 extern const struct iolab_trace_format iolab_trace_fmt_iot;
 extern const struct iolab_trace_format iolab_trace_fmt_iot_text;
 /* foreign formats (timport): one extern each */
+#include "trace/trace_fmts.h"
 
 static const struct iolab_trace_format *const formats[] = {
 	/* iolab's own */
 	&iolab_trace_fmt_iot,
 	&iolab_trace_fmt_iot_text,
 	/* foreign formats */
+	&iolab_trace_fmt_blkparse,
+	&iolab_trace_fmt_fio_iolog,
+	&iolab_trace_fmt_msr,
+	&iolab_trace_fmt_spc,
+	&iolab_trace_fmt_disksim,
+	&iolab_trace_fmt_validate,
+	&iolab_trace_fmt_mqsim,
+	&iolab_trace_fmt_alibaba,
+	&iolab_trace_fmt_tencent,
 	NULL,
 };
 
