@@ -290,6 +290,112 @@ static void test_text_errors(void **state)
 	iolab_trace_close(r);
 }
 
+/* A transform with nothing on. */
+static struct iolab_trace_xform xf_none(void)
+{
+	return (struct iolab_trace_xform){.target = -1};
+}
+
+static void test_xform_clip_shift(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	struct iolab_trace_xform x = xf_none();
+	x.clip_start = 1 << 20;
+	x.clip_len = 1 << 20;
+	struct iolab_trace_rec r = {.offset = (1 << 20) + 4096, .len = 4096, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.offset, 4096); /* relative to the clip's start */
+	r = (struct iolab_trace_rec){.offset = (2 << 20) - 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 2, &err), 1); /* ends on the clip's end */
+	r = (struct iolab_trace_rec){.offset = (2 << 20) - 4096, .len = 8192};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 3, &err), 0); /* runs past it */
+	r = (struct iolab_trace_rec){.offset = (1 << 20) - 512, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 4, &err), 0); /* starts before it */
+	x = xf_none();
+	x.shift = -8192;
+	r = (struct iolab_trace_rec){.offset = 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 9, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "record 9: field 'offset'"));
+	x.shift = 4096;
+	x.bound = 16384;
+	r = (struct iolab_trace_rec){.offset = 8192, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.offset, 12288);
+	r = (struct iolab_trace_rec){.offset = 8192, .len = 8192};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 12, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "record 12: field 'offset': 12288 + length 8192 is past"));
+}
+
+/* Scale and wrap keep every offset + length within the size, for any offset of the source. */
+static void test_xform_fit_in_bounds(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	const uint64_t from = 1000204886016ull, to = 10ull << 30;
+	for (int wrap = 0; wrap < 2; wrap++) {
+		struct iolab_trace_xform x = xf_none();
+		x.fit_size = to;
+		x.wrap = wrap;
+		x.from_size = from;
+		x.bound = to;
+		uint64_t seed = 1;
+		for (unsigned i = 0; i < 100000; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t len = (uint64_t)512 << (seed >> 61);
+			struct iolab_trace_rec r = {.len = len, .done_ns = IOLAB_TRACE_NO_TIME};
+			r.offset = i < 2 ? (i ? from - len : 0) : (seed >> 8) % (from - len + 1) / 512 * 512;
+			uint64_t before = r.offset;
+			assert_int_equal(iolab_trace_xform_apply(&x, &r, i + 1, &err), 1);
+			assert_true(r.offset + r.len <= to);
+			assert_int_equal(r.offset % 512, 0);
+			if (wrap && before % to + len <= to)
+				assert_true(r.offset == before % to);
+		}
+	}
+	/* scale is monotonic: the last byte of the source lands at the end */
+	struct iolab_trace_xform x = xf_none();
+	x.fit_size = to;
+	x.from_size = from;
+	struct iolab_trace_rec r = {.offset = from - 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_true(r.offset == to - 4096);
+	x.from_size = 0;
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), -EINVAL);
+}
+
+static void test_xform_filters_time(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	struct iolab_trace_xform x = xf_none();
+	x.ops = 1u << IOLAB_TRACE_WRITE;
+	x.target = 1;
+	struct iolab_trace_rec r = {.op = IOLAB_TRACE_READ, .target = 1};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.op = IOLAB_TRACE_WRITE, .target = 0};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.op = IOLAB_TRACE_WRITE, .target = 1, .done_ns = 5};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	x = xf_none();
+	x.slice_start_ns = 1000;
+	x.slice_len_ns = 1000;
+	x.speed = 2;
+	r = (struct iolab_trace_rec){.issue_ns = 999, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.issue_ns = 2000, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.issue_ns = 1500, .done_ns = 2500};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.issue_ns, 250); /* (1500 - 1000) / 2 */
+	assert_int_equal(r.done_ns, 750);
+	x = xf_none();
+	x.speed = 0.5;
+	r = (struct iolab_trace_rec){.issue_ns = UINT64_MAX - 5, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_true(r.issue_ns < IOLAB_TRACE_NO_TIME && r.done_ns == IOLAB_TRACE_NO_TIME);
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -312,6 +418,9 @@ int main(void)
 		cmocka_unit_test(test_binary_text_binary_same_bytes),
 		cmocka_unit_test(test_binary_damage),
 		cmocka_unit_test(test_text_errors),
+		cmocka_unit_test(test_xform_clip_shift),
+		cmocka_unit_test(test_xform_fit_in_bounds),
+		cmocka_unit_test(test_xform_filters_time),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

@@ -278,6 +278,45 @@ static void capture_matches_a_run(void **state)
 	assert_int_equal(got.out_of_order, 0);
 }
 
+/* The command line: SIGINT ends a capture without --time, and what was captured is written;
+ * not root: one line, exit 2; an existing output needs --force. */
+static void record_command(void **state)
+{
+	(void)state;
+	char img[512], dev[64], cap[512];
+	snprintf(img, sizeof(img), "%s/cli.img", th_dir);
+	snprintf(cap, sizeof(cap), "%s/cli.iot", th_dir);
+	if (!have_tracefs()) {
+		skip();
+		return;
+	}
+	th_make_file(img, 16 << 20);
+	if (!th_loop_attach(img, true, dev, sizeof(dev))) {
+		skip();
+		return;
+	}
+	int rc = th_sh("$B trace record --device %s -o '%s' 2>'%s.err' & p=$!; sleep 1; "
+		       "dd if=%s of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null; sleep 0.5; "
+		       "kill -INT $p; wait $p", dev, cap, cap, dev);
+	assert_int_equal(rc, 0);
+	struct rec_summary s;
+	summarize(cap, UINT64_MAX - 1, &s);
+	assert_true(s.n >= 16); /* dd's 16 reads, whatever else the device saw */
+	assert_int_equal(s.out_of_bounds, 0);
+	assert_int_equal(th_sh("grep -q 'lost events: 0' '%s.err'", cap), 0);
+	struct th_out o = th_iolab("trace", "record", "--device", dev, "-o", cap, "--time", "1", NULL);
+	TH_EXPECT_EXIT(o, 2, "-o", "exists");
+	if (th_sh("command -v setpriv >/dev/null") == 0) /* not root: one line, exit 2 */
+		rc = th_sh("setpriv --reuid=65534 --regid=65534 --clear-groups $B trace record "
+			   "--device %s -o - --time 1 >/dev/null 2>'%s.nr'; test $? = 2 && "
+			   "test $(wc -l <'%s.nr') = 1 && grep -q 'needs root' '%s.nr'", dev, cap, cap,
+			   cap);
+	else
+		fprintf(stderr, "SKIP (part): no setpriv to run as another user\n");
+	th_loop_detach(dev);
+	assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +326,7 @@ int main(void)
 		cmocka_unit_test(record_on_sim),
 		cmocka_unit_test(record_refuses_several_points),
 		cmocka_unit_test(capture_matches_a_run),
+		cmocka_unit_test(record_command),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

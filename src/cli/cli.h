@@ -14,6 +14,8 @@ int cmd_engines(int argc, char **argv);
 /* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */
 int cmd_model(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+/* `iolab trace formats|info|convert|import` (cmd_trace.c). */
+int cmd_trace(int argc, char **argv);
 /* `iolab trace record --device DEV` (cmd_record.c): argv[0] is "record". */
 int cmd_trace_record(int argc, char **argv);
 

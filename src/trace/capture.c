@@ -268,7 +268,10 @@ int iolab_capture_start(const char *device, struct iolab_trace_header *h, struct
 	memset(h, 0, sizeof(*h));
 	snprintf(h->source, sizeof(h->source), "iolab trace record --device %s", device);
 	h->completions = true;
-	int rc = open_device(c, device, h, err);
+	int rc = geteuid() ? iolab_errf(err, EPERM, "trace record: needs root (the block tracepoints "
+					"in tracefs are root's)") : 0;
+	if (!rc)
+		rc = open_device(c, device, h, err);
 	const char *root = rc ? NULL : find_tracefs();
 	if (!rc && !root)
 		rc = iolab_errf(err, ENOENT, "trace record: no tracefs at /sys/kernel/tracing or "
