@@ -22,6 +22,8 @@
 #include "iolab/subsys.h"
 #include "iolab/workload.h"
 
+struct iolab_recorder;
+
 #define IOLAB_TARGETS_MAX IOLAB_GEN_TARGETS
 #define IOLAB_PATTERNS_MAX 16
 #define IOLAB_REPEAT_MAX 1000 /* most runs of one point (--repeat) */
@@ -91,6 +93,8 @@ struct iolab_config {
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
+	struct iolab_recorder *record; /* --record: every I/O of the run's one point (trace_record.h),
+					  or NULL */
 };
 
 /* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages

@@ -21,6 +21,7 @@
 #include "iolab/outfile.h"
 #include "iolab/output.h"
 #include "iolab/run.h"
+#include "iolab/trace_record.h"
 
 /* The job `make run` runs: a short sweep on a scratch file in a temporary directory. */
 static const char default_job[] =
@@ -31,7 +32,7 @@ static const char default_job[] =
 	"time = 2\n";
 
 enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
-       OPT_EXPLAIN, OPT_CONFIG, OPT_TABLE_BASE };
+       OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
@@ -65,6 +66,8 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
+	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace");
+	printf("  %-28s %s\n", "", "(docs/trace-format.md)");
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
 		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
@@ -110,7 +113,8 @@ struct setting {
 
 struct args {
 	bool sim, quiet, use_default, help, explain;
-	const char *job, *json, *csv, *model, *drive, *config;
+	const char *job, *json, *csv, *model, *drive, *config, *record;
+	char source[256];     /* the command line, for --record's header */
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
@@ -142,7 +146,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	const char *cmd = a->sim ? "sim" : "run";
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 10, sizeof(*lo));
+	struct option *lo = calloc(nopt + 11, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
 	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
@@ -168,6 +172,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
 		lo[nopt + 8] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
 	}
+	lo[nopt + (a->sim ? 9 : 6)] = (struct option){"record", required_argument, NULL, OPT_RECORD};
 	unsigned nseen = 0;
 	int ch, idx;
 	opterr = 0;
@@ -206,6 +211,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_DRIVE: a->drive = optarg; break;
 		case OPT_EXPLAIN: a->explain = true; break;
 		case OPT_CONFIG: a->config = optarg; break;
+		case OPT_RECORD: a->record = optarg; break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -257,11 +263,52 @@ static int save(const char *path, const struct iolab_report *rep, const struct i
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
+/* --record: the trace of the run's one point, written through a temporary file (outfile.h). */
+static int record_open(const struct args *a, struct iolab_out *out, struct iolab_recorder **r)
+{
+	struct iolab_err err;
+	if (iolab_out_open(out, a->record, &err))
+		return cli_errorf(EXIT_FAILED, "%s", err.msg);
+	if (iolab_recorder_new(r, out->f, NULL, a->source, &err)) {
+		iolab_out_abort(out);
+		return cli_errorf(EXIT_FAILED, "%s", err.msg);
+	}
+	return EXIT_OK;
+}
+
+static int record_save(const struct args *a, struct iolab_out *out, struct iolab_recorder *r)
+{
+	struct iolab_err err;
+	int rc = iolab_recorder_end(r, &err);
+	if (rc) {
+		iolab_out_abort(out);
+		iolab_err_prefix(&err, "%s", a->record);
+	} else {
+		rc = iolab_out_commit(out, &err);
+	}
+	if (rc)
+		cli_errorf(EXIT_FAILED, "%s", err.msg);
+	else if (iolab_recorder_late(r))
+		cli_errorf(EXIT_OK, "--record %s: %llu of %llu I/Os are out of issue order (each "
+			   "outlived more than the recorder's window of later ones)", a->record,
+			   (unsigned long long)iolab_recorder_late(r),
+			   (unsigned long long)iolab_recorder_count(r));
+	iolab_recorder_free(r);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
+
 static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
 {
 	struct iolab_results res = {0};
 	struct iolab_err err;
 	int status = EXIT_OK;
+	struct iolab_out rec_out;
+	struct iolab_recorder *rec = NULL;
+	if (a->record) {
+		if ((status = record_open(a, &rec_out, &rec)))
+			return EXIT_USAGE;
+		cfg[0]->record = rec;
+	}
 	bool show_progress = !a->quiet && isatty(2);
 	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.short_point; i++) {
 		cfg[i]->quiet = a->quiet;
@@ -282,8 +329,14 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 					   .config = (const struct iolab_config *const *)cfg};
 		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
-		if (s || t)
+		int r = rec ? record_save(a, &rec_out, rec) : EXIT_OK;
+		rec = NULL;
+		if (s || t || r)
 			status = EXIT_FAILED;
+	}
+	if (rec) {
+		iolab_out_abort(&rec_out);
+		iolab_recorder_free(rec);
 	}
 	if (status == EXIT_OK && res.io_failed) {
 		status = cli_errorf(EXIT_FAILED, "stopped by an I/O error (use --on-error continue to go on)");
@@ -350,9 +403,10 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	inputs[n++] = a->config;
 	const char *m = a->model ? a->model : a->drive;
 	inputs[n++] = m && (strchr(m, '/') || strstr(m, ".model")) ? m : NULL;
-	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv}};
+	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv},
+					    {"--record", a->record}};
 	struct iolab_err err;
-	int rc = iolab_outputs_check(outs, 2, inputs, n, force, &err);
+	int rc = iolab_outputs_check(outs, 3, inputs, n, force, &err);
 	free(inputs);
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
@@ -434,6 +488,27 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 	return EXIT_OK;
 }
 
+/* --record takes a run of one point, and keeps its command line for the trace's header. */
+static int check_record(struct args *a, struct iolab_config **cfg, unsigned ncfg)
+{
+	const char *cmd = a->sim ? "sim" : "run";
+	unsigned points = 0;
+	for (unsigned i = 0; i < ncfg; i++)
+		points += iolab_config_points(cfg[i]) * cfg[i]->repeat;
+	if (points != 1)
+		return cli_errorf(EXIT_USAGE, "%s: --record writes the trace of one point, and this run "
+				  "has %u (one value per list option, --repeat 1)", cmd, points);
+	return EXIT_OK;
+}
+
+/* The command line, for the header of --record's trace (cut at its size). */
+static void command_line(struct args *a, int argc, char **argv)
+{
+	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", a->sim ? "sim" : "run");
+	for (int i = 1; i < argc && n < sizeof(a->source); i++)
+		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
+}
+
 /* Makes the temporary directory of the default job; returns an exit status. */
 static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t sn)
 {
@@ -461,6 +536,7 @@ static int run_main(int argc, char **argv, bool sim)
 	char tmpdir[64] = "", scratch[96] = "";
 	struct iolab_err err;
 	int status = parse_args(argc, argv, &a);
+	command_line(&a, argc, argv);
 	if (status || a.help) {
 		if (a.help)
 			help(sim);
@@ -503,6 +579,8 @@ static int run_main(int argc, char **argv, bool sim)
 	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : &model,
 				    subsys, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) || (status = check_outputs(&a, cfg, job.nrun)))
+		goto out;
+	if (a.record && (status = check_record(&a, cfg, job.nrun)))
 		goto out;
 	if (a.use_default) {
 		if ((status = make_default_scratch(tmpdir, sizeof(tmpdir), scratch, sizeof(scratch))))

@@ -21,14 +21,16 @@ static void help_trace(void)
 	printf("usage: iolab trace formats\n"
 	       "       iolab trace info FILE [--format F] [--json -|FILE] [--force]\n"
 	       "       iolab trace convert IN [--format F] --to FMT -o OUT [--force] [TRANSFORMS]\n"
-	       "       iolab trace import IN --format F -o OUT.iot [--force] [TRANSFORMS]\n\n"
+	       "       iolab trace import IN --format F -o OUT.iot [--force] [TRANSFORMS]\n"
+	       "       iolab trace record --device DEV -o OUT [--time T] [--format F] [--force]\n\n"
 	       "I/O traces: iolab's own binary (.iot) and text forms, and the foreign formats it reads\n"
 	       "or writes (docs/trace-format.md). A trace is read as a stream, in bounded memory.\n"
 	       "  formats   the formats, and whether each can be read and written\n"
 	       "  info      requests, duration, read share, sizes, sequentiality, inter-arrival,\n"
 	       "            footprint, queue depth and an offset-against-time map\n"
 	       "  convert   rewrite a trace in another format, optionally transformed\n"
-	       "  import    a foreign trace to .iot (convert --to iot)\n\n"
+	       "  import    a foreign trace to .iot (convert --to iot)\n"
+	       "  record    capture a live block device's requests (tracefs; root)\n\n"
 	       "Without --format, IN is iolab's own binary or text trace, told by its first byte.\n"
 	       "'iolab trace COMMAND --help' for each command's options.\n");
 }
@@ -596,6 +598,7 @@ static const struct {
 	{"info", cmd_info},
 	{"convert", cmd_convert},
 	{"import", cmd_convert},
+	{"record", cmd_trace_record},
 };
 
 int cmd_trace(int argc, char **argv)

@@ -24,6 +24,7 @@ struct point_ctl {
 	const void *engine_config; /* handed to the engine (the simulator's model) */
 	struct iolab_host_params host; /* handed to the engine: the simulated host */
 	const struct iolab_subsys *subsys; /* the simulated subsystem of the point */
+	struct iolab_recorder *record; /* --record, or NULL */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */

@@ -16,6 +16,7 @@
 #include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
 #include "iolab/target.h"
+#include "iolab/trace_record.h"
 #include "run_internal.h"
 
 volatile sig_atomic_t iolab_stop_requested;
@@ -594,6 +595,30 @@ static void free_workers(struct worker *w, unsigned n)
 	free(w);
 }
 
+/* --record: the point's targets (a simulated or null engine's one virtual device) for the
+ * trace's header, and its lanes. */
+static int record_begin(const struct iolab_config *c, const struct run_env *env, unsigned workers,
+			unsigned qd, struct iolab_err *err)
+{
+	const char *names[IOLAB_TARGETS_MAX];
+	uint64_t sizes[IOLAB_TARGETS_MAX];
+	unsigned n = env->n;
+	if (env->no_io) {
+		n = 1;
+		names[0] = c->model_name ? c->model_name : c->engine->name;
+		sizes[0] = env->desc ? iolab_subsys_bytes(env->desc)
+			   : c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+	}
+	for (unsigned i = 0; !env->no_io && i < n; i++) {
+		names[i] = env->tgt[i].path;
+		sizes[i] = env->tgt[i].size;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return iolab_recorder_begin(c->record, names, sizes, n, workers, qd,
+				    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, err);
+}
+
 /* One repetition of one point: runs the workers and merges their counts into p; *iops and
  * *mbps get this repetition's rates. Returns 0, or -errno when workers could not be set up (err
  * says why). */
@@ -609,7 +634,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
-		.subsys = env->desc,
+		.subsys = env->desc, .record = c->record,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -620,6 +645,13 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	if (!w)
 		return iolab_errf(err, ENOMEM, "out of memory");
 	unsigned started;
+	if (c->record) {
+		int rc = record_begin(c, env, pp->workers, ctl.qd, err);
+		if (rc) {
+			free(w);
+			return rc;
+		}
+	}
 	int rc = start_workers(&ctl, w, pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "iolab/clock.h"
+#include "iolab/trace_record.h"
 #include "run_internal.h"
 
 #define NS_PER_S 1000000000ull
@@ -61,6 +62,7 @@ struct loop_state {
 	struct pace pace;
 	uint64_t *delay; /* per slot: how late its request was issued (paced loads) */
 	uint64_t wake;   /* how late the kernel wakes the thread from a sleep (ns, a running mean) */
+	uint64_t t0;     /* the loop's start, time 0 of --record */
 };
 
 static void free_state(struct worker *w, struct loop_state *s)
@@ -229,6 +231,8 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 			s->delay[io->slot] = t > io->t_submit ? t - io->t_submit : 0;
 		if (!open) /* an open loop's latency runs from the intended arrival */
 			io->t_submit = t;
+		if (w->ctl->record)
+			iolab_recorder_issue(w->ctl->record, w->index, io, t - s->t0);
 	}
 	int rc = s->eng.ops->submit(&s->eng, s->batch, n);
 	unsigned started = rc > 0 ? (unsigned)rc : 0;
@@ -313,6 +317,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	uint64_t next_sec = k.mstart + NS_PER_S, completions = 0;
 	unsigned sec = 0;
 	pace_start(pc, t0);
+	s->t0 = t0;
 	s->wake = 50000;
 	if (paced && !ops->now) /* wake-ups on time: the kernel's default slack is 50 us */
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -349,6 +354,8 @@ static void run_loop(struct worker *w, struct loop_state *s)
 			s->freel[nfree++] = io;
 			if (paced)
 				pace_done(pc, now);
+			if (c->record)
+				iolab_recorder_done(c->record, w->index, io, now - t0);
 			account(w, s, &k, io, paced, now, &next_sec, &sec);
 		}
 		inflight -= (unsigned)got;
