@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
 
 #include "helpers.h"
 #include "iolab/trace.h"
@@ -290,6 +292,189 @@ static void test_text_errors(void **state)
 	iolab_trace_close(r);
 }
 
+/* A transform with nothing on. */
+static struct iolab_trace_xform xf_none(void)
+{
+	return (struct iolab_trace_xform){.target = -1};
+}
+
+static void test_xform_clip_shift(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	struct iolab_trace_xform x = xf_none();
+	x.clip_start = 1 << 20;
+	x.clip_len = 1 << 20;
+	struct iolab_trace_rec r = {.offset = (1 << 20) + 4096, .len = 4096, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.offset, 4096); /* relative to the clip's start */
+	r = (struct iolab_trace_rec){.offset = (2 << 20) - 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 2, &err), 1); /* ends on the clip's end */
+	r = (struct iolab_trace_rec){.offset = (2 << 20) - 4096, .len = 8192};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 3, &err), 0); /* runs past it */
+	r = (struct iolab_trace_rec){.offset = (1 << 20) - 512, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 4, &err), 0); /* starts before it */
+	x = xf_none();
+	x.shift = -8192;
+	r = (struct iolab_trace_rec){.offset = 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 9, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "record 9: field 'offset'"));
+	x.shift = 4096;
+	x.bound = 16384;
+	r = (struct iolab_trace_rec){.offset = 8192, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.offset, 12288);
+	r = (struct iolab_trace_rec){.offset = 8192, .len = 8192};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 12, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "record 12: field 'offset': 12288 + length 8192 is past"));
+}
+
+/* Scale and wrap keep every offset + length within the size, for any offset of the source. */
+static void test_xform_fit_in_bounds(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	const uint64_t from = 1000204886016ull, to = 10ull << 30;
+	for (int wrap = 0; wrap < 2; wrap++) {
+		struct iolab_trace_xform x = xf_none();
+		x.fit_size = to;
+		x.wrap = wrap;
+		x.from_size = from;
+		x.bound = to;
+		uint64_t seed = 1;
+		for (unsigned i = 0; i < 100000; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t len = (uint64_t)512 << (seed >> 61);
+			struct iolab_trace_rec r = {.len = len, .done_ns = IOLAB_TRACE_NO_TIME};
+			r.offset = i < 2 ? (i ? from - len : 0) : (seed >> 8) % (from - len + 1) / 512 * 512;
+			uint64_t before = r.offset;
+			assert_int_equal(iolab_trace_xform_apply(&x, &r, i + 1, &err), 1);
+			assert_true(r.offset + r.len <= to);
+			assert_int_equal(r.offset % 512, 0);
+			if (wrap && before % to + len <= to)
+				assert_true(r.offset == before % to);
+		}
+	}
+	/* scale is monotonic: the last byte of the source lands at the end */
+	struct iolab_trace_xform x = xf_none();
+	x.fit_size = to;
+	x.from_size = from;
+	struct iolab_trace_rec r = {.offset = from - 4096, .len = 4096};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_true(r.offset == to - 4096);
+	x.from_size = 0;
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), -EINVAL);
+}
+
+static void test_xform_filters_time(void **state)
+{
+	(void)state;
+	struct iolab_err err;
+	struct iolab_trace_xform x = xf_none();
+	x.ops = 1u << IOLAB_TRACE_WRITE;
+	x.target = 1;
+	struct iolab_trace_rec r = {.op = IOLAB_TRACE_READ, .target = 1};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.op = IOLAB_TRACE_WRITE, .target = 0};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.op = IOLAB_TRACE_WRITE, .target = 1, .done_ns = 5};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	x = xf_none();
+	x.slice_start_ns = 1000;
+	x.slice_len_ns = 1000;
+	x.speed = 2;
+	r = (struct iolab_trace_rec){.issue_ns = 999, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.issue_ns = 2000, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 0);
+	r = (struct iolab_trace_rec){.issue_ns = 1500, .done_ns = 2500};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_int_equal(r.issue_ns, 250); /* (1500 - 1000) / 2 */
+	assert_int_equal(r.done_ns, 750);
+	x = xf_none();
+	x.speed = 0.5;
+	r = (struct iolab_trace_rec){.issue_ns = UINT64_MAX - 5, .done_ns = IOLAB_TRACE_NO_TIME};
+	assert_int_equal(iolab_trace_xform_apply(&x, &r, 1, &err), 1);
+	assert_true(r.issue_ns < IOLAB_TRACE_NO_TIME && r.done_ns == IOLAB_TRACE_NO_TIME);
+}
+
+/* `iolab trace` end to end: convert both ways gives the same bytes, info's figures on a known
+ * trace, --clip's documented syntax, refusals with exit 2 and one line. */
+static void test_cli(void **state)
+{
+	(void)state;
+	char a[512], t[512], b[512], j[512], c[512];
+	path_of(a, sizeof(a), "cli.iot");
+	path_of(t, sizeof(t), "cli.txt");
+	path_of(b, sizeof(b), "cli2.iot");
+	path_of(j, sizeof(j), "cli.json");
+	path_of(c, sizeof(c), "clip.txt");
+	write_trace(a, "iot", true, NREC);
+	struct th_out o = th_iolab("trace", "convert", a, "--to", "iot-text", "-o", t, NULL);
+	TH_EXPECT_EXIT(o, 0, "wrote", "5000 requests");
+	o = th_iolab("trace", "import", t, "--format", "iot-text", "-o", b, NULL);
+	TH_EXPECT_EXIT(o, 0, "wrote");
+	assert_int_equal(th_sh("cmp -s '%s' '%s'", a, b), 0);
+	o = th_iolab("trace", "convert", a, "--to", "iot-text", "-o", t, NULL);
+	TH_EXPECT_EXIT(o, 2, "--output", "exists");
+
+	/* a known trace: 4 KiB reads and writes, 1 ms apart, every other one sequential */
+	FILE *f = fopen(t, "w");
+	assert_non_null(f);
+	fputs("# iolab trace 1\n# source: t\n# start_unix_ns: 0\n# completions: yes\n"
+	      "# target: 0 1073741824 d\n", f);
+	for (unsigned i = 0; i < 1000; i++)
+		fprintf(f, "%u %u %s 0 %u 4096\n", i * 1000000, i * 1000000 + 500000, i % 4 ? "read" : "write",
+			(i / 2) * 1048576 + (i % 2) * 4096);
+	fclose(f);
+	o = th_iolab("trace", "info", t, "--json", j, NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "requests      1000: 750 reads, 250 writes"));
+	th_out_free(&o);
+	struct json_t *root = th_load_json(j);
+	assert_non_null(root);
+	assert_int_equal(json_integer_value(json_object_get(root, "requests")), 1000);
+	assert_true(json_real_value(json_object_get(root, "read_pct")) == 75.0);
+	assert_true(json_real_value(json_object_get(root, "sequential_pct")) == 50.0);
+	assert_int_equal(json_integer_value(json_object_get(root, "duration_ns")), 999500000);
+	double foot = json_real_value(json_object_get(root, "footprint_bytes"));
+	assert_true(foot > 1000 * 4096 * 0.97 && foot < 1000 * 4096 * 1.03); /* HLL: about 1% */
+	json_t *qd = json_object_get(root, "queue_depth");
+	assert_true(fabs(json_real_value(json_object_get(qd, "mean")) - 0.5) < 0.001);
+	assert_int_equal(json_integer_value(json_object_get(qd, "max")), 1);
+	json_t *ia = json_object_get(root, "interarrival_ns");
+	assert_true(fabs(json_real_value(json_object_get(ia, "mean")) - 1e6) < 1);
+	json_decref(root);
+
+	/* --clip with the documented syntax, and an offset past a --scale size refused */
+	o = th_iolab("trace", "convert", t, "--to", "iot-text", "-o", c, "--clip", "0:36.7G", "--op",
+		     "write", "--speed", "2", NULL);
+	TH_EXPECT_EXIT(o, 0, "250 requests of 1000");
+	o = th_iolab("trace", "convert", t, "--to", "iot", "-o", b, "--force", "--clip", "1m:1m", NULL);
+	TH_EXPECT_EXIT(o, 0, "2 requests of 1000");
+	o = th_iolab("trace", "convert", t, "--to", "iot", "-o", b, "--force", "--shift", "-8k", NULL);
+	TH_EXPECT_EXIT(o, 2, "record 1: field 'offset'", "below 0");
+	o = th_iolab("trace", "convert", t, "--to", "nope", "-o", b, NULL);
+	TH_EXPECT_EXIT(o, 2, "unknown format 'nope'");
+	o = th_iolab("trace", "convert", t, "--to", "iot", "-o", b, "--force", "--clip", "36.7G", NULL);
+	TH_EXPECT_EXIT(o, 2, "--clip", "START:LEN");
+	o = th_iolab("trace", "info", th_dir, NULL);
+	TH_EXPECT_EXIT(o, 2, "not a regular file");
+	o = th_iolab("trace", "info", a, "--format", "iot-text", NULL);
+	TH_EXPECT_EXIT(o, 2, ":1: field 'magic'");
+	o = th_iolab("trace", "formats", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "iot-text"));
+	th_out_free(&o);
+	static const char *const subs[] = {"formats", "info", "convert", "import"};
+	for (unsigned i = 0; i < 4; i++) {
+		o = th_iolab("trace", subs[i], "--help", NULL);
+		assert_int_equal(o.status, 0);
+		assert_non_null(strstr(o.out, "usage: iolab trace"));
+		th_out_free(&o);
+	}
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -312,6 +497,10 @@ int main(void)
 		cmocka_unit_test(test_binary_text_binary_same_bytes),
 		cmocka_unit_test(test_binary_damage),
 		cmocka_unit_test(test_text_errors),
+		cmocka_unit_test(test_xform_clip_shift),
+		cmocka_unit_test(test_xform_fit_in_bounds),
+		cmocka_unit_test(test_xform_filters_time),
+		cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

@@ -21,6 +21,8 @@ int cmd_engines(int argc, char **argv);
 /* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */
 int cmd_model(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+/* `iolab trace formats|info|convert|import` (cmd_trace.c). */
+int cmd_trace(int argc, char **argv);
 
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */

@@ -19,6 +19,7 @@ static const struct {
 	{"engines", cmd_engines, "list the I/O engines"},
 	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},
 	{"models", cmd_models, "list the built-in drive models"},
+	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
 };
 
 static void usage(FILE *f)
