@@ -208,6 +208,8 @@ struct run_env {
 /* Closes the targets; a refused run (discard) also removes the scratch files it created. */
 static void close_env(struct run_env *env, bool discard)
 {
+	if (env->no_io) /* a virtual region: no target was opened (tgt[0].fd is 0, not a target) */
+		return;
 	for (unsigned i = 0; i < env->n; i++)
 		if (discard)
 			iolab_target_discard(&env->tgt[i]);
