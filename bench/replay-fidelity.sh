@@ -13,6 +13,7 @@
 #       reached and the issue error (actual minus intended issue time) p50, p99 and max.
 #
 # This is a benchmark, not a test: it exits 0 after a complete run whatever the figures.
+# awk prints times and offsets with %.0f: mawk's %d stops at 2^31 - 1.
 # Environment: IOLAB (default build/iolab), DIR (default: a new directory in /var/tmp),
 #              SIZE (scratch file, default 256m), T (seconds per point, default 10),
 #              RATE (20000), D (5), N_A (requests in the trace of (a), default 2,000,000).
@@ -58,7 +59,7 @@ else
 			u = rand() * 100; k = 1; acc = sh[1]
 			while (u >= acc && k < 8) { k++; acc += sh[k] }
 			len = sz[k]; off = int(rand() * ((size - len) / len + 1)) * len
-			printf "%d - %s 0 %d %d\n", i * 1000, rand() < 0.8 ? "read" : "write", off, len
+			printf "%.0f - %s 0 %.0f %d\n", i * 1000, rand() < 0.8 ? "read" : "write", off, len
 		}
 	}' > "$trace"
 fi
@@ -77,7 +78,7 @@ awk -v n="$n" -v rate="$RATE" 'BEGIN {
 	print "# target: 0 1073741824 null"; print "# issue_ns done_ns op target offset len"
 	gap = 1e9 / rate
 	for (i = 0; i < n; i++)
-		printf "%d - read 0 %d 4096\n", int(i * gap), (i * 7919 % 262144) * 4096
+		printf "%.0f - read 0 %.0f 4096\n", int(i * gap), (i * 7919 % 262144) * 4096
 }' > "$DIR/timed.txt"
 "$IOLAB" replay "$DIR/timed.txt" --engine null --mode timed --quiet --json "$DIR/timed.json" >/dev/null
 printf '(b) timed, %d reads at %d/s on the null engine: %.0f IOPS; issue error p50 %.1f us, p99 %.1f us, max %.1f us\n' \
