@@ -35,6 +35,8 @@ struct iolab_pattern_set {
 	struct iolab_spec spec[IOLAB_PATTERNS_MAX];
 };
 
+struct iolab_replay;
+
 struct iolab_config {
 	char name[IOLAB_NAME_MAX];   /* run name (job-file section), "" on the command line */
 	unsigned ntargets;
@@ -95,6 +97,8 @@ struct iolab_config {
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 	struct iolab_recorder *record; /* --record: every I/O of the run's one point (trace_record.h),
 					  or NULL */
+	const struct iolab_replay *replay; /* iolab replay: the trace replayed instead of a pattern
+					      (replay.h), or NULL */
 };
 
 /* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages
@@ -198,6 +202,12 @@ struct iolab_point {
 	unsigned nwarn;
 	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
 	uint32_t warn_detail; /* bit i set: warn[i] is about a figure the table does not show */
+	/* iolab replay: its mode, the trace's records not issued (trims, flushes), and for a timed
+	 * replay how late each request was issued (actual minus intended; all repetitions) and its
+	 * latency from the actual issue (dir[].lat runs from the intended time, as for --rate) */
+	bool replay, replay_timed;
+	uint64_t replay_records, replay_skipped;
+	struct iolab_hist issue_err, lat_issued;
 };
 
 struct iolab_results {

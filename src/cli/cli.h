@@ -3,12 +3,19 @@
 #ifndef IOLAB_CLI_H
 #define IOLAB_CLI_H
 
+#include <stdbool.h>
+
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 int cmd_run(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 /* `iolab sim` measuring a workload on a model (cmd_run.c). */
 int cmd_sim_run(int argc, char **argv);
+/* `iolab replay` (cmd_replay.c), which runs through the command line of run or sim (sim: a
+ * simulated path is named) with the trace replay r (cmd_run.c). */
+struct iolab_replay;
+int cmd_replay(int argc, char **argv);
+int cmd_replay_run(int argc, char **argv, bool sim, const struct iolab_replay *r);
 int cmd_patterns(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 /* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */

@@ -1,6 +1,7 @@
 /* cmd_run.c: `iolab run` and `iolab sim` (a workload on a drive model): parses the command line
  * (or a job file) into configurations, checks every output before anything runs, runs them with
- * a progress line, prints the table and writes --json / --csv.
+ * a progress line, prints the table and writes --json / --csv. `iolab replay` runs through here
+ * too (cmd_replay.c takes its own options out first), with a trace in place of a pattern.
  *
  * Stopping: the first SIGINT or SIGTERM stops the run cleanly; what was measured is still
  * printed and written, the last point marked partial, and SIGTERM also removes the scratch files
@@ -20,6 +21,7 @@
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
+#include "iolab/replay.h"
 #include "iolab/run.h"
 #include "iolab/trace_record.h"
 
@@ -118,13 +120,19 @@ struct args {
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
+	const struct iolab_replay *replay; /* iolab replay, else NULL */
 };
+
+static const char *cmd_of(const struct args *a)
+{
+	return a->replay ? "replay" : a->sim ? "sim" : "run";
+}
 
 /* Refuses an option given twice, two that exclude each other, and, for sim, one it does not
  * use. seen[] holds the names given so far (the table options and the CLI's own). */
 static int check_given(const struct args *a, const char *name, const char *const *seen, unsigned nseen)
 {
-	const char *cmd = a->sim ? "sim" : "run";
+	const char *cmd = cmd_of(a);
 	const char *other = iolab_option_excludes(name);
 	for (unsigned i = 0; i < nseen; i++) {
 		if (!strcmp(seen[i], name) && !iolab_option_repeatable(name))
@@ -144,7 +152,7 @@ static int check_given(const struct args *a, const char *name, const char *const
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	const char *cmd = a->sim ? "sim" : "run";
+	const char *cmd = cmd_of(a);
 	unsigned nopt = iolab_option_count();
 	struct option *lo = calloc(nopt + 11, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
@@ -325,7 +333,7 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	if (res.n || status == EXIT_OK) {
 		if (!iolab_out_is_stdout(a->json) && !iolab_out_is_stdout(a->csv))
 			iolab_output_table(stdout, &res, a->explain); /* '-' puts JSON or CSV there instead */
-		struct iolab_report rep = {.command = a->sim ? "sim" : "run", .job = a->job, .nconfig = ncfg,
+		struct iolab_report rep = {.command = cmd_of(a), .job = a->job, .nconfig = ncfg,
 					   .config = (const struct iolab_config *const *)cfg};
 		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
@@ -392,7 +400,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 3, sizeof(*inputs));
+	const char **inputs = calloc(n + 4, sizeof(*inputs));
 	if (!inputs)
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	n = 0;
@@ -403,6 +411,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	inputs[n++] = a->config;
 	const char *m = a->model ? a->model : a->drive;
 	inputs[n++] = m && (strchr(m, '/') || strstr(m, ".model")) ? m : NULL;
+	inputs[n++] = a->replay ? a->replay->path : NULL;
 	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv},
 					    {"--record", a->record}};
 	struct iolab_err err;
@@ -467,6 +476,10 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 	for (unsigned i = 0; i < job->nrun; i++) {
 		struct iolab_config *c = &job->run[i];
 		c->patterns = &job->patterns;
+		if (a->replay) { /* the trace sets the work: it runs to its end unless --time */
+			c->replay = a->replay;
+			c->time_ns = 0;
+		}
 		if (apply(c, a->set, a->nset))
 			return EXIT_USAGE;
 		for (unsigned t = 0; t < a->ntarget; t++)
@@ -526,9 +539,25 @@ static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t s
 	return EXIT_OK;
 }
 
-static int run_main(int argc, char **argv, bool sim)
+/* A replay's trace: the one positional argument (targets go with --target). */
+static int take_trace(struct args *a, const struct iolab_replay *replay, struct iolab_replay *r)
 {
-	struct args a = {.sim = sim};
+	if (a->job || a->use_default)
+		return cli_errorf(EXIT_USAGE, "replay: --job does not apply: give the trace and options");
+	if (a->ntarget != 1)
+		return cli_errorf(EXIT_USAGE, "replay: give one trace%s", a->ntarget > 1 ? " (targets "
+				  "go with --target PATH[,PATH])" : "");
+	*r = *replay;
+	r->path = a->targets[0];
+	a->ntarget = 0;
+	a->replay = r;
+	return EXIT_OK;
+}
+
+static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *replay)
+{
+	struct args a = {.sim = sim, .replay = replay};
+	struct iolab_replay rp;
 	struct iolab_disk_model model = {0};
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
@@ -542,6 +571,8 @@ static int run_main(int argc, char **argv, bool sim)
 			help(sim);
 		goto out;
 	}
+	if (replay && (status = take_trace(&a, replay, &rp)))
+		goto out;
 	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
@@ -610,10 +641,15 @@ out:
 
 int cmd_run(int argc, char **argv)
 {
-	return run_main(argc, argv, false);
+	return run_main(argc, argv, false, NULL);
 }
 
 int cmd_sim_run(int argc, char **argv)
 {
-	return run_main(argc, argv, true);
+	return run_main(argc, argv, true, NULL);
+}
+
+int cmd_replay_run(int argc, char **argv, bool sim, const struct iolab_replay *r)
+{
+	return run_main(argc, argv, sim, r);
 }

@@ -14,6 +14,7 @@ static const struct {
 } commands[] = {
 	{"run", cmd_run, "measure files and block devices (load generator)"},
 	{"sim", cmd_sim, "run a workload on a simulated drive; validate a model (sim validate)"},
+	{"replay", cmd_replay, "replay a trace on files, devices or a simulated path"},
 	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
 	{"engines", cmd_engines, "list the I/O engines"},
 	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},

@@ -60,6 +60,19 @@ static void csv_load(FILE *f, const struct iolab_point *p)
 		fprintf(f, ",");
 }
 
+/* iolab replay: its mode; a timed one's issue error and latency from the actual issue. */
+static void csv_replay(FILE *f, const struct iolab_point *p)
+{
+	fprintf(f, ",%s", !p->replay ? "" : p->replay_timed ? "timed" : "closed");
+	const struct iolab_hist *e = &p->issue_err, *l = &p->lat_issued;
+	if (p->replay_timed && e->count)
+		fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f", iolab_hist_percentile(e, 50) / 1e3,
+			iolab_hist_percentile(e, 99) / 1e3, (double)e->max / 1e3,
+			iolab_hist_percentile(l, 50) / 1e3, iolab_hist_percentile(l, 99) / 1e3);
+	else
+		fprintf(f, ",,,,,");
+}
+
 int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err)
 {
 	errno = 0;
@@ -68,7 +81,9 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		fprintf(f, ",lat_%s_us", iolab_pct_key[i]);
 	fprintf(f, ",qd_reached,device_queue,device_util_pct,done_at_submit_pct,clients,think_s,"
-		   "target_iops,issue_delay_mean_us,cpu_user_pct,cpu_sys_pct,errors,partial,warnings\n");
+		   "target_iops,issue_delay_mean_us,cpu_user_pct,cpu_sys_pct,errors,partial,warnings,"
+		   "replay,issue_error_p50_us,issue_error_p99_us,issue_error_max_us,lat_issued_p50_us,"
+		   "lat_issued_p99_us\n");
 	struct iolab_dir_result *all = malloc(sizeof(*all));
 	if (!all)
 		return iolab_errf(err, ENOMEM, "out of memory");
@@ -114,6 +129,7 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		fprintf(f, ",%.1f,%.1f,%" PRIu64 ",%d,", p->cpu_user_pct, p->cpu_sys_pct, all->errors,
 			p->partial);
 		csv_warnings(f, p);
+		csv_replay(f, p);
 		fputc('\n', f);
 	}
 	free(all);

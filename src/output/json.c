@@ -70,6 +70,23 @@ static void load_fields(json_t *o, const struct iolab_point *p)
 	json_object_set_new(o, "inflight_max", json_integer(p->inflight_max));
 }
 
+/* A replay's mode and, timed, how late requests left and their latency from the actual issue
+ * (lat_us runs from the intended time); null for a run. */
+static json_t *replay_obj(const struct iolab_point *p)
+{
+	if (!p->replay)
+		return json_null();
+	json_t *o = json_pack("{s:s,s:I,s:I}", "mode", p->replay_timed ? "timed" : "closed", "records",
+			      (json_int_t)p->replay_records, "skipped", (json_int_t)p->replay_skipped);
+	bool t = p->replay_timed && p->issue_err.count;
+	json_object_set_new(o, "issue_error_us", !t ? json_null()
+			    : json_pack("{s:f,s:f,s:f}", "p50", iolab_hist_percentile(&p->issue_err, 50) / 1e3,
+					"p99", iolab_hist_percentile(&p->issue_err, 99) / 1e3,
+					"max", (double)p->issue_err.max / 1e3));
+	json_object_set_new(o, "lat_issued_us", !t ? json_null() : lat_obj(&p->lat_issued));
+	return o;
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -82,6 +99,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "pattern", json_string(p->pattern));
 	json_object_set_new(o, "qd", json_integer(p->qd));
 	load_fields(o, p);
+	json_object_set_new(o, "replay", replay_obj(p));
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
 	json_object_set_new(o, "workers", json_integer(p->workers));

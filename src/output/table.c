@@ -66,6 +66,36 @@ static void load_footer(FILE *f, const struct iolab_results *r)
 	}
 }
 
+/* A timed replay's own figures, one line per point: how late requests left (actual minus
+ * intended issue time) and the latency from the actual issue beside the one from the intended
+ * time (the table's, as for --rate). */
+static void replay_lines(FILE *f, const struct iolab_results *r)
+{
+	unsigned shown = 0;
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		if (!p->replay_timed || !p->issue_err.count)
+			continue;
+		if (!shown++)
+			fprintf(f, "\ntimed replay, in us: issue error = actual minus intended issue time; "
+				"latency from the actual issue and from the intended time:\n"
+				"%3s %9s %9s %9s %11s %11s %11s %11s\n", "#", "err p50", "err p99", "err max",
+				"issued p50", "issued p99", "intend p50", "intend p99");
+		struct iolab_hist *h = malloc(sizeof(*h));
+		if (!h)
+			return;
+		*h = p->dir[0].lat;
+		iolab_hist_merge(h, &p->dir[1].lat);
+		fprintf(f, "%3u %9.1f %9.1f %9.1f %11.1f %11.1f %11.1f %11.1f\n", i + 1,
+			iolab_hist_percentile(&p->issue_err, 50) / 1e3,
+			iolab_hist_percentile(&p->issue_err, 99) / 1e3, (double)p->issue_err.max / 1e3,
+			iolab_hist_percentile(&p->lat_issued, 50) / 1e3,
+			iolab_hist_percentile(&p->lat_issued, 99) / 1e3, iolab_hist_percentile(h, 50) / 1e3,
+			iolab_hist_percentile(h, 99) / 1e3);
+		free(h);
+	}
+}
+
 /* Once per device (or drive model) that accepts fewer commands at once than some point kept
  * queued: those points' rows differ only by the host's queue, and this says why. */
 static void device_depth_notes(FILE *f, const struct iolab_results *r)
@@ -244,6 +274,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		free(all);
 	}
 	rebuild_lines(f, r);
+	replay_lines(f, r);
 	bool any_bd = false;
 	struct breakdown_means m;
 	for (unsigned i = 0; i < r->n; i++)

@@ -67,6 +67,7 @@ void pace_start(struct pace *pc, uint64_t t0)
 		for (unsigned i = 0; i < pc->cap; i++)
 			heap_push(pc, t0);
 	pc->next_ns = pc->p.poisson ? 0 : pc->p.phase * pc->gap_ns;
+	pc->trace_due = UINT64_MAX;
 }
 
 void pace_free(struct pace *pc)
@@ -82,6 +83,8 @@ uint64_t pace_due(const struct pace *pc)
 		return pc->n ? pc->heap[0] : UINT64_MAX;
 	case PACE_RATE:
 		return pc->n ? pc->heap[pc->n - 1] : pc->t0 + (uint64_t)pc->next_ns;
+	case PACE_TRACE:
+		return pc->trace_due;
 	default:
 		return 0;
 	}
@@ -98,6 +101,8 @@ uint64_t pace_take(struct pace *pc)
 		uint64_t t = pc->t0 + (uint64_t)pc->next_ns;
 		pc->next_ns += pc->p.poisson ? exp_draw(pc, pc->gap_ns) : pc->gap_ns;
 		return t;
+	case PACE_TRACE:
+		return pc->trace_due;
 	default:
 		return 0;
 	}
@@ -109,6 +114,13 @@ void pace_untake(struct pace *pc, uint64_t t)
 		heap_push(pc, t);
 	else if (pc->p.kind == PACE_RATE && pc->n < pc->cap)
 		pc->heap[pc->n++] = t; /* given back latest first: the last is the earliest */
+	else if (pc->p.kind == PACE_TRACE)
+		pc->trace_due = t;
+}
+
+void pace_set_next(struct pace *pc, uint64_t rel_ns)
+{
+	pc->trace_due = rel_ns == UINT64_MAX ? UINT64_MAX : pc->t0 + rel_ns;
 }
 
 void pace_done(struct pace *pc, uint64_t now)

@@ -4,7 +4,9 @@
  *    exponential distribution of mean T) after its request completed before it issues the next;
  *  - open loop (--rate R): requests arrive at R per second, evenly spaced or as a Poisson
  *    process, whatever the device does; one that finds no free slot is issued late, but its
- *    intended time stays its arrival time.
+ *    intended time stays its arrival time;
+ *  - a timed trace (iolab replay --mode timed): an open loop whose arrivals are the trace's
+ *    recorded issue times, set one at a time by the worker from its trace (pace_set_next).
  * The worker asks for the earliest due time, takes requests whose time has come into free slots,
  * and tells the pacer when one completed. Internal to src/run. */
 #ifndef IOLAB_RUN_PACING_H
@@ -15,7 +17,7 @@
 
 #include "iolab/prng.h"
 
-enum pace_kind { PACE_QD, PACE_CLIENTS, PACE_RATE };
+enum pace_kind { PACE_QD, PACE_CLIENTS, PACE_RATE, PACE_TRACE };
 
 /* What a worker's load looks like. */
 struct pace_params {
@@ -38,6 +40,7 @@ struct pace {
 	unsigned n, cap;
 	double next_ns;      /* PACE_RATE: the next arrival, ns after t0 */
 	double gap_ns;       /* PACE_RATE: the mean gap */
+	uint64_t trace_due;  /* PACE_TRACE: the next request's intended time (UINT64_MAX: none) */
 };
 
 /* Sets up a pacer for a worker with slots request slots. Returns 0 or -ENOMEM. */
@@ -56,5 +59,7 @@ uint64_t pace_take(struct pace *pc);
 void pace_untake(struct pace *pc, uint64_t t);
 /* A request completed at now: its client starts thinking. */
 void pace_done(struct pace *pc, uint64_t now);
+/* PACE_TRACE: the next request is intended rel_ns after t0 (UINT64_MAX: there is none). */
+void pace_set_next(struct pace *pc, uint64_t rel_ns);
 
 #endif

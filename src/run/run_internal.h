@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "iolab/replay.h"
 #include "iolab/run.h"
 #include "pacing.h"
 
@@ -25,6 +26,9 @@ struct point_ctl {
 	struct iolab_host_params host; /* handed to the engine: the simulated host */
 	const struct iolab_subsys *subsys; /* the simulated subsystem of the point */
 	struct iolab_recorder *record; /* --record, or NULL */
+	const struct iolab_replay *replay; /* iolab replay: requests from this trace, not spec */
+	const struct iolab_replay_dest *dest;
+	const struct iolab_replay_scan *scan;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */
@@ -44,6 +48,8 @@ struct worker {
 	uint64_t span_ns;                /* measured time, in the engine's clock */
 	uint64_t delay_n;                /* paced loads: I/Os counted, their issue delays */
 	double delay_sum_ns, delay_max_ns;
+	struct iolab_hist issue_err;     /* a timed replay: actual minus intended issue time, */
+	struct iolab_hist lat_issued;    /* and latency from the actual issue */
 	unsigned inflight_max;           /* the most I/Os it had in flight */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
 	unsigned ncomp;                  /* and what its parts did (a simulated path) */

@@ -1,6 +1,9 @@
 /* runner.c: runs a configuration. Checks it, opens the targets once, walks the sweep points in
  * the documented order, runs each point's workers (worker.c) while watching time, progress and
- * interrupts, and turns the workers' raw counts into a result with its warnings. */
+ * interrupts, and turns the workers' raw counts into a result with its warnings. A replay (the
+ * requests of a trace instead of a pattern, replay.h) is checked whole before anything runs:
+ * its spec stands for the trace's sizes and read share, and each point's targets are checked
+ * against every record. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -101,6 +104,16 @@ struct point_params {
 	uint64_t stripe;
 	uint64_t cache;        /* the controller's cache (--cache), if swept */
 	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
+	bool timed;            /* a timed replay: an open loop at the trace's times */
+};
+
+/* A replay's state for the run: what the trace holds, the spec standing for it (its largest
+ * transfer, its read share: the buffers and the targets' opening follow them), where its
+ * requests go in the current point. */
+struct replay_run {
+	struct iolab_replay_scan scan;
+	struct iolab_spec spec;
+	struct iolab_replay_dest dest;
 };
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
@@ -142,12 +155,29 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 		iolab_spec_set_read(&pp->spec, (unsigned)pp->read_pct);
 }
 
+/* Point k of a replay: decode_point, with the trace's spec and load (a timed replay's cap on
+ * requests in flight is --qd, IOLAB_RATE_QD without it). */
+static void decode(const struct iolab_config *c, const struct replay_run *rr, unsigned k,
+		   struct point_params *pp)
+{
+	decode_point(c, k, pp);
+	pp->timed = false;
+	if (!rr)
+		return;
+	pp->spec = rr->spec;
+	pp->timed = c->replay->mode == IOLAB_REPLAY_TIMED;
+	if (pp->timed && !c->nqd)
+		pp->qd = IOLAB_RATE_QD;
+	pp->bs = 0;
+	pp->read_pct = -1;
+}
+
 /* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a
  * closed loop without think time (psync: its I/Os finish inside submit). Clients and an open
  * loop keep their slots there too: their requests wait for their time, not for each other. */
 static unsigned slots_of(const struct iolab_config *c, const struct point_params *pp)
 {
-	bool paced = pp->clients || pp->rate > 0;
+	bool paced = pp->clients || pp->rate > 0 || pp->timed;
 	return c->engine->flags & IOLAB_ENGINE_SYNC && !paced ? 1 : pp->qd;
 }
 
@@ -160,6 +190,8 @@ static struct pace_params pace_of(const struct iolab_config *c, const struct poi
 	if (pp->rate > 0)
 		return (struct pace_params){.kind = PACE_RATE, .rate = pp->rate / pp->workers,
 					    .poisson = c->poisson};
+	if (pp->timed)
+		return (struct pace_params){.kind = PACE_TRACE};
 	return (struct pace_params){.kind = PACE_QD};
 }
 
@@ -177,6 +209,8 @@ struct run_env {
 /* Closes the targets; a refused run (discard) also removes the scratch files it created. */
 static void close_env(struct run_env *env, bool discard)
 {
+	if (env->no_io) /* a virtual region: no target was opened (tgt[0].fd is 0, not a target) */
+		return;
 	for (unsigned i = 0; i < env->n; i++)
 		if (discard)
 			iolab_target_discard(&env->tgt[i]);
@@ -548,6 +582,8 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 		p->delay_sum_ns += w[i].delay_sum_ns;
 		if (w[i].delay_max_ns > p->delay_max_ns)
 			p->delay_max_ns = w[i].delay_max_ns;
+		iolab_hist_merge(&p->issue_err, &w[i].issue_err);
+		iolab_hist_merge(&p->lat_issued, &w[i].lat_issued);
 		inflight += w[i].inflight_max;
 		p->sub_seen += w[i].sub_seen;
 		p->sub_done += w[i].sub_done;
@@ -623,9 +659,9 @@ static int record_begin(const struct iolab_config *c, const struct run_env *env,
  * *mbps get this repetition's rates. Returns 0, or -errno when workers could not be set up (err
  * says why). */
 static int run_once(const struct iolab_config *c, const struct run_env *env,
-		    const struct point_params *pp, struct iolab_point *p, double *iops, double *mbps,
-		    const struct iolab_progress *prog, iolab_progress_fn progress, void *ctx,
-		    struct iolab_err *err)
+		    const struct point_params *pp, const struct replay_run *rr, struct iolab_point *p,
+		    double *iops, double *mbps, const struct iolab_progress *prog,
+		    iolab_progress_fn progress, void *ctx, struct iolab_err *err)
 {
 	struct point_ctl ctl = {
 		.engine = c->engine, .fds = env->fds, .nfds = env->n, .spec = &pp->spec,
@@ -635,6 +671,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
 		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
 		.subsys = env->desc, .record = c->record,
+		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
+		.scan = rr ? &rr->scan : NULL,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
 	};
 	atomic_init(&ctl.stop, false);
@@ -829,7 +867,12 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		}
 	warn_done_at_submit(c, env, pp, p);
 	warn_load(pp, p);
-	bool paced = pp->clients || pp->rate > 0; /* fewer in flight than slots, by design */
+	if (p->replay_skipped)
+		iolab_point_warn(p, "%" PRIu64 " of the trace's %" PRIu64 " records not replayed: trims, "
+				 "flushes and empty transfers (the engines issue reads and writes)",
+				 p->replay_skipped, p->replay_records);
+	/* fewer in flight than slots, by design */
+	bool paced = pp->clients || pp->rate > 0 || pp->timed;
 	unsigned want_qd = pp->qd * pp->workers;
 	if (!paced && p->device_depth && want_qd > p->device_depth) /* said once, under the table */
 		iolab_point_warn_detail(p, "%s accepts %u command%s at a time: of the %u I/Os in "
@@ -887,7 +930,55 @@ static int check_load(const struct iolab_config *c, struct iolab_err *err)
 	return 0;
 }
 
-static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
+/* A replay's options, and the first look at its trace: the spec that stands for it. */
+static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, struct iolab_err *err)
+{
+	const char *bad = c->npattern ? "pattern" : c->nbs ? "bs" : c->nread ? "read"
+			  : c->nclients ? "clients" : c->nrate ? "rate" : c->think_set ? "think"
+			  : c->dist.kind != IOLAB_DIST_UNIFORM ? "dist" : NULL;
+	if (bad)
+		return iolab_errf(err, EINVAL, "replay: --%s does not apply: the trace gives the requests "
+				  "(--mode closed or timed sets the load)", bad);
+	for (unsigned i = 0; i < c->nworkers; i++)
+		if (c->workers[i] > 1)
+			return iolab_errf(err, EINVAL, "replay: --workers %u: a trace is replayed by one "
+					  "worker, in its order (--qd sets the requests in flight)",
+					  c->workers[i]);
+	struct iolab_replay_scan *sc = &rr->scan;
+	int rc = iolab_replay_scan(c->replay, NULL, sc, err);
+	if (rc)
+		return rc;
+	const char *base = strrchr(c->replay->path, '/');
+	struct iolab_spec *sp = &rr->spec;
+	memset(sp, 0, sizeof(*sp));
+	snprintf(sp->name, sizeof(sp->name), "%s", base ? base + 1 : c->replay->path);
+	sp->nlines = 1;
+	/* The read share, kept off 0 and 100 where the trace has both, so that the targets are
+	 * opened for writing and the buffers filled when one request writes. */
+	unsigned rd = (unsigned)lround(100.0 * (double)sc->reads / (double)sc->kept);
+	if (sc->writes && rd > 99)
+		rd = 99;
+	if (sc->reads && rd < 1)
+		rd = 1;
+	sp->line[0] = (struct iolab_spec_line){.size = sc->max_len, .share = 100, .read_pct = rd};
+	return 0;
+}
+
+/* Where a replay's requests go in the current point: the targets' regions (and logical block
+ * size, for direct I/O on real targets). */
+static void replay_dest(const struct iolab_config *c, const struct run_env *env,
+			struct iolab_replay_dest *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = env->n;
+	for (unsigned t = 0; t < env->n; t++) {
+		d->start[t] = env->region[t].start;
+		d->len[t] = env->region[t].len;
+		d->lbs[t] = !env->no_io && c->direct ? env->tgt[t].lbs : 0;
+	}
+}
+
+static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
 		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
 		      struct iolab_err *err)
 {
@@ -896,12 +987,14 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))
 		return rc;
+	if (rr && (rc = replay_prepare(c, rr, err)))
+		return rc;
 	unsigned npoints = iolab_config_points(c);
 	bool writes = false;
 	iolab_clock_init();
 	struct point_params pp;
 	for (unsigned k = 0; k < npoints; k++) {
-		decode_point(c, k, &pp);
+		decode(c, rr, k, &pp);
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
 			rc = check_request(c, k, &pp, err);
@@ -917,13 +1010,17 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		return rc;
 	env.desc = desc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
-		decode_point(c, k, &pp);
+		decode(c, rr, k, &pp);
 		rc = desc ? shape_point(c, &pp, desc, err) : 0;
 		if (!rc && env.no_io)
 			rc = virtual_region(c, &pp, &env, err);
+		if (!rc && rr && (k == 0 || env.no_io)) { /* every record against the targets */
+			replay_dest(c, &env, &rr->dest);
+			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
+		}
 		if (!rc)
 			rc = check_point(c, &env, &pp, err);
-		if (!rc) {
+		if (!rc && !rr) {
 			struct iolab_gen g;
 			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env.region, env.n, 0, 1, 0, err);
 		}
@@ -942,11 +1039,13 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		res->cap = res->n + npoints;
 	}
 	for (unsigned k = 0; k < npoints && !iolab_stop_requested; k++) {
-		decode_point(c, k, &pp);
+		decode(c, rr, k, &pp);
 		if (desc) /* checked above */
 			shape_point(c, &pp, desc, NULL);
 		if (env.no_io)
 			virtual_region(c, &pp, &env, NULL);
+		if (rr)
+			replay_dest(c, &env, &rr->dest);
 		struct iolab_point *p = &res->point[res->n];
 		memset(p, 0, sizeof(*p));
 		p->run = c->name;
@@ -977,6 +1076,17 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 				  ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
 		iolab_hist_reset(&p->dir[1].lat);
+		iolab_hist_reset(&p->issue_err);
+		iolab_hist_reset(&p->lat_issued);
+		if (rr) {
+			const struct iolab_replay_scan *sc = &rr->scan;
+			p->replay = true;
+			p->replay_timed = pp.timed;
+			p->replay_records = sc->records;
+			p->replay_skipped = sc->skipped;
+			p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
+			p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
+		}
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
 		for (unsigned r = 0; r < c->repeat; r++) {
@@ -985,7 +1095,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
-			rc = run_once(c, &env, &pp, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
+			rc = run_once(c, &env, &pp, rr, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
 			if (rc) {
 				res->n--;
 				close_env(&env, false);
@@ -1011,7 +1121,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc,
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
-		if (p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested) {
+		if (!rr && p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested) {
 			res->short_point = res->n;
 			break;
 		}
@@ -1029,9 +1139,14 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	if (rc)
 		return rc;
 	struct iolab_subsys *desc = NULL;
-	if (c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc))))
+	struct replay_run *rr = NULL;
+	if ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
+	    (c->replay && !(rr = malloc(sizeof(*rr))))) {
+		free(desc);
 		return iolab_errf(err, ENOMEM, "out of memory");
-	rc = run_points(c, desc, res, progress, ctx, err);
+	}
+	rc = run_points(c, desc, rr, res, progress, ctx, err);
 	free(desc);
+	free(rr);
 	return rc;
 }

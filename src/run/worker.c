@@ -15,6 +15,12 @@
  * completions until then, so that each completion is stamped when it happens. An open loop's
  * latency runs from the intended arrival: the time a request waited for a slot (the cap, a
  * saturated device) or for the thread to wake counts, as it would for a user of the device.
+ *
+ * Requests come from one of two sources: the pattern generator, or a trace (iolab replay,
+ * replay.c) read in order, closed (as fast as the slots allow) or timed (each at its recorded
+ * time, paced as an open loop: PACE_TRACE); the point ends when the trace does. A timed replay
+ * also keeps how late each request left (actual minus intended) and its latency from the
+ * actual issue beside the one from the intended time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -63,6 +69,8 @@ struct loop_state {
 	uint64_t *delay; /* per slot: how late its request was issued (paced loads) */
 	uint64_t wake;   /* how late the kernel wakes the thread from a sleep (ns, a running mean) */
 	uint64_t t0;     /* the loop's start, time 0 of --record */
+	struct iolab_replay_src *src; /* iolab replay: the trace, else NULL (the generator) */
+	bool timed;      /* a timed replay */
 };
 
 static void free_state(struct worker *w, struct loop_state *s)
@@ -82,6 +90,7 @@ static void free_state(struct worker *w, struct loop_state *s)
 	free(s->batch);
 	free(s->done);
 	free(s->delay);
+	iolab_replay_src_close(s->src);
 	pace_free(&s->pace);
 }
 
@@ -89,8 +98,10 @@ static int setup(struct worker *w, struct loop_state *s)
 {
 	struct point_ctl *c = w->ctl;
 	unsigned qd = c->qd;
-	int rc = iolab_gen_init(&s->gen, c->spec, c->dist, c->regions, c->nregions, w->index,
-				c->nworkers, c->seed, &w->err);
+	int rc = c->replay ? iolab_replay_src_open(c->replay, c->dest, c->scan, qd, &s->src, &w->err)
+		 : iolab_gen_init(&s->gen, c->spec, c->dist, c->regions, c->nregions, w->index,
+				  c->nworkers, c->seed, &w->err);
+	s->timed = c->replay && c->replay->mode == IOLAB_REPLAY_TIMED;
 	if (rc)
 		return rc;
 	size_t bsz = (iolab_spec_max_size(c->spec) + 4095) & ~(size_t)4095;
@@ -204,24 +215,64 @@ static void check_stop(struct worker *w, struct loop_clock *k, uint64_t now)
 	}
 }
 
+/* Fills io with the trace's next request; false at its end (or a read error: noted). A timed
+ * replay's pacer learns when the one after is due. */
+static bool replay_fill(struct worker *w, struct loop_state *s, struct iolab_io *io)
+{
+	struct iolab_replay_req q;
+	int rc = iolab_replay_src_next(s->src, &q, &w->err);
+	if (rc <= 0) {
+		if (rc < 0)
+			note_error(w, rc);
+		return false;
+	}
+	io->off = q.off;
+	io->len = q.len;
+	io->op = q.op;
+	io->target = q.target;
+	if (s->timed)
+		pace_set_next(&s->pace, iolab_replay_src_peek(s->src));
+	return true;
+}
+
+/* Gives a request not started back to the trace (intended: its intended time, 0 if closed). */
+static void replay_unget(struct loop_state *s, const struct iolab_io *io, uint64_t intended)
+{
+	struct iolab_replay_req q = {.t_ns = s->timed ? intended - s->pace.t0 : 0, .off = io->off,
+				     .len = io->len, .op = io->op, .target = io->target};
+	iolab_replay_src_unget(s->src, &q);
+}
+
 /* Fills the free slots whose requests are due at now, stamps and submits them. Returns how many
- * started; sets *failed on an engine error. */
-static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, uint64_t now, bool *failed)
+ * started; sets *failed on an engine error, *dry when a trace has no more requests. */
+static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, uint64_t now,
+		      bool *failed, bool *dry)
 {
 	struct pace *pc = &s->pace;
-	bool paced = pc->p.kind != PACE_QD, open = pc->p.kind == PACE_RATE;
+	bool paced = pc->p.kind != PACE_QD;
+	bool open = pc->p.kind == PACE_RATE || pc->p.kind == PACE_TRACE;
 	unsigned n = 0;
 	while (*nfree && (!paced || pace_due(pc) <= now)) { /* a closed loop's are due at once */
-		struct iolab_io *io = s->freel[--*nfree];
-		struct iolab_req r;
+		struct iolab_io *io = s->freel[*nfree - 1];
 		io->t_submit = paced ? pace_take(pc) : 0; /* the intended time, for now */
-		iolab_gen_next(&s->gen, &r);
-		io->off = r.off;
-		io->len = r.len;
-		io->op = r.op;
-		io->target = r.target;
+		if (s->src) {
+			if (!replay_fill(w, s, io)) {
+				*dry = true;
+				break;
+			}
+		} else {
+			struct iolab_req r;
+			iolab_gen_next(&s->gen, &r);
+			io->off = r.off;
+			io->len = r.len;
+			io->op = r.op;
+			io->target = r.target;
+		}
+		--*nfree;
 		s->batch[n++] = io;
 	}
+	if (s->timed && pace_due(pc) == UINT64_MAX)
+		*dry = true;
 	if (!n)
 		return 0;
 	uint64_t t = now_of(&s->eng);
@@ -239,6 +290,8 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 	for (unsigned i = n; i-- > started;) { /* not started: slots and their turns come back */
 		struct iolab_io *io = s->batch[i];
 		s->freel[(*nfree)++] = io;
+		if (s->src)
+			replay_unget(s, io, paced ? t - s->delay[io->slot] : 0);
 		if (paced)
 			pace_untake(pc, t - s->delay[io->slot]);
 	}
@@ -286,6 +339,10 @@ static inline void account(struct worker *w, struct loop_state *s, struct loop_c
 		w->delay_sum_ns += late;
 		if (late > w->delay_max_ns)
 			w->delay_max_ns = late;
+		if (s->timed) {
+			iolab_hist_add(&w->issue_err, s->delay[io->slot]);
+			iolab_hist_add(&w->lat_issued, now - io->t_submit - s->delay[io->slot]);
+		}
 	}
 	while (now >= *next_sec) {
 		*next_sec += NS_PER_S;
@@ -312,27 +369,30 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	unsigned reap_max = ops->flags & IOLAB_ENGINE_SYNC ? qd : 1;
 	uint64_t t0 = ops->now ? now_of(&s->eng) : c->t0;
 	struct loop_clock k = {.mstart = t0 + c->ramp_ns};
+	bool dry = false; /* a trace is over: the I/Os in flight finish and count */
 	k.end = c->time_ns ? k.mstart + c->time_ns : UINT64_MAX;
 	k.budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
 	uint64_t next_sec = k.mstart + NS_PER_S, completions = 0;
 	unsigned sec = 0;
 	pace_start(pc, t0);
 	s->t0 = t0;
+	if (s->timed)
+		pace_set_next(pc, iolab_replay_src_peek(s->src));
 	s->wake = 50000;
 	if (paced && !ops->now) /* wake-ups on time: the kernel's default slack is 50 us */
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	for (;;) {
 		uint64_t now = paced ? now_of(&s->eng) : 0;
-		if (!k.stopping) {
+		if (!k.stopping && !dry) {
 			bool failed = false;
-			inflight += issue(w, s, &nfree, now, &failed);
+			inflight += issue(w, s, &nfree, now, &failed, &dry);
 			if (inflight > w->inflight_max)
 				w->inflight_max = inflight;
 			k.stopping |= failed;
 		}
 		int got;
-		if (paced && !k.stopping && nfree) { /* the next request is due later */
+		if (paced && !k.stopping && !dry && nfree) { /* the next request is due later */
 			uint64_t due = pace_due(pc), until = due < k.end ? due : k.end;
 			got = wait_due(s, until, inflight, reap_max);
 			if (got == 0) {
@@ -363,7 +423,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		atomic_store_explicit(&w->progress, completions, memory_order_relaxed);
 		check_stop(w, &k, now);
 	}
-	if (!k.t_stop) /* left on an engine failure */
+	if (!k.t_stop) /* left on an engine failure, or after the trace's last completion */
 		k.t_stop = now_of(&s->eng);
 	w->span_ns = k.t_stop > k.mstart ? k.t_stop - k.mstart : 0;
 	w->nsec = sec + 1;
@@ -375,6 +435,8 @@ void *iolab_worker_main(void *arg)
 	struct loop_state s = {0};
 	iolab_hist_reset(&w->dir[0].lat);
 	iolab_hist_reset(&w->dir[1].lat);
+	iolab_hist_reset(&w->issue_err);
+	iolab_hist_reset(&w->lat_issued);
 	if (!w->sec_cap && grow_series(w))
 		w->rc = iolab_errf(&w->err, ENOMEM, "out of memory");
 	if (!w->rc)
