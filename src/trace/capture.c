@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -31,6 +32,7 @@ struct pending {
 struct iolab_capture {
 	char dir[PATH_MAX];      /* the instance */
 	bool created;
+	bool mounted;            /* it mounted tracefs itself, and unmounts it at the end */
 	int pipe;                /* its trace_pipe, -1 */
 	uint32_t kdev;           /* the whole disk's dev_t, as the tracepoints hold it */
 	uint64_t part_start, part_sectors; /* a partition: its place on the disk (else 0, 0) */
@@ -273,6 +275,12 @@ int iolab_capture_start(const char *device, struct iolab_trace_header *h, struct
 	if (!rc)
 		rc = open_device(c, device, h, err);
 	const char *root = rc ? NULL : find_tracefs();
+	/* tracefs is in the kernel but not mounted: mount it for the capture, as trace-cmd and perf
+	 * do (root only; the check above made sure). */
+	if (!rc && !root && !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		c->mounted = true;
+		root = find_tracefs();
+	}
 	if (!rc && !root)
 		rc = iolab_errf(err, ENOENT, "trace record: no tracefs at /sys/kernel/tracing or "
 				"/sys/kernel/debug/tracing (mount -t tracefs nodev /sys/kernel/tracing)");
@@ -454,5 +462,7 @@ void iolab_capture_end(struct iolab_capture *c)
 		write_file(c, "events/block/block_rq_complete/enable", "0");
 		rmdir(c->dir);
 	}
+	if (c->mounted)
+		umount("/sys/kernel/tracing");
 	free(c);
 }
