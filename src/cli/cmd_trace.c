@@ -196,9 +196,8 @@ static void print_info(const char *path, const struct iolab_trace_format *fmt,
 	if (s->off_end)
 		printf("%-13s %" PRIu64 " to %" PRIu64 " (%s to %s)\n", "offsets", s->off_min, s->off_end,
 		       iolab_fmt_size(s->off_min, a, sizeof(a)), iolab_fmt_size(s->off_end, b, sizeof(b)));
-	printf("%-13s %.0f bytes (~%s: distinct 4 KiB blocks, HyperLogLog estimate, about 1%%)\n",
-	       "footprint", trace_stats_footprint(s),
-	       iolab_fmt_size((uint64_t)trace_stats_footprint(s), a, sizeof(a)));
+	printf("%-13s %.0f bytes (%.3f GiB: distinct 4 KiB blocks, a HyperLogLog estimate, about 1%%)\n",
+	       "footprint", trace_stats_footprint(s), trace_stats_footprint(s) / (1 << 30));
 	if (s->qd_known && !s->qd_overflow && s->n)
 		printf("%-13s mean %.2f over time, max %u (from the completions)\n", "queue depth",
 		       trace_stats_qd_mean(s), s->qd_max);

@@ -213,6 +213,8 @@ void trace_stats_add(struct trace_stats *s, const struct iolab_trace_rec *rec)
 	if (rec->offset + rec->len > s->off_end)
 		s->off_end = rec->offset + rec->len;
 	uint64_t first = rec->offset / TS_FOOT_BLOCK, last = (rec->offset + rec->len - 1) / TS_FOOT_BLOCK;
+	if (last - first >= TS_FOOT_SPAN_MAX)
+		last = first + TS_FOOT_SPAN_MAX - 1; /* bounded time: a huge trim counts its first 4 GiB */
 	for (uint64_t b = first; b <= last; b++)
 		hll_add(s, ((uint64_t)rec->target << 52) ^ b);
 	map_add(s, rec);

@@ -16,6 +16,7 @@
 #define TS_HLL_BITS 14
 #define TS_QD_MAX (1u << 20) /* outstanding requests followed at most */
 #define TS_FOOT_BLOCK 4096u
+#define TS_FOOT_SPAN_MAX (1u << 20) /* blocks of one request counted at most (4 GiB) */
 
 struct trace_stats {
 	uint64_t n, ops[4], bytes[4];
