@@ -475,6 +475,29 @@ static void test_cli(void **state)
 	}
 }
 
+/* A bad line stops an import with its line and field named; --skip-bad counts and skips it. */
+static void test_skip_bad(void **state)
+{
+	(void)state;
+	char in[512], out[512];
+	path_of(in, sizeof(in), "bad.csv");
+	path_of(out, sizeof(out), "bad.iot");
+	FILE *f = fopen(in, "w");
+	assert_non_null(f);
+	fputs("128166372003061629,web,0,Read,3154152448,4096,1018\n"
+	      "128166372003061630,web,0,Bogus,3154152448,4096,1018\n"
+	      "128166372013061629,web,1,Write,315415,512,2000\n", f);
+	fclose(f);
+	struct th_out o = th_iolab("trace", "import", in, "--format", "msr", "-o", out, NULL);
+	TH_EXPECT_EXIT(o, 2, "bad.csv:2:", "Type");
+	assert_false(th_exists(out));
+	o = th_iolab("trace", "import", in, "--format", "msr", "-o", out, "--skip-bad", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "2 requests of 2"));
+	assert_non_null(strstr(o.err, "skipped 1 bad line"));
+	th_out_free(&o);
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -501,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_xform_fit_in_bounds),
 		cmocka_unit_test(test_xform_filters_time),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_skip_bad),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

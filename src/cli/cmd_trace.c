@@ -77,7 +77,8 @@ static void help_convert(const char *sub)
 	       "  --speed X          divide all times by X (2 = twice as fast)\n\n"
 	       "  %s\n"
 	       "  -o, --output OUT   the trace to write (required)\n"
-	       "  --force            overwrite OUT if it exists\n\n"
+	       "  --force            overwrite OUT if it exists\n"
+	       "  --skip-bad         skip and count lines that cannot be read, instead of stopping\n\n"
 	       "Exit status: 0 written, 1 write error, 2 bad input, OUT exists or out of bounds.\n",
 	       imp ? "Imports" : "Reads", imp ? "iolab's binary trace (.iot)" : "format FMT",
 	       imp ? "--format F         IN's format (required; see 'iolab trace formats')"
@@ -362,6 +363,7 @@ struct convert_opts {
 	const char *in, *out;
 	const struct iolab_trace_format *from, *to;
 	bool force;
+	unsigned flags;       /* IOLAB_TRACE_SKIP_BAD (--skip-bad) */
 	const char *scale;    /* --scale or --wrap's value, for the first pass */
 	struct iolab_trace_xform x;
 };
@@ -502,7 +504,7 @@ static int run_convert(struct convert_opts *o)
 		return cli_errorf(EXIT_USAGE, "trace convert: --to %s: iolab cannot write that format",
 				  o->to->name);
 	struct iolab_trace_reader *r;
-	if (iolab_trace_open(o->in, o->from, 0, &r, &err))
+	if (iolab_trace_open(o->in, o->from, o->flags, &r, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	if (o->x.fit_size && !o->x.wrap && scale_from(o, iolab_trace_header(r), &err)) {
 		iolab_trace_close(r);
@@ -517,6 +519,7 @@ static int run_convert(struct convert_opts *o)
 	}
 	uint64_t kept = 0, n = 0;
 	int status = convert_records(o, r, &out, &kept, &n);
+	uint64_t skipped = iolab_trace_skipped(r);
 	iolab_trace_close(r);
 	if (status != EXIT_OK) {
 		iolab_out_abort(&out);
@@ -527,6 +530,8 @@ static int run_convert(struct convert_opts *o)
 	if (!out.to_stdout)
 		cli_errorf(EXIT_OK, "wrote %s (%s): %" PRIu64 " requests of %" PRIu64 " read", o->out,
 			   o->to->name, kept, n);
+	if (skipped)
+		cli_errorf(EXIT_OK, "skipped %" PRIu64 " bad lines (--skip-bad)", skipped);
 	return EXIT_OK;
 }
 
@@ -539,6 +544,7 @@ static int cmd_convert(int argc, char **argv)
 		{"scale", required_argument, NULL, 'S'},  {"wrap", required_argument, NULL, 'W'},
 		{"op", required_argument, NULL, 'O'},     {"target", required_argument, NULL, 't'},
 		{"speed", required_argument, NULL, 'x'},  {"slice", required_argument, NULL, 'l'},
+		{"skip-bad", no_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},         {0},
 	};
 	const char *sub = argv[0];
@@ -563,6 +569,7 @@ static int cmd_convert(int argc, char **argv)
 			break;
 		case 'o': o.out = optarg; break;
 		case 'f': o.force = true; break;
+		case 'B': o.flags |= IOLAB_TRACE_SKIP_BAD; break;
 		case 'h': help_convert(sub); return EXIT_OK;
 		case ':':
 		case '?': return opt_error(sub, ch, argv);
