@@ -517,7 +517,7 @@ static int check_record(struct args *a, struct iolab_config **cfg, unsigned ncfg
 /* The command line, for the header of --record's trace (cut at its size). */
 static void command_line(struct args *a, int argc, char **argv)
 {
-	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", a->sim ? "sim" : "run");
+	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
 }
