@@ -141,9 +141,10 @@ struct iolab_dir_result {
 	struct iolab_hist lat;
 };
 
-/* Spread of a figure over repetitions. */
+/* Spread of a figure over repetitions; ci95: half-width of the 95 % confidence interval of the
+ * mean (Student's t with reps - 1 degrees of freedom, method.h), 0 for one run. */
 struct iolab_spread {
-	double mean, stddev, min, max;
+	double mean, stddev, min, max, ci95;
 };
 
 struct iolab_point {

@@ -34,8 +34,8 @@ static json_t *dir_obj(const struct iolab_point *p, const struct iolab_dir_resul
 
 static json_t *spread_obj(const struct iolab_spread *s)
 {
-	return json_pack("{s:f,s:f,s:f,s:f}", "mean", s->mean, "stddev", s->stddev, "min", s->min,
-			 "max", s->max);
+	return json_pack("{s:f,s:f,s:f,s:f,s:f}", "mean", s->mean, "stddev", s->stddev, "min", s->min,
+			 "max", s->max, "ci95", s->ci95);
 }
 
 /* A volume's rebuild, or null. */

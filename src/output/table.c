@@ -226,7 +226,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
 	fprintf(f, "%-16s %5s %4s %3s %*s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
 		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
-		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)" : "");
+		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)  95% CI IOPS, MB/s" : "");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -267,7 +267,8 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
 			p->qd_reached, devq, cpu);
 		if (p->reps > 1)
-			fprintf(f, "  %7.0f  (%.0f..%.0f)", p->iops.stddev, p->iops.min, p->iops.max);
+			fprintf(f, "  %7.0f  (%.0f..%.0f)  \u00b1 %.0f, \u00b1 %.1f", p->iops.stddev, p->iops.min,
+				p->iops.max, p->iops.ci95, p->mbps.ci95);
 		if (p->partial)
 			fprintf(f, "  (partial)");
 		fputc('\n', f);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "iolab/clock.h"
+#include "iolab/method.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
 #include "iolab/target.h"
@@ -746,6 +747,7 @@ static void spread(const double *v, unsigned n, struct iolab_spread *s)
 	for (unsigned i = 0; i < n; i++)
 		acc += (v[i] - s->mean) * (v[i] - s->mean);
 	s->stddev = n > 1 ? sqrt(acc / (n - 1)) : 0;
+	s->ci95 = iolab_ci95(s->stddev, n);
 }
 
 /* Drops the targets' cached pages before a run of point p (see iolab_config_invalidates);
