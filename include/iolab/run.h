@@ -18,6 +18,7 @@
 #include "iolab/engine.h"
 #include "iolab/error.h"
 #include "iolab/histogram.h"
+#include "iolab/method.h"
 #include "iolab/parse.h"
 #include "iolab/subsys.h"
 #include "iolab/workload.h"
@@ -92,6 +93,8 @@ struct iolab_config {
 	uint64_t seed;
 	struct iolab_dist dist;
 	unsigned repeat;             /* 1 .. IOLAB_REPEAT_MAX */
+	unsigned steady;             /* --steady-state: enum iolab_ss_metric, 0 (none) to run once */
+	bool precondition;           /* --precondition: write the targets whole twice first */
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
@@ -141,6 +144,19 @@ struct iolab_dir_result {
 	struct iolab_hist lat;
 };
 
+/* The figure --steady-state tracks round by round (method.h). */
+enum iolab_ss_metric { IOLAB_SS_NONE, IOLAB_SS_IOPS, IOLAB_SS_MB, IOLAB_SS_LAT };
+const char *iolab_ss_metric_name(unsigned m); /* "iops", "mb", "lat" */
+
+/* A point run in rounds until steady state: the rounds run, whether the rule held, and the
+ * tracked value of each round of the window (the last rounds; lat in us). */
+struct iolab_steady_result {
+	unsigned metric; /* enum iolab_ss_metric; IOLAB_SS_NONE: not used */
+	unsigned rounds, nwindow;
+	bool reached;
+	double window[IOLAB_SS_WINDOW];
+};
+
 /* Spread of a figure over repetitions; ci95: half-width of the 95 % confidence interval of the
  * mean (Student's t with reps - 1 degrees of freedom, method.h), 0 for one run. */
 struct iolab_spread {
@@ -170,7 +186,8 @@ struct iolab_point {
 	int write_policy;      /* and its write policy swept by --write-policy, or -1 */
 	bool subsystem;        /* model names a subsystem file (--config), not a drive */
 	bool direct;
-	/* results (all repetitions merged) */
+	/* results (all repetitions merged; with --steady-state the window's rounds) */
+	struct iolab_steady_result steady;
 	unsigned reps;
 	double seconds;   /* measured seconds, summed over repetitions */
 	struct iolab_dir_result dir[2]; /* by enum iolab_op */

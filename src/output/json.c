@@ -150,6 +150,15 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "per_second", json_pack("{s:o,s:o}", "iops", si, "mb_per_s", sb));
 	json_object_set_new(o, "repeat", json_pack("{s:i,s:o,s:o}", "runs", p->reps, "iops",
 						   spread_obj(&p->iops), "mb_per_s", spread_obj(&p->mbps)));
+	json_t *ss = json_null();
+	if (p->steady.metric) {
+		json_t *win = json_array();
+		for (unsigned k = 0; k < p->steady.nwindow; k++)
+			json_array_append_new(win, json_real(p->steady.window[k]));
+		ss = json_pack("{s:s,s:i,s:b,s:o}", "metric", iolab_ss_metric_name(p->steady.metric),
+			       "rounds", p->steady.rounds, "reached", p->steady.reached, "window", win);
+	}
+	json_object_set_new(o, "steady_state", ss);
 	struct breakdown_means m;
 	json_object_set_new(o, "breakdown_us", !breakdown_means(p, &m) ? json_null()
 		: json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "host", m.host, "overhead", m.overhead,
@@ -303,6 +312,8 @@ static json_t *config_obj(const struct iolab_config *c)
 	char d[64];
 	json_object_set_new(o, "dist", json_string(iolab_dist_name(&c->dist, d, sizeof(d))));
 	json_object_set_new(o, "repeat", json_integer(c->repeat));
+	json_object_set_new(o, "steady_state", c->steady ? json_string(iolab_ss_metric_name(c->steady))
+							 : json_null());
 	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
 	return o;
 }

@@ -170,6 +170,21 @@ static void rebuild_lines(FILE *f, const struct iolab_results *r)
 }
 
 /* --explain: what each part of a simulated path did, per point, and the bottleneck. */
+/* --steady-state: one line per point under the table: the rounds, the rule's verdict, the window. */
+static void steady_lines(FILE *f, const struct iolab_results *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_steady_result *s = &r->point[i].steady;
+		if (!s->metric)
+			continue;
+		fprintf(f, "  %u steady state (%s): %s after %u rounds; window", i + 1,
+			iolab_ss_metric_name(s->metric), s->reached ? "reached" : "NOT reached", s->rounds);
+		for (unsigned k = 0; k < s->nwindow; k++)
+			fprintf(f, " %.6g", s->window[k]);
+		fprintf(f, "%s\n", s->metric == IOLAB_SS_LAT ? " us" : s->metric == IOLAB_SS_MB ? " MB/s" : " IOPS");
+	}
+}
+
 static void explain(FILE *f, const struct iolab_results *r)
 {
 	bool any = false;
@@ -275,6 +290,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		free(all);
 	}
 	rebuild_lines(f, r);
+	steady_lines(f, r);
 	replay_lines(f, r);
 	bool any_bd = false;
 	struct breakdown_means m;

@@ -322,6 +322,27 @@ static int set_repeat(struct iolab_config *c, const char *f, const char *v, stru
 	return rc;
 }
 
+const char *iolab_ss_metric_name(unsigned m)
+{
+	static const char *const name[] = {"none", "iops", "mb", "lat"};
+	return m < 4 ? name[m] : "?";
+}
+
+static int set_steady(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	for (unsigned m = IOLAB_SS_IOPS; m <= IOLAB_SS_LAT; m++)
+		if (!strcmp(v, iolab_ss_metric_name(m))) {
+			c->steady = m;
+			return 0;
+		}
+	return iolab_errf(err, EINVAL, "%s: '%s' is not iops, mb or lat", f, v);
+}
+
+static int set_precondition(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->precondition, err);
+}
+
 static int set_on_error(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	if (!strcmp(v, "stop") || !strcmp(v, "continue")) {
@@ -566,6 +587,10 @@ static const struct option_entry table[] = {
 	{{"seed", "N", "random seed (default 1): same seed, same requests"}, set_seed},
 	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
+	{{"steady-state", "iops|mb|lat", "run each point in rounds of --time until the value is steady (SNIA PTS: 5-round window, 25 rounds at most)"},
+	 set_steady},
+	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k direct"},
+	 set_precondition},
 	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
@@ -604,6 +629,7 @@ static const struct option_entry table[] = {
  * one would silently cancel the other. */
 static const char *const exclusive[][2] = {
 	{"time", "bytes"},
+	{"steady-state", "repeat"},
 	{"direct", "buffered"},
 	{"invalidate", "no-invalidate"},
 	{"qd", "clients"},
@@ -612,6 +638,7 @@ static const char *const exclusive[][2] = {
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
 	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
+	"precondition",
 };
 
 const char *iolab_option_excludes(const char *name)

@@ -910,6 +910,127 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 				 p->partial ? " (stopped early)" : "");
 }
 
+/* Adds round q's counts to p (the steady-state window merged into the point); the per-second
+ * series becomes q's, the last round's. */
+static void merge_round(struct iolab_point *p, struct iolab_point *q)
+{
+	for (int d = 0; d < 2; d++) {
+		p->dir[d].ios += q->dir[d].ios;
+		p->dir[d].bytes += q->dir[d].bytes;
+		p->dir[d].errors += q->dir[d].errors;
+		iolab_hist_merge(&p->dir[d].lat, &q->dir[d].lat);
+	}
+	p->seconds += q->seconds;
+	if (q->first_error && !p->first_error)
+		p->first_error = q->first_error;
+	p->partial |= q->partial;
+	p->delay_n += q->delay_n;
+	p->delay_sum_ns += q->delay_sum_ns;
+	p->delay_max_ns = q->delay_max_ns > p->delay_max_ns ? q->delay_max_ns : p->delay_max_ns;
+	iolab_hist_merge(&p->issue_err, &q->issue_err);
+	iolab_hist_merge(&p->lat_issued, &q->lat_issued);
+	p->sub_seen += q->sub_seen;
+	p->sub_done += q->sub_done;
+	if (q->has_breakdown) {
+		p->has_breakdown = true;
+		iolab_breakdown_add(&p->bd, &q->bd);
+	}
+	for (unsigned k = 0; k < q->ncomp; k++) {
+		if (k >= p->ncomp) {
+			p->comp[k] = q->comp[k];
+			p->ncomp = k + 1;
+		} else {
+			iolab_comp_report_add(&p->comp[k], &q->comp[k]);
+		}
+	}
+	p->inflight_max = q->inflight_max > p->inflight_max ? q->inflight_max : p->inflight_max;
+	p->cpu_user_pct += q->cpu_user_pct;
+	p->cpu_sys_pct += q->cpu_sys_pct;
+	p->has_disk |= q->has_disk;
+	p->disk_util_pct += q->disk_util_pct;
+	p->disk_queue += q->disk_queue;
+	p->disk_ios += q->disk_ios;
+	p->disk_reads += q->disk_reads;
+	p->disk_writes += q->disk_writes;
+	p->disk_read_bytes += q->disk_read_bytes;
+	p->disk_write_bytes += q->disk_write_bytes;
+	free(p->sec_ios);
+	free(p->sec_bytes);
+	p->sec_ios = q->sec_ios;
+	p->sec_bytes = q->sec_bytes;
+	p->nsec = q->nsec;
+	q->sec_ios = q->sec_bytes = NULL;
+	for (unsigned w = 0; w < q->nwarn; w++)
+		iolab_point_warn(p, "%s", q->warn[w]);
+}
+
+/* The tracked value of a round that ran into q. */
+static double round_value(unsigned metric, const struct iolab_point *q, double iops, double mbps)
+{
+	if (metric == IOLAB_SS_IOPS)
+		return iops;
+	if (metric == IOLAB_SS_MB)
+		return mbps;
+	uint64_t n = q->dir[0].lat.count + q->dir[1].lat.count;
+	return n ? (double)(q->dir[0].lat.sum + q->dir[1].lat.sum) / (double)n / 1e3 : 0;
+}
+
+/* --steady-state: runs point p in rounds of --time, each into a fresh copy of p, until the last
+ * IOLAB_SS_WINDOW rounds' tracked values meet the SNIA PTS rule (method.h) or after
+ * IOLAB_SS_MAX_ROUNDS; then merges the window's rounds into p. iops and mbps get the window's
+ * rates, p->reps their count. */
+static int run_steady(const struct iolab_config *c, const struct run_env *env,
+		      const struct point_params *pp, const struct replay_run *rr, struct iolab_point *p,
+		      double *iops, double *mbps, struct iolab_progress prog, iolab_progress_fn progress,
+		      void *ctx, struct iolab_err *err)
+{
+	struct iolab_point *ring = calloc(IOLAB_SS_WINDOW, sizeof(*ring));
+	if (!ring)
+		return iolab_errf(err, ENOMEM, "out of memory");
+	double v[IOLAB_SS_MAX_ROUNDS], ri[IOLAB_SS_MAX_ROUNDS], rm[IOLAB_SS_MAX_ROUNDS];
+	struct iolab_steady_result *ss = &p->steady;
+	ss->metric = c->steady;
+	prog.reps = IOLAB_SS_MAX_ROUNDS;
+	int rc = 0;
+	unsigned r = 0;
+	while (r < IOLAB_SS_MAX_ROUNDS && !iolab_stop_requested) {
+		struct iolab_point *q = &ring[r % IOLAB_SS_WINDOW];
+		free(q->sec_ios);
+		free(q->sec_bytes);
+		*q = *p;
+		q->sec_ios = q->sec_bytes = NULL;
+		if (iolab_config_invalidates(c))
+			invalidate_targets(env, q, r == 0);
+		prog.rep = r + 1;
+		rc = run_once(c, env, pp, rr, q, &ri[r], &rm[r], &prog, progress, ctx, err);
+		if (rc)
+			break;
+		v[r] = round_value(c->steady, q, ri[r], rm[r]);
+		r++;
+		if (q->partial || (ss->reached = iolab_steady(v, r)))
+			break;
+	}
+	ss->rounds = r;
+	ss->nwindow = r < IOLAB_SS_WINDOW ? r : IOLAB_SS_WINDOW;
+	for (unsigned i = 0; !rc && i < ss->nwindow; i++) {
+		unsigned k = r - ss->nwindow + i;
+		ss->window[i] = v[k];
+		iops[i] = ri[k];
+		mbps[i] = rm[k];
+		merge_round(p, &ring[k % IOLAB_SS_WINDOW]);
+	}
+	p->reps = rc ? 0 : ss->nwindow;
+	for (unsigned i = 0; i < IOLAB_SS_WINDOW; i++) {
+		free(ring[i].sec_ios);
+		free(ring[i].sec_bytes);
+	}
+	free(ring);
+	if (!rc && !ss->reached && r > 0)
+		iolab_point_warn(p, "steady state (%s) not reached in %u rounds: the figures are the "
+				 "last %u rounds'", iolab_ss_metric_name(c->steady), r, ss->nwindow);
+	return rc;
+}
+
 /* The load options that go together: --think with --clients, --qd with --rate as one cap, and
  * neither model on a virtual-time engine that cannot move its clock on (no advance). */
 static int check_load(const struct iolab_config *c, struct iolab_err *err)
@@ -989,6 +1110,9 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))
 		return rc;
+	if (c->steady && (c->bytes || c->repeat > 1))
+		return iolab_errf(err, EINVAL, "--steady-state: each round runs one --time: it cannot be "
+				  "used with --%s", c->bytes ? "bytes" : "repeat");
 	if (rr && (rc = replay_prepare(c, rr, err)))
 		return rc;
 	unsigned npoints = iolab_config_points(c);
@@ -1091,7 +1215,19 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		}
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
 		res->n++;
-		for (unsigned r = 0; r < c->repeat; r++) {
+		if (c->steady) {
+			struct iolab_progress prog = {.point = k + 1, .points = npoints,
+						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
+			rc = run_steady(c, &env, &pp, rr, p, iops, mbps, prog, progress, ctx, err);
+			if (rc) {
+				res->n--;
+				close_env(&env, false);
+				return rc;
+			}
+			if (!p->reps)
+				continue;
+		}
+		for (unsigned r = 0; r < c->repeat && !c->steady; r++) {
 			if (iolab_config_invalidates(c))
 				invalidate_targets(&env, p, r == 0);
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
