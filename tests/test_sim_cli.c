@@ -120,6 +120,38 @@ static void test_qd_sweep_json(void **state)
 	json_decref(root);
 }
 
+/* --steady-state iops on a simulated drive: virtual time and a fixed model make every 1 s round
+ * alike (about 106 IOPS, random 4 KiB reads on the Atlas 10K), so the SNIA PTS window rule holds
+ * after the first 5 rounds; the point's figures are the window's 5 rounds merged. */
+static void test_steady_state(void **state)
+{
+	(void)state;
+	char json[300];
+	snprintf(json, sizeof(json), "%s/steady.json", dir);
+	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--steady-state", "iops", "--time", "1s",
+				   "--json", json, NULL);
+	expect_status(&o, 0);
+	assert_non_null(strstr(o.out, "steady state (iops): reached after 5 rounds"));
+	th_out_free(&o);
+	json_t *root = load_json(json);
+	json_t *p = json_array_get(json_object_get(root, "points"), 0);
+	json_t *ss = json_object_get(p, "steady_state");
+	assert_string_equal(json_string_value(json_object_get(ss, "metric")), "iops");
+	assert_int_equal(json_integer_value(json_object_get(ss, "rounds")), 5);
+	assert_true(json_is_true(json_object_get(ss, "reached")));
+	assert_int_equal(json_array_size(json_object_get(ss, "window")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "repeat"), "runs")), 5);
+	assert_true(json_number_value(json_object_get(p, "seconds")) > 4.9);
+	json_decref(root);
+	o = th_iolab("sim", "--model", "atlas10k", "--steady-state", "iops", "--repeat", "3", NULL);
+	assert_int_not_equal(o.status, 0);
+	th_out_free(&o);
+	o = th_iolab("sim", "--model", "atlas10k", "--precondition", NULL);
+	assert_int_not_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "--precondition does not apply to a simulated drive"));
+	th_out_free(&o);
+}
+
 static unsigned count(const char *text, const char *s)
 {
 	unsigned n = 0;
@@ -370,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_validate_bad_traces),
 		cmocka_unit_test(test_csv_quotes_text),
+		cmocka_unit_test(test_steady_state),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

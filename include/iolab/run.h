@@ -232,6 +232,7 @@ struct iolab_results {
 	unsigned n, cap;
 	struct iolab_point *point;
 	bool interrupted; /* SIGINT */
+	uint64_t precondition_bytes; /* written by --precondition before the points (all runs) */
 	bool io_failed;   /* a point stopped on an I/O error */
 	unsigned short_point; /* 1-based index of a point that completed fewer I/Os than it kept in
 				 flight (no steady state: the run stopped there), or 0 */

@@ -312,6 +312,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	char d[64];
 	json_object_set_new(o, "dist", json_string(iolab_dist_name(&c->dist, d, sizeof(d))));
 	json_object_set_new(o, "repeat", json_integer(c->repeat));
+	json_object_set_new(o, "precondition", json_boolean(c->precondition));
 	json_object_set_new(o, "steady_state", c->steady ? json_string(iolab_ss_metric_name(c->steady))
 							 : json_null());
 	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
@@ -327,9 +328,9 @@ int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iola
 	json_t *points = json_array();
 	for (unsigned i = 0; i < r->n; i++)
 		json_array_append_new(points, point_obj(&r->point[i]));
-	json_t *root = json_pack("{s:s,s:s,s:{s:o,s:o},s:o,s:b}", "iolab", IOLAB_VERSION, "command",
+	json_t *root = json_pack("{s:s,s:s,s:{s:o,s:o,s:I},s:o,s:b}", "iolab", IOLAB_VERSION, "command",
 				 rep->command, "config", "job", rep->job ? json_string(rep->job) : json_null(),
-				 "runs", runs, "points", points, "interrupted", r->interrupted);
+				 "runs", runs, "precondition_bytes", (json_int_t)r->precondition_bytes, "points", points, "interrupted", r->interrupted);
 	if (!root)
 		return iolab_errf(err, ENOMEM, "cannot build the JSON document (out of memory, or text "
 				  "that is not UTF-8)");
