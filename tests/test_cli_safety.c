@@ -189,6 +189,9 @@ static void test_file_write_needs_force(void **state)
 	EXPECT_REFUSED(o, g.plain, "--force");
 	o = th_iolab("run", "--read", "0", "--time", "0.3", g.plain, NULL);
 	EXPECT_REFUSED(o, g.plain, "--force");
+	/* --precondition writes the whole target: the same permission as a write pattern. */
+	o = th_iolab("run", "--precondition", "--time", "0.3", g.plain, NULL);
+	EXPECT_REFUSED(o, g.plain, "--force");
 	assert_true(zeros(g.plain, FILE_SIZE)); /* untouched */
 }
 
@@ -221,6 +224,31 @@ static void test_scratch_file_rewritable(void **state)
 	EXPECT_OK(o);
 	o = th_iolab("run", "--pattern", "rand-rw", "--time", "0.3", "--size", "16m", g.scratch, NULL);
 	EXPECT_OK(o);
+}
+
+/* --precondition on a fresh 16 MiB scratch file: two sequential passes, 32 MiB written (the
+ * SNIA PTS workload-independent preconditioning: twice the capacity in 128 KiB sequential
+ * writes), before a read point; the JSON config records it and the file is no longer zeros. */
+static void test_precondition(void **state)
+{
+	(void)state;
+	char file[300], json[300];
+	snprintf(file, sizeof(file), "%s/pc.img", g.dir);
+	snprintf(json, sizeof(json), "%s/pc.json", g.dir);
+	struct th_out o = th_iolab("run", "--precondition", "--size", "16m", "--time", "0.3", "--json",
+				   json, file, NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "precondition: 32 of 32 MiB written"));
+	th_out_free(&o);
+	assert_false(zeros(file, 16u << 20));
+	FILE *f = fopen(json, "r");
+	assert_non_null(f);
+	char text[65536];
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	assert_non_null(strstr(text, "\"precondition_bytes\": 33554432"));
+	assert_non_null(strstr(text, "\"precondition\": true"));
 }
 
 static void test_file_read_without_force(void **state)
@@ -356,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_file_write_with_force),
 		cmocka_unit_test(test_scratch_file_rewritable),
 		cmocka_unit_test(test_file_read_without_force),
+		cmocka_unit_test(test_precondition),
 		/* in this order: blank device, partition table, file system, mounted */
 		cmocka_unit_test(test_blockdev_write_needs_force),
 		cmocka_unit_test(test_blockdev_blank_with_force),
