@@ -121,6 +121,19 @@ static int user_version(struct iolab_store *s, int *v, struct iolab_err *err)
 	return rc == SQLITE_ROW ? 0 : rc;
 }
 
+/* A version-0 database that already holds tables is another program's: refused. */
+static int foreign_tables(struct iolab_store *s, struct iolab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
+	int n = rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (n == 0)
+		return 0;
+	return iolab_errf(err, EINVAL, "%s: not an iolab results database (a SQLite database of "
+			  "another program); it was left as is", s->path);
+}
+
 /* Checks the version before anything is written, then brings the schema up to date in one
  * transaction (a second process doing the same waits, then finds it done). */
 static int migrate(struct iolab_store *s, bool write, struct iolab_err *err)
@@ -132,6 +145,8 @@ static int migrate(struct iolab_store *s, bool write, struct iolab_err *err)
 		return iolab_errf(err, EPROTO, "%s: results database schema version %d is newer than "
 				  "this iolab knows (%d); it was left as is", s->path, v,
 				  IOLAB_STORE_VERSION);
+	if (v == 0 && (rc = foreign_tables(s, err)))
+		return rc;
 	if (!write)
 		return v == IOLAB_STORE_VERSION ? 0
 			: iolab_errf(err, EPROTO, "%s: results database schema version %d is older than "
