@@ -6,7 +6,8 @@
  * build's, a file that is not a database, and another program's database are refused with one
  * line, exit 2 and their bytes unchanged; two processes saving at once both land (WAL mode,
  * https://www.sqlite.org/wal.html); the default store is $XDG_DATA_HOME/iolab/results.db and
- * --no-db saves nothing; an interrupted run keeps the points it measured. */
+ * --no-db saves nothing; a replay keeps its whole command line; an interrupted run keeps the
+ * points it measured. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -277,6 +278,25 @@ static void test_default_store_and_no_db(void **state)
 	TH_EXPECT_EXIT(o, 2, "/nonexistent/x.db");
 }
 
+/* A replay is saved as kind replay with its whole command line, its own options included
+ * (tests/data/mqsim: an excerpt of MQSim's TPC-C trace, under its LICENSE). */
+static void test_replay_saved_whole(void **state)
+{
+	(void)state;
+	char db[512], trace[512];
+	in_dir(db, sizeof(db), "replay.db");
+	th_data_path(trace, sizeof(trace), "mqsim/tpcc-excerpt.trace");
+	struct th_out o = th_iolab("replay", trace, "--format", "mqsim", "--wrap", "--model", "atlas10k",
+				   "--db", db, "--label", "rp", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	o = th_iolab("db", "list", "--db", db, NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, " replay "));
+	assert_non_null(strstr(o.out, "--format mqsim --wrap --model atlas10k"));
+	th_out_free(&o);
+}
+
 /* SIGINT during the second point: the first point and the partial second are saved. */
 static void test_interrupted_run_saves_its_points(void **state)
 {
@@ -326,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_database_refused),
 		cmocka_unit_test(test_two_processes_save_at_once),
 		cmocka_unit_test(test_default_store_and_no_db),
+		cmocka_unit_test(test_replay_saved_whole),
 		cmocka_unit_test(test_interrupted_run_saves_its_points),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

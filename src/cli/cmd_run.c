@@ -355,6 +355,8 @@ static void store_target(struct iolab_config **cfg, unsigned ncfg, char *buf, si
 		for (unsigned t = 0; t < cfg[i]->ntargets && len < n; t++)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "", cfg[i]->target[t]);
 	}
+	if (!*buf && ncfg) /* an engine without targets (null) */
+		snprintf(buf, n, "(%s engine)", cfg[0]->engine->name);
 }
 
 /* Saves the results (the points measured so far, if interrupted); returns an exit status. */
@@ -605,13 +607,14 @@ static void command_line(struct args *a, int argc, char **argv)
 	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
-	size_t len = strlen("iolab ") + strlen(cmd_of(a)) + 1;
-	for (int i = 1; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	if ((a->cmdline = malloc(len))) {
-		n = (size_t)sprintf(a->cmdline, "iolab %s", cmd_of(a));
-		for (int i = 1; i < argc; i++)
-			n += (size_t)sprintf(a->cmdline + n, " %s", argv[i]);
+	/* the store's copy is whole, replay's own options included */
+	size_t len = strlen("iolab") + 1;
+	for (int i = 1; i < cli_argc; i++)
+		len += strlen(cli_argv[i]) + 1;
+	if (cli_argc > 1 && (a->cmdline = malloc(len))) {
+		n = (size_t)sprintf(a->cmdline, "iolab");
+		for (int i = 1; i < cli_argc; i++)
+			n += (size_t)sprintf(a->cmdline + n, " %s", cli_argv[i]);
 	}
 }
 

@@ -53,8 +53,13 @@ static int stdout_checked(int status)
 	return status == EXIT_OK ? EXIT_FAILED : status;
 }
 
+int cli_argc;
+char **cli_argv;
+
 int main(int argc, char **argv)
 {
+	cli_argc = argc;
+	cli_argv = argv;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
