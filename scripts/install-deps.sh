@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages iolab needs to build, test and benchmark; skips what is present.
 set -eu
-pkgs="build-essential cmake pkg-config liburing-dev libaio-dev libblkid-dev libjansson-dev
+pkgs="build-essential cmake pkg-config liburing-dev libaio-dev libblkid-dev libjansson-dev libsqlite3-dev
       libcmocka-dev clang libclang-rt-14-dev fio jq e2fsprogs util-linux"
 missing=""
 for p in $pkgs; do

@@ -88,6 +88,28 @@ static char *slurp(FILE *f)
 	return buf;
 }
 
+/* Points XDG_DATA_HOME, where iolab keeps its results store, at a directory of this test
+ * program (made when it starts, removed at its exit), so that no test, and no iolab that a test
+ * starts by any means, writes into the user's home. */
+static pid_t data_home_owner;
+static char data_home[256];
+
+static void data_home_remove(void)
+{
+	if (getpid() == data_home_owner)
+		th_rmtree(data_home);
+}
+
+__attribute__((constructor)) static void th_data_home(void)
+{
+	if (*data_home)
+		return;
+	snprintf(data_home, sizeof(data_home), "%s", th_tmpdir());
+	data_home_owner = getpid();
+	atexit(data_home_remove);
+	setenv("XDG_DATA_HOME", data_home, 1);
+}
+
 struct th_out th_iolab(const char *arg, ...)
 {
 	const char *bin = getenv("IOLAB_BIN");

@@ -1,4 +1,6 @@
 /* helpers.h: shared test plumbing: scratch directories, running the iolab binary, loop devices.
+ * Every test program gets its own XDG_DATA_HOME (removed at exit), so the results store iolab
+ * saves runs into stays out of the user's home.
  * Tests that need what the machine lacks print why and exit 77 (ctest counts it as skipped). */
 #ifndef IOLAB_TEST_HELPERS_H
 #define IOLAB_TEST_HELPERS_H

@@ -308,7 +308,8 @@ static void test_permission_denied(void **state)
 	assert_int_equal(chmod(dir, 0755), 0);
 
 	struct th_out o;
-	const char *read_args[] = {"run", "--time", "0.1", locked, NULL};
+	/* --no-db: nobody cannot write the results store in this program's XDG_DATA_HOME */
+	const char *read_args[] = {"run", "--time", "0.1", "--no-db", locked, NULL};
 	if (!run_unprivileged(read_args, &o)) {
 		chmod(dir, 0700);
 		printf("SKIP: cannot drop root privileges to produce EACCES\n");
@@ -316,7 +317,7 @@ static void test_permission_denied(void **state)
 	}
 	EXPECT_BAD(o, locked, "Permission denied");
 
-	const char *create_args[] = {"run", "--time", "0.1", "--size", "1m", created, NULL};
+	const char *create_args[] = {"run", "--time", "0.1", "--size", "1m", "--no-db", created, NULL};
 	assert_true(run_unprivileged(create_args, &o));
 	EXPECT_BAD(o, created, "Permission denied");
 	assert_int_equal(access(created, F_OK), -1);

@@ -26,6 +26,14 @@ int cmd_trace(int argc, char **argv);
 /* `iolab trace record --device DEV` (cmd_record.c): argv[0] is "record". */
 int cmd_trace_record(int argc, char **argv);
 
+/* The whole command line as main() received it (argv[0] the program), for the results store:
+ * replay takes its own options out before run sees the rest. */
+extern int cli_argc;
+extern char **cli_argv;
+
+/* `iolab db list|show|export|delete` (cmd_db.c): the results store. */
+int cmd_db(int argc, char **argv);
+
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

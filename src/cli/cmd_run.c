@@ -1,6 +1,7 @@
 /* cmd_run.c: `iolab run` and `iolab sim` (a workload on a drive model): parses the command line
  * (or a job file) into configurations, checks every output before anything runs, runs them with
- * a progress line, prints the table and writes --json / --csv. `iolab replay` runs through here
+ * a progress line, prints the table and writes --json / --csv, and saves the results in the
+ * results store (store.h; --db, --no-db, --label). `iolab replay` runs through here
  * too (cmd_replay.c takes its own options out first), with a trace in place of a pattern.
  *
  * Stopping: the first SIGINT or SIGTERM stops the run cleanly; what was measured is still
@@ -23,6 +24,7 @@
 #include "iolab/output.h"
 #include "iolab/replay.h"
 #include "iolab/run.h"
+#include "iolab/store.h"
 #include "iolab/trace_record.h"
 
 /* The job `make run` runs: a short sweep on a scratch file in a temporary directory. */
@@ -34,7 +36,7 @@ static const char default_job[] =
 	"time = 2\n";
 
 enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
-       OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_TABLE_BASE };
+       OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_DB, OPT_NO_DB, OPT_LABEL, OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
@@ -70,6 +72,10 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--quiet", "no progress line");
 	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace");
 	printf("  %-28s %s\n", "", "(docs/trace-format.md)");
+	printf("  %-28s %s\n", "--label TEXT", "name the run in the results store ('iolab db list')");
+	printf("  %-28s %s\n", "--db FILE", "the results store to save into (default");
+	printf("  %-28s %s\n", "", "$XDG_DATA_HOME/iolab/results.db; docs/results-db.md)");
+	printf("  %-28s %s\n", "--no-db", "save nothing in the results store");
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
 		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
@@ -116,6 +122,9 @@ struct setting {
 struct args {
 	bool sim, quiet, use_default, help, explain;
 	const char *job, *json, *csv, *model, *drive, *config, *record;
+	const char *db, *label;  /* the results store (NULL: the default) and the run's label */
+	bool no_db;
+	char *cmdline;        /* the whole command line, for the results store (malloc'd) */
 	char source[256];     /* the command line, for --record's header */
 	unsigned nset, ntarget;
 	struct setting *set;  /* table options, in command-line order */
@@ -154,7 +163,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	const char *cmd = cmd_of(a);
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 11, sizeof(*lo));
+	struct option *lo = calloc(nopt + 14, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
 	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
@@ -180,7 +189,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
 		lo[nopt + 8] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
 	}
-	lo[nopt + (a->sim ? 9 : 6)] = (struct option){"record", required_argument, NULL, OPT_RECORD};
+	unsigned k = nopt + (a->sim ? 9 : 6);
+	lo[k++] = (struct option){"record", required_argument, NULL, OPT_RECORD};
+	lo[k++] = (struct option){"db", required_argument, NULL, OPT_DB};
+	lo[k++] = (struct option){"no-db", no_argument, NULL, OPT_NO_DB};
+	lo[k++] = (struct option){"label", required_argument, NULL, OPT_LABEL};
 	unsigned nseen = 0;
 	int ch, idx;
 	opterr = 0;
@@ -220,6 +233,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_EXPLAIN: a->explain = true; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_RECORD: a->record = optarg; break;
+		case OPT_DB: a->db = optarg; break;
+		case OPT_NO_DB: a->no_db = true; break;
+		case OPT_LABEL: a->label = optarg; break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -236,6 +252,7 @@ static void free_args(struct args *a)
 {
 	free(a->set);
 	free(a->targets);
+	free(a->cmdline);
 }
 
 /* ---- running ---- */
@@ -305,7 +322,76 @@ static int record_save(const struct args *a, struct iolab_out *out, struct iolab
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
-static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
+/* ---- the results store ---- */
+
+/* Opens the store the run saves into (none with --no-db); returns an exit status. */
+static int store_open(const struct args *a, struct iolab_store **s)
+{
+	char path[PATH_MAX];
+	struct iolab_err err;
+	*s = NULL;
+	if (a->no_db && (a->db || a->label))
+		return cli_errorf(EXIT_USAGE, "%s: --no-db saves nothing: --%s does not apply", cmd_of(a),
+				  a->db ? "db" : "label");
+	if (a->no_db)
+		return EXIT_OK;
+	if (!a->db && iolab_store_default_path(path, sizeof(path), &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	if (iolab_store_open(s, a->db ? a->db : path, true, &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	return EXIT_OK;
+}
+
+/* What the run measured: the simulated model, or the targets. */
+static void store_target(struct iolab_config **cfg, unsigned ncfg, char *buf, size_t n)
+{
+	size_t len = 0;
+	*buf = 0;
+	for (unsigned i = 0; i < ncfg && len < n; i++) {
+		if (cfg[i]->model_name) {
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "", cfg[i]->model_name);
+			continue;
+		}
+		for (unsigned t = 0; t < cfg[i]->ntargets && len < n; t++)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "", cfg[i]->target[t]);
+	}
+	if (!*buf && ncfg) /* an engine without targets (null) */
+		snprintf(buf, n, "(%s engine)", cfg[0]->engine->name);
+}
+
+/* Saves the results (the points measured so far, if interrupted); returns an exit status. */
+static int store_save(const struct args *a, struct iolab_store *s, const struct iolab_report *rep,
+		      const struct iolab_results *res, struct iolab_config **cfg, unsigned ncfg)
+{
+	char *json = NULL, *table = NULL, target[1024];
+	size_t jn = 0, tn = 0;
+	struct iolab_err err;
+	FILE *jf = open_memstream(&json, &jn), *tf = open_memstream(&table, &tn);
+	int rc = jf && tf ? 0 : iolab_errf(&err, ENOMEM, "out of memory");
+	if (!rc) {
+		rc = iolab_output_json(jf, rep, res, &err);
+		iolab_output_table(tf, res, a->explain);
+	}
+	if (jf)
+		fclose(jf);
+	if (tf)
+		fclose(tf);
+	store_target(cfg, ncfg, target, sizeof(target));
+	int64_t id;
+	const struct iolab_store_run run = {.label = a->label, .command = a->cmdline ? a->cmdline : a->source,
+					    .kind = cmd_of(a), .target = target, .json = json,
+					    .table = table};
+	if (!rc)
+		rc = iolab_store_save(s, &run, &id, &err);
+	free(json);
+	free(table);
+	if (rc)
+		cli_errorf(EXIT_FAILED, "results store: %s", err.msg);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
+
+static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncfg,
+		   struct iolab_store *store)
 {
 	struct iolab_results res = {0};
 	struct iolab_err err;
@@ -338,8 +424,9 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
 		int r = rec ? record_save(a, &rec_out, rec) : EXIT_OK;
+		int d = store && res.n ? store_save(a, store, &rep, &res, cfg, ncfg) : EXIT_OK;
 		rec = NULL;
-		if (s || t || r)
+		if (s || t || r || d)
 			status = EXIT_FAILED;
 	}
 	if (rec) {
@@ -520,6 +607,15 @@ static void command_line(struct args *a, int argc, char **argv)
 	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
+	/* the store's copy is whole, replay's own options included */
+	size_t len = strlen("iolab") + 1;
+	for (int i = 1; i < cli_argc; i++)
+		len += strlen(cli_argv[i]) + 1;
+	if (cli_argc > 1 && (a->cmdline = malloc(len))) {
+		n = (size_t)sprintf(a->cmdline, "iolab");
+		for (int i = 1; i < cli_argc; i++)
+			n += (size_t)sprintf(a->cmdline + n, " %s", cli_argv[i]);
+	}
 }
 
 /* Makes the temporary directory of the default job; returns an exit status. */
@@ -562,6 +658,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
 	struct iolab_config **cfg = NULL;
+	struct iolab_store *store = NULL;
 	char tmpdir[64] = "", scratch[96] = "";
 	struct iolab_err err;
 	int status = parse_args(argc, argv, &a);
@@ -613,6 +710,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		goto out;
 	if (a.record && (status = check_record(&a, cfg, job.nrun)))
 		goto out;
+	if ((status = store_open(&a, &store)))
+		goto out;
 	if (a.use_default) {
 		if ((status = make_default_scratch(tmpdir, sizeof(tmpdir), scratch, sizeof(scratch))))
 			goto out;
@@ -623,8 +722,9 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			}
 	}
 	catch_stop_signals();
-	status = run_all(&a, cfg, job.nrun);
+	status = run_all(&a, cfg, job.nrun, store);
 out:
+	iolab_store_close(store);
 	if (*tmpdir) {
 		unlink(scratch);
 		rmdir(tmpdir);

@@ -20,6 +20,7 @@ static const struct {
 	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},
 	{"models", cmd_models, "list the built-in drive models"},
 	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
+	{"db", cmd_db, "saved results: list, show, export, delete (docs/results-db.md)"},
 };
 
 static void usage(FILE *f)
@@ -52,8 +53,13 @@ static int stdout_checked(int status)
 	return status == EXIT_OK ? EXIT_FAILED : status;
 }
 
+int cli_argc;
+char **cli_argv;
+
 int main(int argc, char **argv)
 {
+	cli_argc = argc;
+	cli_argv = argv;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

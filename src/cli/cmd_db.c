@@ -1,0 +1,160 @@
+/* cmd_db.c: `iolab db list|show|export|delete`: reading and pruning the results store
+ * (include/iolab/store.h, docs/results-db.md) that run, sim and replay save into. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "iolab/outfile.h"
+#include "iolab/store.h"
+
+static const struct {
+	const char *name, *usage, *about;
+} subs[] = {
+	{"list", "iolab db list [--db FILE]",
+	 "Lists the saved runs: id, time (UTC), label, kind, target or model, points (* after\n"
+	 "the count: the run was interrupted), and the command line."},
+	{"show", "iolab db show ID|LABEL [--db FILE]", "Prints the run's table as the run printed it."},
+	{"export", "iolab db export ID|LABEL --json [FILE|-] [--force] [--db FILE]",
+	 "Writes the run's JSON document, the same as the run's --json wrote (docs/json-schema.md),\n"
+	 "to FILE or standard output ('-', the default). An existing FILE is replaced only with\n"
+	 "--force."},
+	{"delete", "iolab db delete ID|LABEL [--db FILE]",
+	 "Deletes the run with its points and warnings. A label that names several runs is refused\n"
+	 "(their ids are listed): give the id."},
+};
+
+static void help(int which)
+{
+	if (which >= 0) {
+		printf("usage: %s\n\n%s\n", subs[which].usage, subs[which].about);
+	} else {
+		printf("usage: iolab db list|show|export|delete [ARGS] [--db FILE]\n\n");
+		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			printf("  %s\n", subs[i].usage);
+		printf("\nThe results store: every run, sim and replay saves its results there unless\n"
+		       "given --no-db. ID is a run id, LABEL the --label it was given.\n");
+	}
+	printf("\n--db FILE: the store (default $XDG_DATA_HOME/iolab/results.db, else\n"
+	       "~/.local/share/iolab/results.db; docs/results-db.md).\n");
+}
+
+struct db_args {
+	const char *db, *key, *json;
+	bool json_given, force, help;
+};
+
+static int parse(const char *sub, int argc, char **argv, bool export, struct db_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			a->help = true;
+			return EXIT_OK;
+		} else if (!strcmp(s, "--db")) {
+			if (++i >= argc)
+				return cli_errorf(EXIT_USAGE, "db %s: option '--db' needs a value", sub);
+			a->db = argv[i];
+		} else if (export && !strcmp(s, "--json")) {
+			a->json_given = true;
+			/* the next argument is the file if it is '-' or not an option, and the run is
+			 * named before or after it */
+			if (i + 1 < argc && (!strcmp(argv[i + 1], "-") || argv[i + 1][0] != '-') &&
+			    (a->key || (i + 2 < argc && argv[i + 2][0] != '-')))
+				a->json = argv[++i];
+		} else if (export && !strcmp(s, "--force")) {
+			a->force = true;
+		} else if (s[0] == '-' && s[1]) {
+			return cli_errorf(EXIT_USAGE, "db %s: unknown option '%s' (see 'iolab db %s --help')",
+					  sub, s, sub);
+		} else if (!a->key && strcmp(sub, "list")) {
+			a->key = s;
+		} else {
+			return cli_errorf(EXIT_USAGE, "db %s: unexpected argument '%s'", sub, s);
+		}
+	}
+	if (strcmp(sub, "list") && !a->key)
+		return cli_errorf(EXIT_USAGE, "db %s: give the run's id or label (see 'iolab db list')", sub);
+	if (export && !a->json_given)
+		return cli_errorf(EXIT_USAGE, "db export: give --json [FILE|-] (the format to export)");
+	return EXIT_OK;
+}
+
+static int write_text(const char *path, const char *text, struct iolab_err *err)
+{
+	struct iolab_out out;
+	int rc = iolab_out_open(&out, path, err);
+	if (rc)
+		return rc;
+	if (fputs(text, out.f) == EOF) {
+		iolab_out_abort(&out);
+		return iolab_errf(err, EIO, "%s: write error: %s", path, strerror(errno));
+	}
+	return iolab_out_commit(&out, err);
+}
+
+/* Runs one subcommand on the open store; returns an exit status. */
+static int act(struct iolab_store *s, const char *sub, const struct db_args *a)
+{
+	struct iolab_err err;
+	int64_t id = 0;
+	if (!strcmp(sub, "list"))
+		return iolab_store_list(s, stdout, &err) ? cli_errorf(EXIT_FAILED, "%s", err.msg) : EXIT_OK;
+	if (iolab_store_find(s, a->key, &id, &err))
+		return cli_errorf(EXIT_USAGE, "db %s: %s", sub, err.msg);
+	if (!strcmp(sub, "delete")) {
+		if (iolab_store_delete(s, id, &err))
+			return cli_errorf(EXIT_FAILED, "%s", err.msg);
+		printf("deleted run %lld\n", (long long)id);
+		return EXIT_OK;
+	}
+	char *text = NULL;
+	int status = EXIT_OK;
+	if (iolab_store_text(s, id, !strcmp(sub, "export"), &text, &err))
+		status = cli_errorf(EXIT_FAILED, "%s", err.msg);
+	else if (!strcmp(sub, "show"))
+		fputs(text, stdout);
+	else if (write_text(a->json ? a->json : "-", text, &err))
+		status = cli_errorf(EXIT_FAILED, "%s", err.msg);
+	free(text);
+	return status;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		help(-1);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	const char *sub = argv[1];
+	int which = -1;
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(sub, subs[i].name))
+			which = (int)i;
+	if (which < 0)
+		return cli_errorf(EXIT_USAGE, "db: unknown subcommand '%s' (list, show, export, delete)", sub);
+	struct db_args a = {0};
+	int status = parse(sub, argc - 1, argv + 1, !strcmp(sub, "export"), &a);
+	if (status || a.help) {
+		if (a.help)
+			help(which);
+		return status;
+	}
+	char path[PATH_MAX];
+	struct iolab_err err;
+	if (a.json && !a.force) {
+		const struct iolab_output out = {"--json", a.json};
+		if (iolab_outputs_check(&out, 1, NULL, 0, false, &err))
+			return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	}
+	if (!a.db && iolab_store_default_path(path, sizeof(path), &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	struct iolab_store *s;
+	if (iolab_store_open(&s, a.db ? a.db : path, false, &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	status = act(s, sub, &a);
+	iolab_store_close(s);
+	return status;
+}
