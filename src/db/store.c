@@ -139,18 +139,29 @@ static int foreign_tables(struct iolab_store *s, struct iolab_err *err)
 static int migrate(struct iolab_store *s, bool write, struct iolab_err *err)
 {
 	int v, rc;
-	if ((rc = user_version(s, &v, err)))
+	/* The version and the tables are read in one read transaction (it writes nothing): a
+	 * second process creating the store commits both at once, so they are seen together. */
+	if ((rc = exec_sql(s, "BEGIN", err)))
 		return rc;
-	if (v > IOLAB_STORE_VERSION)
-		return iolab_errf(err, EPROTO, "%s: results database schema version %d is newer than "
-				  "this iolab knows (%d); it was left as is", s->path, v,
-				  IOLAB_STORE_VERSION);
-	if (v == 0 && (rc = foreign_tables(s, err)))
+	rc = user_version(s, &v, err);
+	if (!rc && v > IOLAB_STORE_VERSION)
+		rc = iolab_errf(err, EPROTO, "%s: results database schema version %d is newer than "
+				"this iolab knows (%d); it was left as is", s->path, v,
+				IOLAB_STORE_VERSION);
+	if (!rc && v == 0)
+		rc = foreign_tables(s, err);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc)
 		return rc;
 	if (!write)
 		return v == IOLAB_STORE_VERSION ? 0
 			: iolab_errf(err, EPROTO, "%s: results database schema version %d is older than "
 				     "%d: save a run to it to update it", s->path, v, IOLAB_STORE_VERSION);
+	/* Switching to WAL needs the file to itself: a second process creating the store at the
+	 * same time can make it report "locked" at once, whatever the busy timeout; try again. */
+	for (int i = 0; i < 500 && sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL,
+						NULL) == SQLITE_BUSY; i++)
+		usleep(10000);
 	if ((rc = exec_sql(s, "PRAGMA journal_mode=WAL", err)) ||
 	    (rc = exec_sql(s, "BEGIN IMMEDIATE", err)))
 		return rc;
