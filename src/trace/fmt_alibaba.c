@@ -11,18 +11,10 @@
 #include "trace/fmt_text.h"
 #include "trace/trace_fmts.h"
 
-struct ali {
-	FILE *f;
-	struct iolab_trace_header *h;
-	bool have_first;
-	uint64_t first;
-	struct fmt_ahead ahead;
-	char buf[FMT_LINE_MAX];
-};
 
 static int ali_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
-	struct ali *a = *iolab_trace_reader_priv(r);
+	struct fmt_lines *a = *iolab_trace_reader_priv(r);
 	for (;;) {
 		int rc = fmt_getline(r, a->f, a->buf, err);
 		if (rc <= 0)
@@ -64,59 +56,16 @@ static int ali_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static void ali_close(struct iolab_trace_reader *r);
-
-/* After fmt_prescan: back to the state before the first line. */
-static void ali_reset(struct iolab_trace_reader *r)
-{
-	struct ali *a = *iolab_trace_reader_priv(r);
-	a->have_first = false;
-}
-
-static int ali_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static int ali_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
-	struct ali *a = calloc(1, sizeof(*a));
-	if (!a)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
-	a->f = f;
-	a->h = h;
-	*iolab_trace_reader_priv(r) = a;
-	fmt_source(r, h, "alibaba");
-	h->completions = false;
-	h->ntargets = 0;
-	int prc = fmt_prescan(r, f, ali_parse, ali_reset, err);
-	if (prc)
-		return prc;
-	return fmt_ahead_fill(&a->ahead, r, ali_parse, h, "alibaba", err);
-}
-
-/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
-static int ali_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
-{
-	int rc = ali_open_priv(r, f, h, err);
-	if (rc)
-		ali_close(r);
-	return rc;
-}
-
-static int ali_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
-{
-	struct ali *a = *iolab_trace_reader_priv(r);
-	return fmt_ahead_next(&a->ahead, r, ali_parse, rec, err);
-}
-
-static void ali_close(struct iolab_trace_reader *r)
-{
-	free(*iolab_trace_reader_priv(r));
-	*iolab_trace_reader_priv(r) = NULL;
+	return fmt_lines_open(r, f, h, "alibaba", false, "alibaba", ali_parse, err);
 }
 
 const struct iolab_trace_format iolab_trace_fmt_alibaba = {
 	.name = "alibaba",
 	.about = "Alibaba Cloud block trace CSV (device_id,opcode,offset,length,timestamp us)",
 	.read_open = ali_open,
-	.read_next = ali_next,
-	.read_close = ali_close,
+	.read_next = fmt_lines_next,
+	.read_close = fmt_lines_close,
 };

@@ -14,16 +14,10 @@
 
 #define SECTOR 512
 
-struct mq {
-	FILE *f;
-	struct iolab_trace_header *h;
-	struct fmt_ahead ahead;
-	char buf[FMT_LINE_MAX];
-};
 
 static int mq_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
-	struct mq *m = *iolab_trace_reader_priv(r);
+	struct fmt_lines *m = *iolab_trace_reader_priv(r);
 	for (;;) {
 		int rc = fmt_getline(r, m->f, m->buf, err);
 		if (rc <= 0)
@@ -58,52 +52,10 @@ static int mq_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, s
 	}
 }
 
-static void mq_close(struct iolab_trace_reader *r);
-
-/* After fmt_prescan: nothing carries over from one line to the next. */
-static void mq_reset(struct iolab_trace_reader *r)
-{
-	(void)r;
-}
-
-static int mq_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
-{
-	struct mq *m = calloc(1, sizeof(*m));
-	if (!m)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
-	m->f = f;
-	m->h = h;
-	*iolab_trace_reader_priv(r) = m;
-	fmt_source(r, h, "mqsim");
-	h->completions = false;
-	h->ntargets = 0;
-	int prc = fmt_prescan(r, f, mq_parse, mq_reset, err);
-	if (prc)
-		return prc;
-	return fmt_ahead_fill(&m->ahead, r, mq_parse, h, "0", err);
-}
-
-/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
 static int mq_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
+		    struct iolab_err *err)
 {
-	int rc = mq_open_priv(r, f, h, err);
-	if (rc)
-		mq_close(r);
-	return rc;
-}
-
-static int mq_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
-{
-	struct mq *m = *iolab_trace_reader_priv(r);
-	return fmt_ahead_next(&m->ahead, r, mq_parse, rec, err);
-}
-
-static void mq_close(struct iolab_trace_reader *r)
-{
-	free(*iolab_trace_reader_priv(r));
-	*iolab_trace_reader_priv(r) = NULL;
+	return fmt_lines_open(r, f, h, "mqsim", false, "0", mq_parse, err);
 }
 
 struct mq_w {
@@ -162,8 +114,8 @@ const struct iolab_trace_format iolab_trace_fmt_mqsim = {
 	.name = "mqsim",
 	.about = "MQSim ASCII trace (arrival ns, device, LBA, sectors, 1 read 0 write)",
 	.read_open = mq_open,
-	.read_next = mq_next,
-	.read_close = mq_close,
+	.read_next = fmt_lines_next,
+	.read_close = fmt_lines_close,
 	.write_open = mq_wopen,
 	.write_rec = mq_write,
 	.write_finish = mq_finish,

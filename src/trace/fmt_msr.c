@@ -14,18 +14,10 @@
 /* 1601-01-01 to 1970-01-01 in filetime units. */
 #define FILETIME_UNIX_EPOCH UINT64_C(116444736000000000)
 
-struct msr {
-	FILE *f;
-	struct iolab_trace_header *h;
-	bool have_first;
-	uint64_t first;
-	struct fmt_ahead ahead;
-	char buf[FMT_LINE_MAX];
-};
 
 static int msr_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
-	struct msr *m = *iolab_trace_reader_priv(r);
+	struct fmt_lines *m = *iolab_trace_reader_priv(r);
 	for (;;) {
 		int rc = fmt_getline(r, m->f, m->buf, err);
 		if (rc <= 0)
@@ -73,59 +65,16 @@ static int msr_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static void msr_close(struct iolab_trace_reader *r);
-
-/* After fmt_prescan: back to the state before the first line. */
-static void msr_reset(struct iolab_trace_reader *r)
-{
-	struct msr *m = *iolab_trace_reader_priv(r);
-	m->have_first = false;
-}
-
-static int msr_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static int msr_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
-	struct msr *m = calloc(1, sizeof(*m));
-	if (!m)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
-	m->f = f;
-	m->h = h;
-	*iolab_trace_reader_priv(r) = m;
-	fmt_source(r, h, "msr");
-	h->completions = true;
-	h->ntargets = 0;
-	int prc = fmt_prescan(r, f, msr_parse, msr_reset, err);
-	if (prc)
-		return prc;
-	return fmt_ahead_fill(&m->ahead, r, msr_parse, h, "msr", err);
-}
-
-/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
-static int msr_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
-{
-	int rc = msr_open_priv(r, f, h, err);
-	if (rc)
-		msr_close(r);
-	return rc;
-}
-
-static int msr_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
-{
-	struct msr *m = *iolab_trace_reader_priv(r);
-	return fmt_ahead_next(&m->ahead, r, msr_parse, rec, err);
-}
-
-static void msr_close(struct iolab_trace_reader *r)
-{
-	free(*iolab_trace_reader_priv(r));
-	*iolab_trace_reader_priv(r) = NULL;
+	return fmt_lines_open(r, f, h, "msr", true, "msr", msr_parse, err);
 }
 
 const struct iolab_trace_format iolab_trace_fmt_msr = {
 	.name = "msr",
 	.about = "MSR Cambridge CSV (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)",
 	.read_open = msr_open,
-	.read_next = msr_next,
-	.read_close = msr_close,
+	.read_next = fmt_lines_next,
+	.read_close = fmt_lines_close,
 };

@@ -12,16 +12,10 @@
 #include "trace/fmt_text.h"
 #include "trace/trace_fmts.h"
 
-struct spc {
-	FILE *f;
-	struct iolab_trace_header *h;
-	struct fmt_ahead ahead;
-	char buf[FMT_LINE_MAX];
-};
 
 static int spc_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
-	struct spc *s = *iolab_trace_reader_priv(r);
+	struct fmt_lines *s = *iolab_trace_reader_priv(r);
 	for (;;) {
 		int rc = fmt_getline(r, s->f, s->buf, err);
 		if (rc <= 0)
@@ -56,58 +50,16 @@ static int spc_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 	}
 }
 
-static void spc_close(struct iolab_trace_reader *r);
-
-/* After fmt_prescan: nothing carries over from one line to the next. */
-static void spc_reset(struct iolab_trace_reader *r)
-{
-	(void)r;
-}
-
-static int spc_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+static int spc_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		    struct iolab_err *err)
 {
-	struct spc *s = calloc(1, sizeof(*s));
-	if (!s)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
-	s->f = f;
-	s->h = h;
-	*iolab_trace_reader_priv(r) = s;
-	fmt_source(r, h, "spc");
-	h->completions = false;
-	h->ntargets = 0;
-	int prc = fmt_prescan(r, f, spc_parse, spc_reset, err);
-	if (prc)
-		return prc;
-	return fmt_ahead_fill(&s->ahead, r, spc_parse, h, "0", err);
-}
-
-/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
-static int spc_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
-{
-	int rc = spc_open_priv(r, f, h, err);
-	if (rc)
-		spc_close(r);
-	return rc;
-}
-
-static int spc_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
-{
-	struct spc *s = *iolab_trace_reader_priv(r);
-	return fmt_ahead_next(&s->ahead, r, spc_parse, rec, err);
-}
-
-static void spc_close(struct iolab_trace_reader *r)
-{
-	free(*iolab_trace_reader_priv(r));
-	*iolab_trace_reader_priv(r) = NULL;
+	return fmt_lines_open(r, f, h, "spc", false, "0", spc_parse, err);
 }
 
 const struct iolab_trace_format iolab_trace_fmt_spc = {
 	.name = "spc",
 	.about = "SPC trace CSV, UMass Financial/WebSearch (ASU,LBA,Size,Opcode,Timestamp s)",
 	.read_open = spc_open,
-	.read_next = spc_next,
-	.read_close = spc_close,
+	.read_next = fmt_lines_next,
+	.read_close = fmt_lines_close,
 };

@@ -12,19 +12,11 @@
 #include "trace/fmt_text.h"
 #include "trace/trace_fmts.h"
 
-struct tencent {
-	FILE *f;
-	struct iolab_trace_header *h;
-	bool have_first;
-	uint64_t first;
-	struct fmt_ahead ahead;
-	char buf[FMT_LINE_MAX];
-};
 
 static int tencent_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,
 			 struct iolab_err *err)
 {
-	struct tencent *t = *iolab_trace_reader_priv(r);
+	struct fmt_lines *t = *iolab_trace_reader_priv(r);
 	for (;;) {
 		int rc = fmt_getline(r, t->f, t->buf, err);
 		if (rc <= 0)
@@ -68,60 +60,16 @@ static int tencent_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *r
 	}
 }
 
-static void tencent_close(struct iolab_trace_reader *r);
-
-/* After fmt_prescan: back to the state before the first line. */
-static void tencent_reset(struct iolab_trace_reader *r)
-{
-	struct tencent *t = *iolab_trace_reader_priv(r);
-	t->have_first = false;
-}
-
-static int tencent_open_priv(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-			struct iolab_err *err)
-{
-	struct tencent *t = calloc(1, sizeof(*t));
-	if (!t)
-		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
-	t->f = f;
-	t->h = h;
-	*iolab_trace_reader_priv(r) = t;
-	fmt_source(r, h, "tencent");
-	h->completions = false;
-	h->ntargets = 0;
-	int prc = fmt_prescan(r, f, tencent_parse, tencent_reset, err);
-	if (prc)
-		return prc;
-	return fmt_ahead_fill(&t->ahead, r, tencent_parse, h, "tencent", err);
-}
-
-/* read_open; on failure frees what it allocated (read_close is only for an opened reader) */
 static int tencent_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
-		   struct iolab_err *err)
+		    struct iolab_err *err)
 {
-	int rc = tencent_open_priv(r, f, h, err);
-	if (rc)
-		tencent_close(r);
-	return rc;
-}
-
-static int tencent_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,
-			struct iolab_err *err)
-{
-	struct tencent *t = *iolab_trace_reader_priv(r);
-	return fmt_ahead_next(&t->ahead, r, tencent_parse, rec, err);
-}
-
-static void tencent_close(struct iolab_trace_reader *r)
-{
-	free(*iolab_trace_reader_priv(r));
-	*iolab_trace_reader_priv(r) = NULL;
+	return fmt_lines_open(r, f, h, "tencent", false, "tencent", tencent_parse, err);
 }
 
 const struct iolab_trace_format iolab_trace_fmt_tencent = {
 	.name = "tencent",
 	.about = "Tencent CBS CSV (Timestamp s,Offset,Size sectors,IOType 0 read 1 write,VolumeID)",
 	.read_open = tencent_open,
-	.read_next = tencent_next,
-	.read_close = tencent_close,
+	.read_next = fmt_lines_next,
+	.read_close = fmt_lines_close,
 };

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -251,4 +252,44 @@ int fmt_prescan(struct iolab_trace_reader *r, FILE *f, fmt_parse_fn parse, fmt_r
 	*line = was;
 	reset(r);
 	return 0;
+}
+
+void fmt_lines_close(struct iolab_trace_reader *r)
+{
+	free(*iolab_trace_reader_priv(r));
+	*iolab_trace_reader_priv(r) = NULL;
+}
+
+/* After fmt_prescan: back to the state before the first line. */
+static void lines_reset(struct iolab_trace_reader *r)
+{
+	((struct fmt_lines *)*iolab_trace_reader_priv(r))->have_first = false;
+}
+
+int fmt_lines_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   const char *format, bool completions, const char *none_name, fmt_parse_fn parse,
+		   struct iolab_err *err)
+{
+	struct fmt_lines *l = calloc(1, sizeof(*l));
+	if (!l)
+		return iolab_errf(err, ENOMEM, "%s: out of memory", iolab_trace_reader_name(r));
+	l->f = f;
+	l->h = h;
+	l->parse = parse;
+	*iolab_trace_reader_priv(r) = l;
+	fmt_source(r, h, format);
+	h->completions = completions;
+	h->ntargets = 0;
+	int rc = fmt_prescan(r, f, parse, lines_reset, err);
+	if (!rc)
+		rc = fmt_ahead_fill(&l->ahead, r, parse, h, none_name, err);
+	if (rc)
+		fmt_lines_close(r);
+	return rc;
+}
+
+int fmt_lines_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
+{
+	struct fmt_lines *l = *iolab_trace_reader_priv(r);
+	return fmt_ahead_next(&l->ahead, r, l->parse, rec, err);
 }

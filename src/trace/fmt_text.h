@@ -86,6 +86,26 @@ typedef void (*fmt_reset_fn)(struct iolab_trace_reader *r);
 int fmt_prescan(struct iolab_trace_reader *r, FILE *f, fmt_parse_fn parse, fmt_reset_fn reset,
 		struct iolab_err *err);
 
+/* A line format's reader state (msr, alibaba, tencent, spc, mqsim): the reader's priv. Such a
+ * format is its parse function; fmt_lines_open does the rest of read_open, fmt_lines_next and
+ * fmt_lines_close are its read_next and read_close. */
+struct fmt_lines {
+	FILE *f;
+	struct iolab_trace_header *h;
+	fmt_parse_fn parse;
+	bool have_first;      /* relative times (fmt_rel_time): the first record's time is known */
+	uint64_t first;
+	struct fmt_ahead ahead;
+	char buf[FMT_LINE_MAX];
+};
+/* Opens a line format named format whose records carry completions or not; none_name names
+ * the target of an empty trace. On failure frees what it allocated. Returns 0 or -errno. */
+int fmt_lines_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
+		   const char *format, bool completions, const char *none_name, fmt_parse_fn parse,
+		   struct iolab_err *err);
+int fmt_lines_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err);
+void fmt_lines_close(struct iolab_trace_reader *r);
+
 /* For writers of formats that number their devices (DiskSim, MQSim): num[i] is target i's name
  * when every target is named by a distinct number (as those readers name them), else i. */
 void fmt_target_numbers(const struct iolab_trace_header *h, uint32_t *num);
