@@ -38,4 +38,11 @@ int cmd_db(int argc, char **argv);
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cli_util.c: a getopt failure of `iolab CMD` (ch ':' or '?') said in one line; returns
+ * EXIT_USAGE. */
+int cli_opt_error(const char *cmd, int ch, char **argv);
+/* Writes root to path ("-": standard output) through outfile.c; returns 0 or -errno (said). */
+struct json_t;
+int cli_write_json(const char *path, struct json_t *root);
+
 #endif

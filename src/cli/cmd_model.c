@@ -63,19 +63,6 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
-/* Reports a getopt failure for `iolab model SUB` and returns EXIT_USAGE. */
-static int opt_error(const char *sub, int ch, char **argv)
-{
-	const char *bad = argv[optind - 1];
-	if (ch == ':')
-		return cli_errorf(EXIT_USAGE, "model %s: option '%s' needs a value", sub, bad);
-	if (optopt)
-		return cli_errorf(EXIT_USAGE, "model %s: unknown option '-%c' (see 'iolab model %s --help')",
-				  sub, optopt, sub);
-	return cli_errorf(EXIT_USAGE, "model %s: unknown option '%s' (see 'iolab model %s --help')", sub,
-			  bad, sub);
-}
-
 static int import_disksim(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -94,7 +81,7 @@ static int import_disksim(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'f': force = true; break;
 		case 'h': help_import(); return EXIT_OK;
-		default: return opt_error("import-disksim", ch, argv);
+		default: return cli_opt_error("model import-disksim", ch, argv);
 		}
 	}
 	if (optind >= argc)
@@ -278,7 +265,7 @@ static int show(int argc, char **argv)
 		switch (ch) {
 		case 'j': json = true; break;
 		case 'h': help_show(); return EXIT_OK;
-		default: return opt_error("show", ch, argv);
+		default: return cli_opt_error("model show", ch, argv);
 		}
 	}
 	if (optind >= argc)

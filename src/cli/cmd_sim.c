@@ -54,25 +54,6 @@ static int write_requests(const char *path, const struct iolab_vtrace *t, const 
 	return rc;
 }
 
-/* Writes the JSON document; returns 0 or -errno (said on stderr). */
-static int write_json(const char *path, json_t *root)
-{
-	struct iolab_out out;
-	struct iolab_err err;
-	int rc = iolab_out_open(&out, path, &err);
-	errno = 0;
-	if (!rc && (json_dumpf(root, out.f, JSON_INDENT(2)) || fputc('\n', out.f) == EOF)) {
-		iolab_out_abort(&out);
-		rc = iolab_errf(&err, EIO, "%s: error writing the JSON document: %s", path,
-				strerror(errno ? errno : EIO));
-	} else if (!rc) {
-		rc = iolab_out_commit(&out, &err);
-	}
-	if (rc)
-		cli_errorf(EXIT_FAILED, "%s", err.msg);
-	return rc;
-}
-
 static int validate(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -166,7 +147,7 @@ static int validate(int argc, char **argv)
 			if (!root)
 				cli_errorf(EXIT_FAILED, "%s: cannot build the JSON document (a name that is "
 					"not UTF-8?)", json);
-			if (!root || write_json(json, root))
+			if (!root || cli_write_json(json, root))
 				status = EXIT_FAILED;
 			json_decref(root);
 		}

@@ -91,17 +91,6 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
-static int opt_error(const char *sub, int ch, char **argv)
-{
-	const char *bad = argv[optind - 1];
-	if (ch == ':')
-		return cli_errorf(EXIT_USAGE, "trace %s: option '%s' needs a value", sub, bad);
-	if (optopt)
-		return cli_errorf(EXIT_USAGE, "trace %s: unknown option '-%c' (see 'iolab trace %s --help')",
-				  sub, optopt, sub);
-	return cli_errorf(EXIT_USAGE, "trace %s: unknown option '%s' (see 'iolab trace %s --help')", sub,
-			  bad, sub);
-}
 
 /* The format named by --format/--to, or NULL with the message said. */
 static const struct iolab_trace_format *format_arg(const char *sub, const char *opt, const char *name)
@@ -269,23 +258,6 @@ static json_t *info_json(const char *path, const struct iolab_trace_format *fmt,
 	return root;
 }
 
-static int write_json(const char *path, json_t *root)
-{
-	struct iolab_out out;
-	struct iolab_err err;
-	int rc = iolab_out_open(&out, path, &err);
-	errno = 0;
-	if (!rc && (json_dumpf(root, out.f, JSON_INDENT(2)) || fputc('\n', out.f) == EOF)) {
-		iolab_out_abort(&out);
-		rc = iolab_errf(&err, EIO, "%s: error writing the JSON document: %s", path,
-				strerror(errno ? errno : EIO));
-	} else if (!rc) {
-		rc = iolab_out_commit(&out, &err);
-	}
-	if (rc)
-		cli_errorf(EXIT_FAILED, "%s", err.msg);
-	return rc;
-}
 
 static int cmd_info(int argc, char **argv)
 {
@@ -311,7 +283,7 @@ static int cmd_info(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case 'f': force = true; break;
 		case 'h': help_info(); return EXIT_OK;
-		default: return opt_error("info", ch, argv);
+		default: return cli_opt_error("trace info", ch, argv);
 		}
 	}
 	if (optind >= argc)
@@ -346,7 +318,7 @@ static int cmd_info(int argc, char **argv)
 			print_info(in, fmt, h, s, iolab_trace_skipped(r));
 		if (json) {
 			json_t *root = info_json(in, fmt, h, s, iolab_trace_skipped(r));
-			if (write_json(json, root))
+			if (cli_write_json(json, root))
 				status = EXIT_FAILED;
 			json_decref(root);
 		}
@@ -572,7 +544,7 @@ static int cmd_convert(int argc, char **argv)
 		case 'B': o.flags |= IOLAB_TRACE_SKIP_BAD; break;
 		case 'h': help_convert(sub); return EXIT_OK;
 		case ':':
-		case '?': return opt_error(sub, ch, argv);
+		case '?': return cli_opt_error(imp ? "trace import" : "trace convert", ch, argv);
 		default:
 			if (convert_option(&o, ch, optarg, &err))
 				return cli_errorf(EXIT_USAGE, "trace %s: %s", sub, err.msg);
