@@ -266,3 +266,23 @@ int th_sh(const char *fmt, ...)
 		die("system");
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
+
+char *th_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		print_error("cannot open %s: %s\n", path, strerror(errno));
+		fail();
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}

@@ -58,6 +58,10 @@ void th_expect_exit_(int line, struct th_out *o, int want, const char *const *ne
  * signal if it was killed). */
 int th_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The whole file at path, NUL-terminated (malloc'd); *len (if not NULL) gets its size. Fails the
+ * test if it cannot be read. */
+char *th_read_file(const char *path, size_t *len);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -26,43 +26,11 @@
 
 #include "helpers.h"
 
-static char dir[256];
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s", th_tmpdir());
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	th_rmtree(dir);
-	return 0;
-}
 
 static void in_dir(char *buf, size_t n, const char *name)
 {
-	snprintf(buf, n, "%s/%s", dir, name);
-}
-
-/* The whole file, NUL-terminated, and its size. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
+	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
 /* Number of runs in the store at path. */
@@ -112,7 +80,7 @@ static void test_save_list_show_export_delete(void **state)
 	assert_string_equal(o.out, b.out);
 	th_out_free(&o);
 
-	char *want = slurp(ja, NULL);
+	char *want = th_read_file(ja, NULL);
 	o = th_iolab("db", "export", "first", "--json", "-", "--db", db, NULL);
 	assert_int_equal(o.status, 0);
 	assert_string_equal(o.out, want);
@@ -120,7 +88,7 @@ static void test_save_list_show_export_delete(void **state)
 	o = th_iolab("db", "export", "1", "--db", db, "--json", ex, NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
-	char *got = slurp(ex, NULL);
+	char *got = th_read_file(ex, NULL);
 	assert_string_equal(got, want);
 	free(got);
 	free(want);
@@ -162,12 +130,12 @@ static void test_label_of_several_runs(void **state)
 static void expect_refused(const char *db, const char *needle)
 {
 	size_t n0, n1;
-	char *before = slurp(db, &n0);
+	char *before = th_read_file(db, &n0);
 	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--time", "0.5", "--db", db, "--quiet", NULL);
 	TH_EXPECT_EXIT(o, 2, needle);
 	o = th_iolab("db", "list", "--db", db, NULL);
 	TH_EXPECT_EXIT(o, 2, needle);
-	char *after = slurp(db, &n1);
+	char *after = th_read_file(db, &n1);
 	assert_int_equal(n0, n1);
 	assert_memory_equal(before, after, n0);
 	char wal[600];
@@ -352,5 +320,5 @@ int main(void)
 		cmocka_unit_test(test_replay_saved_whole),
 		cmocka_unit_test(test_interrupted_run_saves_its_points),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

@@ -30,23 +30,6 @@ static void write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		print_error("cannot open %s\n", path);
-		fail();
-	}
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
 
 /* Writes text to DIR/name and loads it; returns the result and leaves the path in path. */
 static int load_text(const char *name, const char *text, char *path, size_t n, struct iolab_err *err)
@@ -179,7 +162,7 @@ static void test_doc_example_is_the_data_file(void **state)
 	char doc_path[512], data_path[512];
 	snprintf(doc_path, sizeof(doc_path), "%s/docs/subsystem-format.md", src);
 	th_data_path(data_path, sizeof(data_path), "subsystem-example.conf");
-	char *doc = slurp(doc_path), *data = slurp(data_path);
+	char *doc = th_read_file(doc_path, NULL), *data = th_read_file(data_path, NULL);
 	char *start = strstr(doc, "```\n");
 	assert_non_null(start);
 	start += 4;
