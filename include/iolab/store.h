@@ -6,6 +6,7 @@
 #ifndef IOLAB_STORE_H
 #define IOLAB_STORE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,21 @@ int iolab_store_find(struct iolab_store *s, const char *key, int64_t *id, struct
 
 /* The run's stored text: its JSON document (json true) or its table. *text is malloc'd. */
 int iolab_store_text(struct iolab_store *s, int64_t id, bool json, char **text, struct iolab_err *err);
+
+/* One run read back: its id, label (NULL: none) and JSON document (docs/json-schema.md). */
+struct iolab_store_doc {
+	int64_t id;
+	char *label;
+	json_t *doc;
+};
+
+/* Reads the run named by key (as iolab_store_find). Free with iolab_store_doc_free. */
+int iolab_store_load(struct iolab_store *s, const char *key, struct iolab_store_doc *d,
+		     struct iolab_err *err);
+void iolab_store_doc_free(struct iolab_store_doc *d);
+
+/* Opens the store to read: db, else the default path. A missing store is refused. */
+int iolab_store_open_read(struct iolab_store **s, const char *db, struct iolab_err *err);
 
 /* Deletes the run, its points and warnings. */
 int iolab_store_delete(struct iolab_store *s, int64_t id, struct iolab_err *err);

@@ -142,17 +142,14 @@ int cmd_db(int argc, char **argv)
 			help(which);
 		return status;
 	}
-	char path[PATH_MAX];
 	struct iolab_err err;
 	if (a.json && !a.force) {
 		const struct iolab_output out = {"--json", a.json};
 		if (iolab_outputs_check(&out, 1, NULL, 0, false, &err))
 			return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
-	if (!a.db && iolab_store_default_path(path, sizeof(path), &err))
-		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	struct iolab_store *s;
-	if (iolab_store_open(&s, a.db ? a.db : path, false, &err))
+	if (iolab_store_open_read(&s, a.db, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	status = act(s, sub, &a);
 	iolab_store_close(s);

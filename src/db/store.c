@@ -452,3 +452,40 @@ int iolab_store_delete(struct iolab_store *s, int64_t id, struct iolab_err *err)
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int iolab_store_load(struct iolab_store *s, const char *key, struct iolab_store_doc *d,
+		     struct iolab_err *err)
+{
+	*d = (struct iolab_store_doc){0};
+	sqlite3_stmt *st;
+	int rc = iolab_store_find(s, key, &d->id, err);
+	if (rc || (rc = prepare(s, "SELECT label, json FROM runs WHERE id = ?", &st, err)))
+		return rc;
+	sqlite3_bind_int64(st, 1, d->id);
+	json_error_t je;
+	if (sqlite3_step(st) != SQLITE_ROW)
+		rc = iolab_errf(err, ENOENT, "%s: no run %lld", s->path, (long long)d->id);
+	else if (!(d->doc = json_loads(col(st, 1), 0, &je)))
+		rc = iolab_errf(err, EINVAL, "%s: run %lld: its JSON document: %s", s->path,
+				(long long)d->id, je.text);
+	else if (sqlite3_column_type(st, 0) != SQLITE_NULL && !(d->label = strdup(col(st, 0))))
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	sqlite3_finalize(st);
+	if (rc)
+		iolab_store_doc_free(d);
+	return rc;
+}
+
+void iolab_store_doc_free(struct iolab_store_doc *d)
+{
+	json_decref(d->doc);
+	free(d->label);
+	*d = (struct iolab_store_doc){0};
+}
+
+int iolab_store_open_read(struct iolab_store **s, const char *db, struct iolab_err *err)
+{
+	char path[PATH_MAX];
+	int rc = db ? 0 : iolab_store_default_path(path, sizeof(path), err);
+	return rc ? rc : iolab_store_open(s, db ? db : path, false, err);
+}
