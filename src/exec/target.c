@@ -227,6 +227,10 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
 			return open_err(path, "stat", errno, err);
+		/* A missing /dev/... is a mistyped device, never a file to make. */
+		if (!o->size && !strncmp(path, "/dev/", 5))
+			return iolab_errf(err, ENOENT, "%s: no such device (give --size to create a "
+					  "scratch file there)", path);
 		uint64_t size = o->size ? o->size : SCRATCH_DEFAULT_BYTES;
 		if (!o->size && !o->quiet)
 			fprintf(stderr, "iolab: %s: does not exist: creating a scratch file of 1 GiB "
