@@ -48,10 +48,12 @@ int iolab_store_find(struct iolab_store *s, const char *key, int64_t *id, struct
 /* The run's stored text: its JSON document (json true) or its table. *text is malloc'd. */
 int iolab_store_text(struct iolab_store *s, int64_t id, bool json, char **text, struct iolab_err *err);
 
-/* One run read back: its id, label (NULL: none) and JSON document (docs/json-schema.md). */
+/* One run read back: its id, label (NULL: none), the facts of its row and its JSON document
+ * (docs/json-schema.md). */
 struct iolab_store_doc {
 	int64_t id;
 	char *label;
+	char *time, *command, *host; /* when it was saved (UTC, ISO 8601), its command line, where */
 	json_t *doc;
 };
 

@@ -505,7 +505,8 @@ int iolab_store_load(struct iolab_store *s, const char *key, struct iolab_store_
 	*d = (struct iolab_store_doc){0};
 	sqlite3_stmt *st;
 	int rc = iolab_store_find(s, key, &d->id, err);
-	if (rc || (rc = prepare(s, "SELECT label, json FROM runs WHERE id = ?", &st, err)))
+	if (rc || (rc = prepare(s, "SELECT label, json, time, command, host FROM runs WHERE id = ?",
+				&st, err)))
 		return rc;
 	sqlite3_bind_int64(st, 1, d->id);
 	json_error_t je;
@@ -514,7 +515,9 @@ int iolab_store_load(struct iolab_store *s, const char *key, struct iolab_store_
 	else if (!(d->doc = json_loads(col(st, 1), 0, &je)))
 		rc = iolab_errf(err, EINVAL, "%s: run %lld: its JSON document: %s", s->path,
 				(long long)d->id, je.text);
-	else if (sqlite3_column_type(st, 0) != SQLITE_NULL && !(d->label = strdup(col(st, 0))))
+	else if ((sqlite3_column_type(st, 0) != SQLITE_NULL && !(d->label = strdup(col(st, 0)))) ||
+		 !(d->time = strdup(col(st, 2))) || !(d->command = strdup(col(st, 3))) ||
+		 !(d->host = strdup(col(st, 4))))
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	sqlite3_finalize(st);
 	if (rc)
@@ -526,6 +529,9 @@ void iolab_store_doc_free(struct iolab_store_doc *d)
 {
 	json_decref(d->doc);
 	free(d->label);
+	free(d->time);
+	free(d->command);
+	free(d->host);
 	*d = (struct iolab_store_doc){0};
 }
 
