@@ -211,6 +211,8 @@ function axis(title, vals, opts) {
 			ax.ticks = at.map(v => ({value: v}));
 		};
 		a.ticks = {callback: opts.fmt || (v => v)};
+	} else if (opts.integer) {
+		a.ticks = {precision: 0};
 	} else if (log) {
 		a.ticks = {callback: v => {
 			const l = Math.log10(v);
@@ -244,7 +246,8 @@ function lineChart(parent, title, xTitle, yTitle, datasets, opts) {
 		data: {datasets: datasets},
 		options: {
 			scales: {
-				x: axis(xTitle, xs, {ticksAt: opts.ticksAt, fmt: opts.xfmt, log: opts.xlog}),
+				x: axis(xTitle, xs, {ticksAt: opts.ticksAt, fmt: opts.xfmt, log: opts.xlog,
+						     integer: opts.xint}),
 				y: axis(yTitle, ys, {zero: true, log: opts.ylog || false}),
 			},
 			plugins: {legend: {display: datasets.length > 1 || !!opts.legend}},
@@ -253,7 +256,7 @@ function lineChart(parent, title, xTitle, yTitle, datasets, opts) {
 }
 
 function makeChart(parent, title, config) {
-	const canvas = el('canvas');
+	const canvas = el('canvas', {role: 'img', 'aria-label': title});
 	parent.appendChild(el('div', {class: 'chart'}, canvas));
 	config.options = config.options || {};
 	config.options.animation = false;
@@ -425,7 +428,7 @@ function perSecondChart(grid, run) {
 			.map((v, i) => ({x: i + 1, y: v})).filter(d => isNum(d.y)),
 	}));
 	lineChart(grid, runName(run) + ': IOPS per second', 'second', 'IOPS', datasets,
-		  {legend: true, xlog: false});
+		  {legend: true, xlog: false, xint: true});
 }
 
 function componentsChart(grid, run) {
@@ -468,7 +471,7 @@ function steadyChart(grid, run) {
 	const metric = pts.map(p => p.steady_state && p.steady_state.metric).find(m => m) || '';
 	lineChart(grid, runName(run) + ': steady-state window (' + metric + ')', 'round',
 		  metric === 'lat' ? 'latency (µs)' : metric === 'mb' ? 'MB/s' : 'IOPS', datasets,
-		  {legend: true, xlog: false});
+		  {legend: true, xlog: false, xint: true});
 }
 
 function pointsTable(run) {
