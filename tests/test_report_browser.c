@@ -60,6 +60,7 @@ static bool find_chromium(void)
 		}
 		free(dirs);
 	}
+	*chromium = 0;
 	return false;
 }
 
