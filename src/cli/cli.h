@@ -33,6 +33,8 @@ extern char **cli_argv;
 
 /* `iolab db list|show|export|delete` (cmd_db.c): the results store. */
 int cmd_db(int argc, char **argv);
+/* `iolab report ID|LABEL ... -o FILE` (cmd_report.c): an HTML page of saved runs. */
+int cmd_report(int argc, char **argv);
 
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */

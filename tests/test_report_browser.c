@@ -1,0 +1,347 @@
+/* test_report_browser.c: the page of `iolab report` (docs/report.md) opened in a real browser.
+ * Three simulated runs (different drives and queue depths, a block-size sweep, a RAID 0 of 1, 2
+ * and 4 drives) go into a fresh store; `iolab report 1 2 3 -o report.html` writes the page, and
+ * headless Chromium loads it from the file (no network) and prints the DOM after its scripts ran
+ * (--dump-dom, --virtual-time-budget; https://developer.chrome.com/docs/chromium/headless). The
+ * page records in <body> how many charts it created and how many Chart.js drew (its afterRender
+ * plugin hook, https://www.chartjs.org/docs/3.9.1/developers/plugins.html) and every error: they
+ * must be equal, above 0, with no error and no console message (Chromium logs each one as a
+ * "CONSOLE" line with --enable-logging=stderr). A screenshot is kept in
+ * <build>/test-artifacts/report.png. A second page, written through the library with the
+ * hand-written comparison objects of tests/data/report/comparison.json (include/iolab/compare.h's
+ * format), must show their tables. Chromium runs as a child in its own process group with a time
+ * limit, with HOME and its profile in a scratch directory; without Chromium the test is skipped. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "helpers.h"
+#include "iolab/report.h"
+#include "iolab/store.h"
+
+enum { CHROMIUM_TIMEOUT_S = 90 };
+
+static char chromium[PATH_MAX];
+static char db[512];
+
+static void in_dir(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", th_dir, name);
+}
+
+/* Finds chromium (or chromium-browser) on PATH into chromium[]. */
+static bool find_chromium(void)
+{
+	const char *path = getenv("PATH");
+	static const char *const names[] = {"chromium", "chromium-browser"};
+	for (size_t i = 0; path && i < sizeof(names) / sizeof(names[0]); i++) {
+		char *dirs = strdup(path), *save = NULL;
+		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			snprintf(chromium, sizeof(chromium), "%s/%s", *d ? d : ".", names[i]);
+			if (access(chromium, X_OK) == 0) {
+				free(dirs);
+				return true;
+			}
+		}
+		free(dirs);
+	}
+	*chromium = 0;
+	return false;
+}
+
+/* Runs chromium with args (NULL-terminated) on url, stdout and stderr into files; kills its whole
+ * process group if it takes longer than the time limit. Returns its exit status. */
+static int run_chromium(const char *const *args, const char *url, const char *out, const char *err)
+{
+	char home[600], profile[600];
+	in_dir(home, sizeof(home), "chromium-home");
+	in_dir(profile, sizeof(profile), "chromium-home/profile");
+	mkdir(home, 0700);
+	const char *argv[32] = {chromium, "--headless", "--no-sandbox", "--disable-gpu",
+				"--no-first-run", "--disable-extensions", "--enable-logging=stderr", "--v=0"};
+	int argc = 8;
+	char udd[700];
+	snprintf(udd, sizeof(udd), "--user-data-dir=%s", profile);
+	argv[argc++] = udd;
+	for (; *args && argc < 30; args++)
+		argv[argc++] = *args;
+	argv[argc++] = url;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		setenv("HOME", home, 1);
+		int in = open("/dev/null", O_RDONLY);
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (in < 0 || o < 0 || e < 0)
+			_exit(126);
+		dup2(in, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(chromium, (char *const *)argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	struct timespec start, now, nap = {0, 50 * 1000 * 1000};
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	int st = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid)
+			break;
+		assert_true(w == 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > CHROMIUM_TIMEOUT_S) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			fail_msg("chromium took more than %d s on %s: killed", CHROMIUM_TIMEOUT_S, url);
+		}
+		nanosleep(&nap, NULL);
+	}
+	kill(-pid, SIGKILL); /* helpers it may have left behind, in its own group */
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The value of attribute name="..." in the <body ...> tag of the dumped DOM (malloc'd), or NULL. */
+static char *body_attr(const char *dom, const char *name)
+{
+	const char *body = strstr(dom, "<body");
+	assert_non_null(body);
+	const char *end = strchr(body, '>');
+	char pat[64];
+	snprintf(pat, sizeof(pat), " %s=\"", name);
+	const char *at = strstr(body, pat);
+	if (!at || at > end)
+		return NULL;
+	at += strlen(pat);
+	const char *q = strchr(at, '"');
+	return strndup(at, (size_t)(q - at));
+}
+
+/* Fails on any console line Chromium logged for the page (the page logs none of its own). */
+static void expect_no_console(const char *errpath)
+{
+	char *log = th_read_file(errpath, NULL);
+	int bad = 0;
+	for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, ":CONSOLE") || strstr(line, "Uncaught")) {
+			print_error("console: %s\n", line);
+			bad++;
+		}
+	free(log);
+	assert_int_equal(bad, 0);
+}
+
+/* Loads the page at path with --dump-dom; checks the counts and errors; returns the DOM. */
+static char *render(const char *path, int *charts)
+{
+	char url[700], out[600], err[600];
+	snprintf(url, sizeof(url), "file://%s", path);
+	snprintf(out, sizeof(out), "%s.dom", path);
+	snprintf(err, sizeof(err), "%s.log", path);
+	const char *args[] = {"--dump-dom", "--virtual-time-budget=10000", NULL};
+	int st = run_chromium(args, url, out, err);
+	if (st)
+		print_error("chromium exited with %d (log: %s)\n", st, err);
+	assert_int_equal(st, 0);
+	char *dom = th_read_file(out, NULL);
+	char *done = body_attr(dom, "data-report-done"), *errors = body_attr(dom, "data-errors");
+	char *expected = body_attr(dom, "data-charts-expected");
+	char *rendered = body_attr(dom, "data-charts-rendered");
+	printf("%s: charts expected %s, rendered %s, errors \"%s\"\n", path, expected ? expected : "?",
+	       rendered ? rendered : "?", errors ? errors : "?");
+	assert_non_null(done);
+	assert_string_equal(done, "1");
+	assert_non_null(errors);
+	assert_string_equal(errors, "");
+	assert_non_null(expected);
+	assert_non_null(rendered);
+	assert_string_equal(rendered, expected);
+	*charts = atoi(expected);
+	expect_no_console(err);
+	free(done);
+	free(errors);
+	free(expected);
+	free(rendered);
+	return dom;
+}
+
+static int setup(void **state)
+{
+	if (!find_chromium()) {
+		printf("SKIPPED: chromium not installed\n");
+		return 0;
+	}
+	th_dir_setup(state);
+	in_dir(db, sizeof(db), "results.db");
+	struct th_out o[3] = {
+		th_iolab("sim", "--model", "atlas10k", "--pattern", "file-server", "--qd", "1,4,16",
+			 "--time", "2", "--db", db, "--label", "atlas10k", "--quiet", NULL),
+		th_iolab("sim", "--model", "barracuda", "--pattern", "rand-read", "--bs", "4k,64k",
+			 "--qd", "1,8", "--time", "1", "--db", db, "--label", "barracuda", "--quiet", NULL),
+		th_iolab("sim", "--array", "raid0:1,2,4", "--drive", "cheetah9LP", "--pattern", "rand-read",
+			 "--bs", "4k", "--qd", "16", "--time", "1", "--db", db, "--label", "raid0", "--quiet",
+			 NULL),
+	};
+	int rc = 0;
+	for (int i = 0; i < 3; i++) {
+		if (o[i].status) {
+			fprintf(stderr, "sim %d failed: %s", i + 1, o[i].err);
+			rc = -1;
+		}
+		th_out_free(&o[i]);
+	}
+	return rc;
+}
+
+static int teardown(void **state)
+{
+	return *chromium ? th_dir_teardown(state) : 0;
+}
+
+/* <build>/test-artifacts/NAME: next to the iolab binary's directory. */
+static void artifact(char *buf, size_t n, const char *name)
+{
+	const char *bin = getenv("IOLAB_BIN");
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", bin ? bin : "build/iolab");
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	assert_true(snprintf(buf, n, "%s/test-artifacts", dir) < (int)n);
+	mkdir(buf, 0755);
+	size_t len = strlen(buf);
+	assert_true(snprintf(buf + len, n - len, "/%s", name) < (int)(n - len));
+}
+
+static void test_report_renders(void **state)
+{
+	(void)state;
+	if (!*chromium)
+		skip();
+	char path[512];
+	in_dir(path, sizeof(path), "report.html");
+	struct th_out o = th_iolab("report", "1", "2", "3", "-o", path, "--db", db, NULL);
+	if (o.status)
+		print_error("%s", o.err);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	int charts = 0;
+	char *dom = render(path, &charts);
+	/* sweeps of qd, bs and drives (IOPS, MB/s; latency too for drives), per run percentiles,
+	 * CDFs, one per-second series (2 s), utilization: at least 10 */
+	assert_true(charts >= 10);
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth"));
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs block size"));
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs drives in the volume"));
+	assert_non_null(strstr(dom, "aria-label=\"atlas10k: IOPS per second"));
+	assert_non_null(strstr(dom, "aria-label=\"raid0: utilization of the simulated parts"));
+	assert_non_null(strstr(dom, "<h3>Warnings ("));
+	assert_null(strstr(dom, "<section id=\"comparisons\">")); /* nothing attaches one yet */
+	free(dom);
+
+	char png[PATH_MAX], url[700], out[600], err[600];
+	artifact(png, sizeof(png), "report.png");
+	unlink(png);
+	char shot[PATH_MAX + 16];
+	snprintf(shot, sizeof(shot), "--screenshot=%s", png);
+	snprintf(url, sizeof(url), "file://%s", path);
+	in_dir(out, sizeof(out), "shot.out");
+	in_dir(err, sizeof(err), "shot.log");
+	const char *args[] = {shot, "--window-size=1280,6000", "--hide-scrollbars",
+			      "--virtual-time-budget=10000", NULL};
+	assert_int_equal(run_chromium(args, url, out, err), 0);
+	size_t len = 0;
+	char *bytes = th_read_file(png, &len);
+	assert_true(len > 1000);
+	assert_memory_equal(bytes, "\x89PNG\r\n\x1a\n", 8);
+	free(bytes);
+	printf("screenshot: %s\n", png);
+}
+
+/* Writes a page of run 1 with comparison (an object or an array of them) to path. */
+static void page_with_comparison(const char *path, json_t *comparison)
+{
+	struct iolab_store *s;
+	struct iolab_err err;
+	assert_int_equal(iolab_store_open_read(&s, db, &err), 0);
+	struct iolab_store_doc doc;
+	assert_int_equal(iolab_store_load(s, "1", &doc, &err), 0);
+	struct iolab_report_run run = {.id = doc.id, .label = doc.label, .doc = doc.doc};
+	struct iolab_report r = {.runs = &run, .nruns = 1, .comparison = comparison};
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(iolab_report_write(f, &r, &err), 0);
+	assert_int_equal(fclose(f), 0);
+	iolab_store_doc_free(&doc);
+	iolab_store_close(s);
+}
+
+static void test_comparison_tables(void **state)
+{
+	(void)state;
+	if (!*chromium)
+		skip();
+	char fixture[512], path[512];
+	th_data_path(fixture, sizeof(fixture), "report/comparison.json");
+	json_t *both = th_load_json(fixture);
+	assert_non_null(both);
+	in_dir(path, sizeof(path), "comparison.html");
+	page_with_comparison(path, both);
+	int charts = 0;
+	char *dom = render(path, &charts);
+	assert_true(charts > 0);
+	/* the ref-mode object: its points with value and % per run, the unmatched point, the
+	 * overall geometric means, the prices */
+	assert_non_null(strstr(dom, "<h3>Comparison 1: ref"));
+	assert_non_null(strstr(dom, "<td>rand-read bs 4k qd 16</td><td class=\"num\">150</td>"
+				    "<td class=\"num\">100.0%</td>"));
+	assert_non_null(strstr(dom, "<td class=\"num\">210</td><td class=\"num\">140.0%</td>"));
+	assert_non_null(strstr(dom, "<li>new-array: rand-read bs 4k qd 64</li>"));
+	assert_non_null(strstr(dom, "<th>overall (geometric mean of %)</th>"));
+	assert_non_null(strstr(dom, "<td class=\"num\">127.9%</td>"));
+	assert_non_null(strstr(dom, "$3.74"));
+	/* the error-mode object: error % per point and the overall errors */
+	assert_non_null(strstr(dom, "<h3>Comparison 2: error"));
+	assert_non_null(strstr(dom, "<td class=\"num\">-5.0%</td>"));
+	assert_non_null(strstr(dom, "<th>mean |error|</th>"));
+	free(dom);
+
+	/* one object alone, not in an array */
+	in_dir(path, sizeof(path), "comparison1.html");
+	page_with_comparison(path, json_array_get(both, 0));
+	dom = render(path, &charts);
+	assert_non_null(strstr(dom, "<h3>Comparison 1: ref"));
+	assert_null(strstr(dom, "<h3>Comparison 2"));
+	free(dom);
+	json_decref(both);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_renders),
+		cmocka_unit_test(test_comparison_tables),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
