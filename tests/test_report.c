@@ -220,7 +220,7 @@ static void test_library_title_and_comparison(void **state)
 	json_t *cmp = th_load_json(fixture);
 	assert_non_null(cmp);
 	struct iolab_report_run run = {.id = doc.id, .label = doc.label, .doc = doc.doc};
-	struct iolab_report r = {.title = "a <b> & \"c\"", .runs = &run, .nruns = 1, .comparison = cmp};
+	struct iolab_html_report r = {.title = "a <b> & \"c\"", .runs = &run, .nruns = 1, .comparison = cmp};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

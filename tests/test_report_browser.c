@@ -288,7 +288,7 @@ static void page_with_comparison(const char *path, json_t *comparison)
 	struct iolab_store_doc doc;
 	assert_int_equal(iolab_store_load(s, "1", &doc, &err), 0);
 	struct iolab_report_run run = {.id = doc.id, .label = doc.label, .doc = doc.doc};
-	struct iolab_report r = {.runs = &run, .nruns = 1, .comparison = comparison};
+	struct iolab_html_report r = {.runs = &run, .nruns = 1, .comparison = comparison};
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	assert_int_equal(iolab_report_write(f, &r, &err), 0);

@@ -21,7 +21,7 @@ struct iolab_report_run {
 	const char *time, *command_line;
 };
 
-struct iolab_report {
+struct iolab_html_report {
 	const char *title;                   /* NULL: "iolab report" */
 	const struct iolab_report_run *runs;
 	size_t nruns;
@@ -32,9 +32,9 @@ struct iolab_report {
 /* The data the page embeds: {"iolab_report": 1, "iolab": version, "title", "generated" (UTC),
  * "runs": [{id, label, time, command_line, doc}], "comparison" (only when given)}. *out is new;
  * the documents are shared, not copied. Returns 0 or -errno with err set. */
-int iolab_report_data(const struct iolab_report *r, json_t **out, struct iolab_err *err);
+int iolab_report_data(const struct iolab_html_report *r, json_t **out, struct iolab_err *err);
 
 /* Writes the whole page to f. Returns 0, or -EIO (-ENOMEM) with err set. */
-int iolab_report_write(FILE *f, const struct iolab_report *r, struct iolab_err *err);
+int iolab_report_write(FILE *f, const struct iolab_html_report *r, struct iolab_err *err);
 
 #endif

@@ -98,7 +98,7 @@ static int load_runs(struct iolab_store *s, const struct report_args *a, struct 
  * r->comparison = cmp (an object, or an array of objects for several comparisons); the caller
  * then owns and frees it with json_decref. report.js already draws it as tables
  * (tests/data/report/comparison.json is such an object). Until then it attaches nothing. */
-static int report_attach_comparison(struct iolab_report *r, const struct iolab_store_doc *docs,
+static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
 				    size_t n, struct iolab_err *err)
 {
 	(void)docs;
@@ -108,7 +108,7 @@ static int report_attach_comparison(struct iolab_report *r, const struct iolab_s
 	return 0;
 }
 
-static int write_report(const char *path, const struct iolab_report *r)
+static int write_report(const char *path, const struct iolab_html_report *r)
 {
 	struct iolab_out out;
 	struct iolab_err err;
@@ -127,11 +127,12 @@ static int report(struct iolab_store *s, const struct report_args *a)
 	struct iolab_store_doc *docs = calloc((size_t)a->nkeys, sizeof(*docs));
 	struct iolab_report_run *runs = calloc((size_t)a->nkeys, sizeof(*runs));
 	int status = docs && runs ? load_runs(s, a, docs) : cli_errorf(EXIT_FAILED, "out of memory");
-	struct iolab_report r = {.title = a->title, .runs = runs, .nruns = (size_t)a->nkeys};
+	struct iolab_html_report r = {.title = a->title, .runs = runs, .nruns = (size_t)a->nkeys};
 	struct iolab_err err;
 	for (int i = 0; !status && i < a->nkeys; i++)
 		runs[i] = (struct iolab_report_run){.id = docs[i].id, .label = docs[i].label,
-						    .doc = docs[i].doc};
+						    .doc = docs[i].doc, .time = docs[i].time,
+						    .command_line = docs[i].command};
 	if (!status && report_attach_comparison(&r, docs, (size_t)a->nkeys, &err))
 		status = cli_errorf(EXIT_FAILED, "report: %s", err.msg);
 	if (!status)

@@ -45,7 +45,7 @@ static void utc_now(char *buf, size_t n)
 		snprintf(buf, n, "unknown");
 }
 
-int iolab_report_data(const struct iolab_report *r, json_t **out, struct iolab_err *err)
+int iolab_report_data(const struct iolab_html_report *r, json_t **out, struct iolab_err *err)
 {
 	char now[32];
 	utc_now(now, sizeof(now));
@@ -109,7 +109,7 @@ static void put_asset(FILE *f, const unsigned char *bytes, size_t n)
 	fwrite(bytes, 1, n, f);
 }
 
-int iolab_report_write(FILE *f, const struct iolab_report *r, struct iolab_err *err)
+int iolab_report_write(FILE *f, const struct iolab_html_report *r, struct iolab_err *err)
 {
 	json_t *data;
 	int rc = iolab_report_data(r, &data, err);
