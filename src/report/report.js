@@ -222,6 +222,14 @@ function axis(title, vals, opts) {
 	return a;
 }
 
+/* True when positive values span two decades or more (a disk against an SSD on one axis):
+ * a logarithmic axis then shows both. */
+function wideRange(vs) {
+	if (!vs.length || vs.some(v => !(v > 0)))
+		return false;
+	return Math.max(...vs) / Math.min(...vs) >= 100;
+}
+
 /* Makes a chart in parent if any dataset has at least min points; returns whether it did. */
 function lineChart(parent, title, xTitle, yTitle, datasets, opts) {
 	opts = opts || {};
@@ -248,7 +256,7 @@ function lineChart(parent, title, xTitle, yTitle, datasets, opts) {
 			scales: {
 				x: axis(xTitle, xs, {ticksAt: opts.ticksAt, fmt: opts.xfmt, log: opts.xlog,
 						     integer: opts.xint}),
-				y: axis(yTitle, ys, {zero: true, log: opts.ylog || false}),
+				y: axis(yTitle, ys, {zero: true, log: opts.ylog || wideRange(ys)}),
 			},
 			plugins: {legend: {display: datasets.length > 1 || !!opts.legend}},
 		},
