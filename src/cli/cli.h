@@ -34,6 +34,9 @@ extern char **cli_argv;
 /* `iolab db list|show|export|delete` (cmd_db.c): the results store. */
 int cmd_db(int argc, char **argv);
 
+/* `iolab compare` (cmd_compare.c): saved runs point by point (docs/compare.md). */
+int cmd_compare(int argc, char **argv);
+
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

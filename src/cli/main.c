@@ -21,6 +21,7 @@ static const struct {
 	{"models", cmd_models, "list the built-in drive models"},
 	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
 	{"db", cmd_db, "saved results: list, show, export, delete (docs/results-db.md)"},
+	{"compare", cmd_compare, "saved runs point by point: % of a reference, gain, error (docs/compare.md)"},
 };
 
 static void usage(FILE *f)
