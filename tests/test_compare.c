@@ -294,13 +294,14 @@ static void set_capacity(const char *label, double bytes)
 static void test_price(void **state)
 {
 	(void)state;
-	/* the Cheetah 9LP ST39102LW holds 9.1 GB (Seagate's product manual) */
-	set_capacity("chee", 9.1e9);
+	/* the cheetah9LP model holds 17783240 blocks of 512 bytes (iolab model show cheetah9LP) */
+	const double cap = 17783240.0 * 512;
+	set_capacity("chee", cap);
 	json_t *res = cmp("atl", "chee", "--price", "chee=300", "--price", "1=250.5", NULL, NULL);
 	const json_t *a = json_array_get(json_object_get(res, "runs"), 0), *c = json_array_get(json_object_get(res, "runs"), 1);
 	assert_near(jnum(json_object_get(c, "price_usd")), 300, 1e-9);
-	assert_near(jnum(json_object_get(c, "capacity_bytes")), 9.1e9, 1e-3);
-	assert_near(jnum(json_object_get(c, "usd_per_gb")), 300 / 9.1, 1e-9);
+	assert_near(jnum(json_object_get(c, "capacity_bytes")), cap, 1e-12);
+	assert_near(jnum(json_object_get(c, "usd_per_gb")), 300 / (cap / 1e9), 1e-9);
 	double best = fmax(doc_iops(json_chee, 0), doc_iops(json_chee, 1));
 	assert_near(jnum(json_object_get(c, "usd_per_iops")), 300 / best, 1e-9);
 	assert_near(jnum(json_object_get(a, "price_usd")), 250.5, 1e-9);
@@ -310,7 +311,7 @@ static void test_price(void **state)
 	struct th_out o = th_iolab("compare", "atl", "chee", "--price", "chee=300", "--db", db, NULL);
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "$/GB"));
-	assert_non_null(strstr(o.out, "32.97")); /* 300 / 9.1 */
+	assert_non_null(strstr(o.out, "32.95")); /* 300 / 9.105 */
 	th_out_free(&o);
 	o = th_iolab("compare", "atl", "chee", "--price", "q16=300", "--db", db, NULL);
 	TH_EXPECT_EXIT(o, 2, "not one of the runs compared");
