@@ -234,9 +234,20 @@ static void test_nonexistent_target(void **state)
 	(void)state;
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/does-not-exist.img", dir);
-	struct th_out o = th_iolab("run", "--time", "0.1", path, NULL);
-	EXPECT_BAD(o, path, "--size");
-	assert_int_equal(access(path, F_OK), -1); /* and nothing was created */
+	/* a missing file is made as a 1 GiB scratch file, saying so */
+	struct th_out o = th_iolab("run", "--time", "0.1", "--pattern", "seq-read", "--bs", "1m", path,
+				   "--no-db", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "creating a scratch file of 1 GiB"));
+	th_out_free(&o);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 1 << 30);
+	unlink(path);
+	/* but a missing device is a typo: refused, and nothing made in /dev */
+	o = th_iolab("run", "--time", "0.1", "/dev/iolab-no-such-disk", NULL);
+	EXPECT_BAD(o, "/dev/iolab-no-such-disk", "--size");
+	assert_int_equal(access("/dev/iolab-no-such-disk", F_OK), -1);
 	snprintf(path, sizeof(path), "%s/no-such-dir/x.img", dir);
 	o = th_iolab("run", "--time", "0.1", "--size", "1m", path, NULL);
 	EXPECT_BAD(o, path);

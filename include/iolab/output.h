@@ -13,6 +13,8 @@ struct iolab_report {
 	const char *job;                     /* job file path, or NULL */
 	unsigned nconfig;
 	const struct iolab_config *const *config;
+	double price_usd;                    /* --price: what the measured or modelled hardware
+						costs, or 0 */
 };
 
 /* One row per point, then the warnings of each point; with explain, what each part of a

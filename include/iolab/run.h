@@ -199,6 +199,7 @@ struct iolab_point {
 	unsigned inflight_max; /* the most I/Os in flight at once, over the workers together (the
 				  largest of the repetitions) */
 	double cpu_user_pct, cpu_sys_pct; /* of one CPU, whole process */
+	uint64_t capacity_bytes; /* the targets' sizes together, or the simulated path's capacity */
 	unsigned device_depth; /* commands the device accepts at once, if the engine knows (the
 				  simulated drive's queue_depth); 0: unknown */
 	bool has_disk;

@@ -13,7 +13,7 @@
 
 #include "iolab/error.h"
 
-#define IOLAB_STORE_VERSION 1 /* the schema version this build writes */
+#define IOLAB_STORE_VERSION 2 /* the schema version this build writes */
 
 struct iolab_store;
 

@@ -18,7 +18,7 @@
 #include "iolab/error.h"
 
 struct iolab_target_opts {
-	uint64_t size;     /* size of a scratch file to create or extend (0: the target must exist) */
+	uint64_t size;     /* size of a scratch file to create or extend (0: 1 GiB if missing) */
 	bool write;        /* the run writes */
 	bool force;        /* writing to an existing file / block device is allowed */
 	bool destroy_data; /* writing over a partition table or file system is allowed */

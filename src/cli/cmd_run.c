@@ -22,6 +22,7 @@
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
+#include "iolab/parse_number.h"
 #include "iolab/replay.h"
 #include "iolab/run.h"
 #include "iolab/store.h"
@@ -36,7 +37,7 @@ static const char default_job[] =
 	"time = 2\n";
 
 enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
-       OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_DB, OPT_NO_DB, OPT_LABEL, OPT_TABLE_BASE };
+       OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_DB, OPT_NO_DB, OPT_LABEL, OPT_PRICE, OPT_TABLE_BASE };
 
 static void help(bool sim)
 {
@@ -73,6 +74,8 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace");
 	printf("  %-28s %s\n", "", "(docs/trace-format.md)");
 	printf("  %-28s %s\n", "--label TEXT", "name the run in the results store ('iolab db list')");
+	printf("  %-28s %s\n", "--price USD", "what the hardware costs, for $/GB, $/IOPS and $/(MB/s) in");
+	printf("  %-28s %s\n", "", "'iolab compare' (docs/compare.md)");
 	printf("  %-28s %s\n", "--db FILE", "the results store to save into (default");
 	printf("  %-28s %s\n", "", "$XDG_DATA_HOME/iolab/results.db; docs/results-db.md)");
 	printf("  %-28s %s\n", "--no-db", "save nothing in the results store");
@@ -123,6 +126,7 @@ struct args {
 	bool sim, quiet, use_default, help, explain;
 	const char *job, *json, *csv, *model, *drive, *config, *record;
 	const char *db, *label;  /* the results store (NULL: the default) and the run's label */
+	double price_usd;        /* --price: what the hardware costs (0: not given) */
 	bool no_db;
 	char *cmdline;        /* the whole command line, for the results store (malloc'd) */
 	char source[256];     /* the command line, for --record's header */
@@ -163,7 +167,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	const char *cmd = cmd_of(a);
 	unsigned nopt = iolab_option_count();
-	struct option *lo = calloc(nopt + 14, sizeof(*lo));
+	struct option *lo = calloc(nopt + 15, sizeof(*lo));
 	const char **seen = calloc((size_t)argc + 1, sizeof(*seen));
 	a->set = calloc((size_t)argc + 1, sizeof(*a->set));
 	a->targets = calloc((size_t)argc + 1, sizeof(*a->targets));
@@ -194,6 +198,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lo[k++] = (struct option){"db", required_argument, NULL, OPT_DB};
 	lo[k++] = (struct option){"no-db", no_argument, NULL, OPT_NO_DB};
 	lo[k++] = (struct option){"label", required_argument, NULL, OPT_LABEL};
+	lo[k++] = (struct option){"price", required_argument, NULL, OPT_PRICE};
 	unsigned nseen = 0;
 	int ch, idx;
 	opterr = 0;
@@ -236,6 +241,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_DB: a->db = optarg; break;
 		case OPT_NO_DB: a->no_db = true; break;
 		case OPT_LABEL: a->label = optarg; break;
+		case OPT_PRICE:
+			if (iolab_parse_decimal(optarg, &a->price_usd) || !(a->price_usd > 0))
+				status = cli_errorf(EXIT_USAGE, "%s: --price: '%s' is not a price in US "
+						    "dollars (a number above 0)", cmd, optarg);
+			break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -420,7 +430,8 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		if (!iolab_out_is_stdout(a->json) && !iolab_out_is_stdout(a->csv))
 			iolab_output_table(stdout, &res, a->explain); /* '-' puts JSON or CSV there instead */
 		struct iolab_report rep = {.command = cmd_of(a), .job = a->job, .nconfig = ncfg,
-					   .config = (const struct iolab_config *const *)cfg};
+					   .config = (const struct iolab_config *const *)cfg,
+					   .price_usd = a->price_usd};
 		int s = a->json ? save(a->json, &rep, &res, true) : EXIT_OK;
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
 		int r = rec ? record_save(a, &rec_out, rec) : EXIT_OK;

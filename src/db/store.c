@@ -49,6 +49,15 @@ static const char *const migrations[] = {
 	" point_idx INTEGER NOT NULL,"
 	" text TEXT NOT NULL);"
 	"CREATE INDEX warnings_run ON warnings(run_id);",
+	/* v1 -> v2: prices and capacities ($/GB, $/IOPS), the disks a run measured; each point's
+	 * JSON now carries its latency histogram's buckets (lat_hist) */
+	"ALTER TABLE runs ADD COLUMN price_usd REAL;"
+	"ALTER TABLE runs ADD COLUMN capacity_bytes INTEGER;"
+	"CREATE TABLE devices ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" target TEXT NOT NULL, disk TEXT, model TEXT, firmware TEXT, size_bytes INTEGER,"
+	" rotational INTEGER, scheduler TEXT);"
+	"CREATE INDEX devices_run ON devices(run_id);",
 };
 static_assert(sizeof(migrations) / sizeof(migrations[0]) == IOLAB_STORE_VERSION,
 	      "one migration step per schema version");
@@ -153,10 +162,12 @@ static int migrate(struct iolab_store *s, bool write, struct iolab_err *err)
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!write)
-		return v == IOLAB_STORE_VERSION ? 0
-			: iolab_errf(err, EPROTO, "%s: results database schema version %d is older than "
-				     "%d: save a run to it to update it", s->path, v, IOLAB_STORE_VERSION);
+	if (!write && v == IOLAB_STORE_VERSION)
+		return 0;
+	if (!write && v == 0) /* reading never makes a store out of an empty file */
+		return iolab_errf(err, EINVAL, "%s: not an iolab results database (it is empty); it "
+				  "was left as is", s->path);
+	/* An older store is brought up to date whether it is opened to read or to save. */
 	/* Switching to WAL needs the file to itself: a second process creating the store at the
 	 * same time can make it report "locked" at once, whatever the busy timeout; try again. */
 	for (int i = 0; i < 500 && sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL,
@@ -286,6 +297,36 @@ static int save_point(struct iolab_store *s, sqlite3_stmt *pt, sqlite3_stmt *wt,
 	return 0;
 }
 
+/* The disks under the run's targets (the document's "devices"). */
+static int save_devices(struct iolab_store *s, int64_t id, json_t *devices, struct iolab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = prepare(s, "INSERT INTO devices (run_id, target, disk, model, firmware, size_bytes, "
+			 "rotational, scheduler) VALUES (?,?,?,?,?,?,?,?)", &st, err);
+	size_t i;
+	json_t *d;
+	json_array_foreach(devices, i, d) {
+		if (rc)
+			break;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		const char *keys[] = {"target", "disk", "model", "firmware"};
+		for (int k = 0; k < 4; k++)
+			bind_text(st, 2 + k, json_string_value(json_object_get(d, keys[k])));
+		bind_num(st, 6, json_object_get(d, "size_bytes"));
+		json_t *rot = json_object_get(d, "rotational");
+		if (json_is_boolean(rot))
+			sqlite3_bind_int(st, 7, json_is_true(rot));
+		else
+			sqlite3_bind_null(st, 7);
+		bind_text(st, 8, json_string_value(json_object_get(d, "scheduler")));
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_errf(s, err, EIO, "saving a device");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int save_rows(struct iolab_store *s, const struct iolab_store_run *r, json_t *doc,
 		     int64_t *id, struct iolab_err *err)
 {
@@ -298,7 +339,8 @@ static int save_rows(struct iolab_store *s, const struct iolab_store_run *r, jso
 	char *config = json_dumps(json_object_get(doc, "config"), JSON_COMPACT | JSON_REAL_PRECISION(10));
 	int rc = config ? 0 : iolab_errf(err, EINVAL, "the JSON document has no config");
 	if (!rc && !(rc = prepare(s, "INSERT INTO runs (time, label, command, host, kind, target, "
-				  "config, json, table_text, interrupted) VALUES (?,?,?,?,?,?,?,?,?,?)",
+				  "config, json, table_text, interrupted, price_usd, capacity_bytes) "
+				  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 				  &rt, err))) {
 		bind_text(rt, 1, now);
 		bind_text(rt, 2, r->label);
@@ -310,6 +352,8 @@ static int save_rows(struct iolab_store *s, const struct iolab_store_run *r, jso
 		bind_text(rt, 8, r->json);
 		bind_text(rt, 9, r->table ? r->table : "");
 		sqlite3_bind_int(rt, 10, json_is_true(json_object_get(doc, "interrupted")));
+		bind_num(rt, 11, json_object_get(doc, "price_usd"));
+		bind_num(rt, 12, json_object_get(doc, "capacity_bytes"));
 		if (sqlite3_step(rt) != SQLITE_DONE)
 			rc = db_errf(s, err, EIO, "saving the run");
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -324,6 +368,8 @@ static int save_rows(struct iolab_store *s, const struct iolab_store_run *r, jso
 			break;
 		rc = save_point(s, pt, wt, *id, i, p, err);
 	}
+	if (!rc)
+		rc = save_devices(s, *id, json_object_get(doc, "devices"), err);
 	free(config);
 	sqlite3_finalize(rt);
 	sqlite3_finalize(pt);

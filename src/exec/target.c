@@ -23,6 +23,7 @@
 #include "iolab/target.h"
 
 #define SCRATCH_XATTR "user.iolab.scratch"
+#define SCRATCH_DEFAULT_BYTES (1ull << 30) /* a missing target without --size */
 
 static bool is_scratch(int fd)
 {
@@ -226,16 +227,21 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
 			return open_err(path, "stat", errno, err);
-		if (!o->size)
-			return iolab_errf(err, ENOENT,
-					  "%s: does not exist (give --size to create a scratch file)", path);
-		if ((rc = check_room(path, 0, o->size, err)))
+		/* A missing /dev/... is a mistyped device, never a file to make. */
+		if (!o->size && !strncmp(path, "/dev/", 5))
+			return iolab_errf(err, ENOENT, "%s: no such device (give --size to create a "
+					  "scratch file there)", path);
+		uint64_t size = o->size ? o->size : SCRATCH_DEFAULT_BYTES;
+		if (!o->size && !o->quiet)
+			fprintf(stderr, "iolab: %s: does not exist: creating a scratch file of 1 GiB "
+				"(--size chooses its size)\n", path);
+		if ((rc = check_room(path, 0, size, err)))
 			return rc;
 		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return open_err(path, "create", errno, err);
 		fsetxattr(fd, SCRATCH_XATTR, "1", 1, 0); /* best effort: without it, --force next time */
-		rc = fill(fd, path, 0, o->size, o, err);
+		rc = fill(fd, path, 0, size, o, err);
 		close(fd);
 		if (rc) {
 			unlink(path);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/device_info.h"
 #include "iolab/host_queue.h"
 #include "output_common.h"
 
@@ -18,6 +19,20 @@ static json_t *lat_obj(const struct iolab_hist *h)
 	for (unsigned i = 0; i < IOLAB_NPCT; i++)
 		json_object_set_new(o, iolab_pct_key[i], json_real(iolab_hist_percentile(h, iolab_pct_value[i]) / 1e3));
 	return o;
+}
+
+/* The histogram's non-empty buckets: [[low_ns, high_ns, count], ...] (include/iolab/histogram.h). */
+static json_t *hist_obj(const struct iolab_hist *h)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; h->count && i < IOLAB_HIST_BUCKETS; i++)
+		if (h->bucket[i]) {
+			uint64_t low = iolab_hist_bucket_low(i);
+			json_array_append_new(a, json_pack("[I,I,I]", (json_int_t)low,
+							   (json_int_t)(low + iolab_hist_bucket_width(i)),
+							   (json_int_t)h->bucket[i]));
+		}
+	return a;
 }
 
 static json_t *dir_obj(const struct iolab_point *p, const struct iolab_dir_result *d)
@@ -100,6 +115,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "qd", json_integer(p->qd));
 	load_fields(o, p);
 	json_object_set_new(o, "replay", replay_obj(p));
+	json_object_set_new(o, "capacity_bytes", p->capacity_bytes
+			    ? json_integer((json_int_t)p->capacity_bytes) : json_null());
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
 	json_object_set_new(o, "workers", json_integer(p->workers));
@@ -123,6 +140,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "bytes", json_integer((json_int_t)all->bytes));
 	json_object_set_new(o, "seconds", json_real(p->seconds));
 	json_object_set_new(o, "lat_us", lat_obj(&all->lat));
+	json_object_set_new(o, "lat_hist", json_pack("{s:o,s:o}", "read", hist_obj(&p->dir[0].lat),
+						      "write", hist_obj(&p->dir[1].lat)));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
@@ -319,6 +338,28 @@ static json_t *config_obj(const struct iolab_config *c)
 	return o;
 }
 
+/* The disks under the targets of every run, once each (device_info.h); [] for a simulation. */
+static json_t *devices_obj(const struct iolab_report *rep)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < rep->nconfig; i++)
+		for (unsigned t = 0; t < rep->config[i]->ntargets; t++) {
+			const char *path = rep->config[i]->target[t];
+			struct iolab_device_info d;
+			bool found = iolab_device_info(path, &d);
+#define STR_OR_NULL(s) (found && (s)[0] ? json_string(s) : json_null())
+			json_array_append_new(a, json_pack(
+				"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "target", path, "disk",
+				STR_OR_NULL(d.disk), "model", STR_OR_NULL(d.model), "firmware",
+				STR_OR_NULL(d.firmware), "backing_file", STR_OR_NULL(d.backing),
+				"size_bytes", found ? json_integer((json_int_t)d.size_bytes) : json_null(),
+				"rotational", d.rotational < 0 ? json_null() : json_boolean(d.rotational),
+				"scheduler", STR_OR_NULL(d.scheduler)));
+#undef STR_OR_NULL
+		}
+	return a;
+}
+
 int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,
 		      struct iolab_err *err)
 {
@@ -331,6 +372,13 @@ int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iola
 	json_t *root = json_pack("{s:s,s:s,s:{s:o,s:o,s:I},s:o,s:b}", "iolab", IOLAB_VERSION, "command",
 				 rep->command, "config", "job", rep->job ? json_string(rep->job) : json_null(),
 				 "runs", runs, "precondition_bytes", (json_int_t)r->precondition_bytes, "points", points, "interrupted", r->interrupted);
+	if (root) {
+		json_object_set_new(root, "price_usd", rep->price_usd > 0 ? json_real(rep->price_usd)
+								   : json_null());
+		json_object_set_new(root, "capacity_bytes", r->n && r->point[0].capacity_bytes
+				    ? json_integer((json_int_t)r->point[0].capacity_bytes) : json_null());
+		json_object_set_new(root, "devices", devices_obj(rep));
+	}
 	if (!root)
 		return iolab_errf(err, ENOMEM, "cannot build the JSON document (out of memory, or text "
 				  "that is not UTF-8)");

@@ -265,6 +265,19 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 	return 0;
 }
 
+/* What the point addresses in all: its targets' sizes together, or a simulated path's capacity
+ * (a volume's usable bytes), or the null engine's region. */
+static uint64_t env_capacity(const struct iolab_config *c, const struct run_env *env)
+{
+	if (env->no_io)
+		return env->desc ? iolab_subsys_bytes(env->desc)
+		       : c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < env->n; i++)
+		sum += env->tgt[i].size;
+	return sum;
+}
+
 static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
 {
 	memset(env, 0, sizeof(*env));
@@ -643,8 +656,7 @@ static int record_begin(const struct iolab_config *c, const struct run_env *env,
 	if (env->no_io) {
 		n = 1;
 		names[0] = c->model_name ? c->model_name : c->engine->name;
-		sizes[0] = env->desc ? iolab_subsys_bytes(env->desc)
-			   : c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
+		sizes[0] = env_capacity(c, env);
 	}
 	for (unsigned i = 0; !env->no_io && i < n; i++) {
 		names[i] = env->tgt[i].path;
@@ -1252,6 +1264,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		p->direct = c->direct && !env.no_io;
 		/* A volume spreads the queue over its drives: no single device limit to report. */
 		bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
+		p->capacity_bytes = env_capacity(c, &env);
 		p->device_depth = c->engine->device_depth && lone
 				  ? c->engine->device_depth(c->engine_config) : 0;
 		iolab_hist_reset(&p->dir[0].lat);
