@@ -3,7 +3,8 @@
  * ratio of the runs' --json figures for the others), the gain in points of %, a prediction's
  * error against a "measured" run, points of differing qd lists listed as unmatched, runs named
  * by label, an unknown run and --measured alone refused (exit 2), the CSV's header and rows,
- * --price with the run's capacity_bytes, and an existing output refused without --force. Then
+ * a price saved with the run (sim --price) and --price replacing it, $/GB from the run's
+ * capacity_bytes, and an existing output refused without --force. Then
  * iolab_compare itself on hand-built documents (docs/json-schema.md) with exact figures: the
  * latency mean weighted by I/Os (as the store's points.lat_mean_us, docs/results-db.md), the
  * geometric mean of ratios as the overall figure (Fleming and Wallace, "How not to lie with
@@ -28,6 +29,7 @@
 #include "iolab/compare.h"
 
 static char db[512], json_atl[512], json_chee[512];
+static const json_t *jpath(const json_t *v, const char *a, size_t i, const char *b);
 
 /* got within eps of want (relative to want where it exceeds 1) */
 #define assert_near(got, want, eps) near_(__LINE__, got, want, eps)
@@ -67,6 +69,11 @@ static int setup(void **state)
 	sim("atlas10k", "1,4", "atl", json_atl);
 	sim("cheetah9LP", "1,4", "chee", json_chee);
 	sim("atlas10k", "1,16", "q16", q16);
+	/* run 4: a run saved with its price (sim --price) */
+	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--pattern", "rand-read", "--bs", "4k", "--qd", "1,4",
+				   "--time", "1", "--db", db, "--label", "priced", "--price", "120", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
 	return 0;
 }
 
@@ -305,7 +312,19 @@ static void test_price(void **state)
 	double best = fmax(doc_iops(json_chee, 0), doc_iops(json_chee, 1));
 	assert_near(jnum(json_object_get(c, "usd_per_iops")), 300 / best, 1e-9);
 	assert_near(jnum(json_object_get(a, "price_usd")), 250.5, 1e-9);
-	assert_true(json_is_null(json_object_get(a, "usd_per_gb"))); /* no capacity */
+	json_t *d = th_load_json(json_atl); /* the capacity the run wrote */
+	assert_near(jnum(json_object_get(a, "usd_per_gb")), 250.5 / (jnum(json_object_get(d, "capacity_bytes")) / 1e9),
+		    1e-9);
+	json_decref(d);
+	json_decref(res);
+
+	/* a price saved with the run is read; --price replaces it */
+	res = cmp("priced", "chee", NULL, NULL, NULL, NULL, NULL, NULL);
+	assert_near(jnum(jpath(res, "runs", 0, "price_usd")), 120, 1e-12);
+	assert_true(json_is_null(jpath(res, "runs", 1, "price_usd")));
+	json_decref(res);
+	res = cmp("priced", "chee", "--price", "priced=60", NULL, NULL, NULL, NULL);
+	assert_near(jnum(jpath(res, "runs", 0, "price_usd")), 60, 1e-12);
 	json_decref(res);
 
 	struct th_out o = th_iolab("compare", "atl", "chee", "--price", "chee=300", "--db", db, NULL);
