@@ -36,6 +36,9 @@ int cmd_db(int argc, char **argv);
 /* `iolab report ID|LABEL ... -o FILE` (cmd_report.c): an HTML page of saved runs. */
 int cmd_report(int argc, char **argv);
 
+/* `iolab compare` (cmd_compare.c): saved runs point by point (docs/compare.md). */
+int cmd_compare(int argc, char **argv);
+
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "iolab/compare.h"
 #include "iolab/outfile.h"
 #include "iolab/report.h"
 #include "iolab/store.h"
@@ -92,20 +93,25 @@ static int load_runs(struct iolab_store *s, const struct report_args *a, struct 
 	return EXIT_OK;
 }
 
-/* THE PLACE WHERE THE COMPARISON JOINS THE REPORT. When iolab_compare (include/iolab/compare.h)
- * is merged: with two runs or more, build a struct iolab_compare_run per run from docs (id,
- * label, doc), call iolab_compare(runs, n, 0, IOLAB_COMPARE_REF, &cmp, err) and set
- * r->comparison = cmp (an object, or an array of objects for several comparisons); the caller
- * then owns and frees it with json_decref. report.js already draws it as tables
- * (tests/data/report/comparison.json is such an object). Until then it attaches nothing. */
+/* With two runs or more, the page shows them compared point by point (compare.h): each as % of
+ * the first run named. The caller frees r->comparison. */
 static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
 				    size_t n, struct iolab_err *err)
 {
-	(void)docs;
-	(void)n;
-	(void)err;
 	r->comparison = NULL;
-	return 0;
+	if (n < 2)
+		return 0;
+	struct iolab_compare_run *runs = calloc(n, sizeof(*runs));
+	if (!runs)
+		return iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		runs[i] = (struct iolab_compare_run){.id = docs[i].id, .label = docs[i].label,
+						     .doc = docs[i].doc};
+	json_t *cmp = NULL;
+	int rc = iolab_compare(runs, n, 0, IOLAB_COMPARE_REF, &cmp, err);
+	free(runs);
+	r->comparison = cmp;
+	return rc;
 }
 
 static int write_report(const char *path, const struct iolab_html_report *r)

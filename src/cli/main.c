@@ -21,6 +21,7 @@ static const struct {
 	{"models", cmd_models, "list the built-in drive models"},
 	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
 	{"db", cmd_db, "saved results: list, show, export, delete (docs/results-db.md)"},
+	{"compare", cmd_compare, "saved runs point by point: % of a reference, gain, error (docs/compare.md)"},
 	{"report", cmd_report, "one self-contained HTML page of saved runs, with charts (docs/report.md)"},
 };
 
