@@ -141,7 +141,11 @@ static void test_data_embedded(void **state)
 	assert_true(json_equal(json_object_get(r0, "doc"), e0));
 	assert_true(json_equal(json_object_get(r1, "doc"), e1));
 	assert_int_equal(json_array_size(json_object_get(json_object_get(r0, "doc"), "points")), 2);
-	assert_null(json_object_get(d, "comparison")); /* iolab compare is not attached yet */
+	/* two runs: compared point by point, each as % of the first (compare.h) */
+	json_t *cmp = json_object_get(d, "comparison");
+	assert_string_equal(json_string_value(json_object_get(cmp, "mode")), "ref");
+	assert_int_equal(json_integer_value(json_object_get(cmp, "reference")), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "runs")), 2);
 	/* the label's "</script><!--" never reaches the page as such */
 	assert_null(strstr(html, "</script><!--"));
 	assert_non_null(strstr(html, "<\\/script>\\u003c!--x"));
