@@ -36,11 +36,14 @@ static int setup(void **state)
 				   "--qd", "1,4", "--time", "1", "--db", db, "--label", "atlas", "--quiet", NULL);
 	struct th_out b = th_iolab("sim", "--model", "barracuda", "--pattern", "file-server", "--time", "1",
 				   "--db", db, "--label", "</script><!--x", "--quiet", NULL);
-	int ok = a.status == 0 && b.status == 0;
+	struct th_out c = th_iolab("sim", "--model", "cheetah9LP", "--pattern", "rand-read", "--bs", "4k",
+				   "--qd", "1,4", "--time", "1", "--db", db, "--label", "cheetah", "--quiet", NULL);
+	int ok = a.status == 0 && b.status == 0 && c.status == 0;
 	if (!ok)
-		fprintf(stderr, "sim failed: %s%s", a.err, b.err);
+		fprintf(stderr, "sim failed: %s%s%s", a.err, b.err, c.err);
 	th_out_free(&a);
 	th_out_free(&b);
+	th_out_free(&c);
 	return ok ? 0 : -1;
 }
 
@@ -141,11 +144,7 @@ static void test_data_embedded(void **state)
 	assert_true(json_equal(json_object_get(r0, "doc"), e0));
 	assert_true(json_equal(json_object_get(r1, "doc"), e1));
 	assert_int_equal(json_array_size(json_object_get(json_object_get(r0, "doc"), "points")), 2);
-	/* two runs: compared point by point, each as % of the first (compare.h) */
-	json_t *cmp = json_object_get(d, "comparison");
-	assert_string_equal(json_string_value(json_object_get(cmp, "mode")), "ref");
-	assert_int_equal(json_integer_value(json_object_get(cmp, "reference")), 0);
-	assert_int_equal(json_array_size(json_object_get(cmp, "runs")), 2);
+	assert_null(json_object_get(d, "comparison")); /* the two runs share no point */
 	/* the label's "</script><!--" never reaches the page as such */
 	assert_null(strstr(html, "</script><!--"));
 	assert_non_null(strstr(html, "<\\/script>\\u003c!--x"));
@@ -242,6 +241,33 @@ static void test_library_title_and_comparison(void **state)
 	iolab_store_close(s);
 }
 
+/* Runs are compared in groups that share points, each as % of its first run: of atlas (rand-read
+ * 4k, qd 1 and 4), the file-server run and cheetah (as atlas), atlas and cheetah are one group
+ * and the file-server run is left alone. */
+static void test_comparison_groups(void **state)
+{
+	(void)state;
+	char path[512];
+	in_dir(path, sizeof(path), "groups.html");
+	struct th_out o = th_iolab("report", "atlas", "2", "cheetah", "-o", path, "--db", db, "--force",
+				   NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	char *html = th_read_file(path, NULL);
+	json_t *d = embedded(html);
+	json_t *cmps = json_object_get(d, "comparison");
+	assert_int_equal(json_array_size(cmps), 1);
+	json_t *cmp = json_array_get(cmps, 0), *runs = json_object_get(cmp, "runs");
+	assert_string_equal(json_string_value(json_object_get(cmp, "mode")), "ref");
+	assert_int_equal(json_array_size(runs), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "id")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 1), "id")), 3);
+	assert_int_equal(json_array_size(json_object_get(cmp, "points")), 2);
+	assert_int_equal(json_array_size(json_object_get(cmp, "unmatched")), 0);
+	json_decref(d);
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_existing_needs_force),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_library_title_and_comparison),
+		cmocka_unit_test(test_comparison_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, th_dir_teardown);
 }

@@ -93,24 +93,66 @@ static int load_runs(struct iolab_store *s, const struct report_args *a, struct 
 	return EXIT_OK;
 }
 
-/* With two runs or more, the page shows them compared point by point (compare.h): each as % of
- * the first run named. The caller frees r->comparison. */
+/* Compares runs[0..n) as % of the first; *cmp is NULL where they share no point. */
+static int compare_group(const struct iolab_compare_run *runs, size_t n, json_t **cmp,
+			 struct iolab_err *err)
+{
+	int rc = iolab_compare(runs, n, 0, IOLAB_COMPARE_REF, cmp, err);
+	if (!rc && !json_array_size(json_object_get(*cmp, "points"))) {
+		json_decref(*cmp);
+		*cmp = NULL;
+	}
+	return rc;
+}
+
+/* The page shows the runs compared point by point (compare.h), each as % of a reference. Runs
+ * are grouped in the order named: a run joins the first group whose first run shares a point
+ * with it, else starts one; each group of two runs or more is one comparison, its first run the
+ * reference (all the runs, when they measured the same points). r->comparison is an array, or
+ * NULL when no two runs share a point; the caller frees it. */
 static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
 				    size_t n, struct iolab_err *err)
 {
-	r->comparison = NULL;
-	if (n < 2)
-		return 0;
 	struct iolab_compare_run *runs = calloc(n, sizeof(*runs));
-	if (!runs)
-		return iolab_errf(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	size_t *group = calloc(n, sizeof(*group)); /* group[i]: the first run of run i's group */
+	json_t *all = json_array();
+	int rc = runs && group && all ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) {
 		runs[i] = (struct iolab_compare_run){.id = docs[i].id, .label = docs[i].label,
 						     .doc = docs[i].doc};
-	json_t *cmp = NULL;
-	int rc = iolab_compare(runs, n, 0, IOLAB_COMPARE_REF, &cmp, err);
+		group[i] = i;
+		for (size_t k = 0; !rc && k < i && group[i] == i; k++) {
+			if (group[k] != k)
+				continue; /* k is not the first of a group */
+			struct iolab_compare_run pair[2] = {runs[k], runs[i]};
+			json_t *c = NULL;
+			rc = compare_group(pair, 2, &c, err);
+			if (c)
+				group[i] = k;
+			json_decref(c);
+		}
+	}
+	struct iolab_compare_run *members = calloc(n ? n : 1, sizeof(*members));
+	if (!rc && !members)
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t g = 0; !rc && g < n; g++) {
+		size_t m = 0;
+		for (size_t i = g; i < n; i++)
+			if (group[i] == g)
+				members[m++] = runs[i];
+		json_t *c = NULL;
+		if (m >= 2 && !(rc = compare_group(members, m, &c, err)) && c)
+			json_array_append_new(all, c);
+	}
+	free(members);
 	free(runs);
-	r->comparison = cmp;
+	free(group);
+	if (!rc && json_array_size(all)) {
+		r->comparison = all;
+		return 0;
+	}
+	json_decref(all);
+	r->comparison = NULL;
 	return rc;
 }
 
