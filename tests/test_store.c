@@ -375,7 +375,8 @@ static void test_migration_from_version_1(void **state)
 }
 
 /* A run on a loop device saves the disk's identity (sysfs) and the histogram's buckets, whose
- * counts add up to the I/Os. */
+ * counts add up to the I/Os, and warns that a loop without direct I/O measures the page cache
+ * (loop/dio, Documentation/ABI/testing/sysfs-block-loop in the kernel sources). */
 static void test_device_identity_and_histogram_saved(void **state)
 {
 	(void)state;
@@ -397,6 +398,9 @@ static void test_device_identity_and_histogram_saved(void **state)
 	assert_int_equal(query_int(db, "SELECT count(*) FROM devices WHERE disk LIKE 'loop%'"), 1);
 	assert_int_equal(query_int(db, "SELECT count(*) FROM devices WHERE scheduler IS NOT NULL "
 				   "AND rotational IS NOT NULL"), 1);
+	/* attached without --direct-io: the loop reads its file through the page cache, said */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM warnings WHERE text LIKE "
+				   "'%loop device reading%through the page cache%'"), 1);
 	int64_t ios = query_int(db, "SELECT json_extract(json, '$.read.ios') FROM points");
 	int64_t sum = query_int(db, "SELECT sum(json_extract(b.value, '$[2]')) FROM points, "
 				"json_each(json_extract(points.json, '$.lat_hist.read')) b");

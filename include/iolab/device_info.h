@@ -15,6 +15,8 @@ struct iolab_device_info {
 	char scheduler[32];   /* the active I/O scheduler ("none", "mq-deadline"); "" if none */
 	uint64_t size_bytes;  /* of the whole disk */
 	int rotational;       /* 1 spins, 0 does not, -1 unknown */
+	int loop_dio;         /* a loop device: 1 if it reads its file with direct I/O (loop/dio),
+				 0 if through the page cache; -1 not a loop device */
 };
 
 /* Fills d for the disk holding path (a block device, or a file on one). Returns false where

@@ -44,7 +44,7 @@ static void active_scheduler(const char *list, char *buf, size_t n)
 bool iolab_device_info(const char *path, struct iolab_device_info *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->rotational = -1;
+	d->rotational = d->loop_dio = -1;
 	struct stat st;
 	if (stat(path, &st))
 		return false;
@@ -68,6 +68,8 @@ bool iolab_device_info(const char *path, struct iolab_device_info *d)
 	if (!d->firmware[0])
 		read_line(dir, "device/rev", d->firmware, sizeof(d->firmware)); /* SCSI, SATA */
 	read_line(dir, "loop/backing_file", d->backing, sizeof(d->backing));
+	read_line(dir, "loop/dio", v, sizeof(v));
+	d->loop_dio = !d->backing[0] ? -1 : v[0] == '1';
 	read_line(dir, "queue/scheduler", v, sizeof(v));
 	active_scheduler(v, d->scheduler, sizeof(d->scheduler));
 	read_line(dir, "size", v, sizeof(v)); /* 512-byte sectors, whatever the block size */

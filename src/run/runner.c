@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "iolab/clock.h"
+#include "iolab/device_info.h"
 #include "iolab/method.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
@@ -906,10 +907,16 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 				iolab_point_warn(p, "queue depth %.1f reached of %.0f requested", mean_qd, want);
 		}
 	}
-	for (unsigned t = 0; t < env->n && !env->no_io; t++)
-		if (env->tgt[t].tmpfs && c->direct)
+	for (unsigned t = 0; t < env->n && !env->no_io && c->direct; t++) {
+		struct iolab_device_info d;
+		if (env->tgt[t].tmpfs)
 			iolab_point_warn(p, "%s is on tmpfs: O_DIRECT does not bypass memory there",
 					 env->tgt[t].path);
+		else if (env->tgt[t].blockdev && iolab_device_info(env->tgt[t].path, &d) && !d.loop_dio)
+			iolab_point_warn(p, "%s is a loop device reading %s through the page cache "
+					 "(loop/dio = 0): memory serves what it cached, not the disk "
+					 "(losetup --direct-io=on)", env->tgt[t].path, d.backing);
+	}
 	if (errs)
 		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
 				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
