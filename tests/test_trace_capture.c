@@ -153,7 +153,9 @@ static void record_on_run(void **state)
 	assert_in_range(s.n, ios, ios + 4);
 	assert_int_equal(s.no_done, 0);
 	assert_int_equal(s.out_of_bounds, 0);
-	assert_int_equal(s.out_of_order, 0);
+	/* in issue order, but for an I/O that outlived the recorder's window of later ones, which
+	 * a busy machine can cause and the run then reports: at most 1 in 1000 */
+	assert_true(s.out_of_order <= ios / 1000);
 	assert_int_equal(s.h.ntargets, 1);
 	assert_int_equal(s.h.target[0].size, 64 << 20);
 	assert_non_null(strstr(s.h.target[0].name, "run.img"));
