@@ -24,6 +24,9 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explain);
  * or -errno with err set. */
 int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,
 		      struct iolab_err *err);
+/* Writes a CSV text field (RFC 4180): quoted when it holds a comma, a quote or a line break, its
+ * quotes doubled. */
+void iolab_csv_text(FILE *f, const char *s);
 /* Writes one CSV row per point (with a header) to f. */
 int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *err);
 

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "iolab/compare.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/parse.h"
 #include "iolab/store.h"
 
@@ -463,21 +464,6 @@ static const char *const csv_key_fields[] = {"pattern", "bs", "read_pct", "qd", 
 					     "cache_bytes", "write_policy", "model", "n"};
 #define NCSVKEY (sizeof(csv_key_fields) / sizeof(csv_key_fields[0]))
 
-static void csv_text(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_value(FILE *f, const json_t *v)
 {
 	char buf[128];
@@ -487,13 +473,13 @@ static void csv_value(FILE *f, const json_t *v)
 	} else if (json_is_real(v)) {
 		fprintf(f, "%.10g", json_real_value(v));
 	} else if (json_is_string(v)) {
-		csv_text(f, json_string_value(v));
+		iolab_csv_text(f, json_string_value(v));
 	} else if (json_is_object(v)) { /* a volume: level:drives/stripe */
 		const json_t *s = json_object_get(v, "stripe");
 		snprintf(buf, sizeof(buf), "%s:%lld/%lld", json_string_value(json_object_get(v, "level")),
 			 (long long)json_integer_value(json_object_get(v, "drives")),
 			 (long long)(json_is_integer(s) ? json_integer_value(s) : 0));
-		csv_text(f, buf);
+		iolab_csv_text(f, buf);
 	}
 }
 
@@ -501,7 +487,7 @@ static void csv_row(FILE *f, const json_t *res, const json_t *name, bool matched
 		    const json_t *values, const json_t *gain, const json_t *error)
 {
 	const json_t *run = json_array_get(json_object_get(res, "runs"), r);
-	csv_text(f, json_string_value(name));
+	iolab_csv_text(f, json_string_value(name));
 	fprintf(f, ",%d", matched);
 	csv_value(f, json_object_get(run, "id"));
 	csv_value(f, json_object_get(run, "name"));

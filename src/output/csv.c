@@ -9,8 +9,7 @@
 #include "iolab/host_queue.h"
 #include "output_common.h"
 
-/* Writes a text field, quoted when it needs to be. */
-static void csv_text(FILE *f, const char *s)
+void iolab_csv_text(FILE *f, const char *s)
 {
 	if (!s[strcspn(s, ",\"\r\n")]) {
 		fputs(s, f);
@@ -38,7 +37,7 @@ static void csv_warnings(FILE *f, const struct iolab_point *p)
 			strcat(all, "; ");
 		strcat(all, p->warn[w]);
 	}
-	csv_text(f, all);
+	iolab_csv_text(f, all);
 	free(all);
 }
 
@@ -91,19 +90,19 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		const struct iolab_point *p = &r->point[i];
 		point_all(p, all);
 		const struct iolab_hist *h = &all->lat;
-		csv_text(f, p->run ? p->run : "");
+		iolab_csv_text(f, p->run ? p->run : "");
 		fputc(',', f);
-		csv_text(f, p->pattern);
+		iolab_csv_text(f, p->pattern);
 		fputc(',', f);
 		if (p->bs) /* empty for a size mix */
 			fprintf(f, "%" PRIu64, p->bs);
 		fprintf(f, ",%d,%u,%u,", p->read_pct, p->workers, p->qd);
-		csv_text(f, p->engine);
+		iolab_csv_text(f, p->engine);
 		fputc(',', f);
-		csv_text(f, p->model ? p->model : "");
+		iolab_csv_text(f, p->model ? p->model : "");
 		fputc(',', f);
 		if (p->host_sched >= 0)
-			csv_text(f, iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
+			iolab_csv_text(f, iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
 		fputc(',', f);
 		if (p->array_drives) /* empty for a single drive or a real target */
 			fprintf(f, "%u,%" PRIu64, p->array_drives, p->stripe);
