@@ -33,18 +33,24 @@ static void in_dir(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
+/* The first column of the first row of sql, run on the store at db. */
+static int64_t query_int(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	return v;
+}
+
 /* Number of runs in the store at path. */
 static int count_runs(const char *path)
 {
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	int n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
+	return (int)query_int(path, "SELECT count(*) FROM runs");
 }
 
 static void test_save_list_show_export_delete(void **state)
@@ -327,18 +333,6 @@ static const char v1_store[] =
 	" 'h', 'sim', 'atlas10k', '{}', '{\"iolab\": \"0.1\", \"points\": []}', 'the old table', 0);"
 	"PRAGMA user_version=1;";
 
-static int64_t query_int(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_stmt *q;
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	sqlite3_close(h);
-	return v;
-}
 
 /* A version-1 store is brought to version 2 when it is first read, its run kept; runs saved
  * after carry their price, capacity and disks. */
