@@ -801,7 +801,7 @@ static int import_seek_type(const struct dval *mech, const char *type, struct io
 	if (t == 5)
 		return get_ms(mech, "Constant seek time", &m->seek_const_ns, err);
 	if (t == 1 || t == 2) {
-		if (get_floats(mech, "HPL seek equation values", 6, -1, 1e7, m->seek_hpl, err))
+		if (get_floats(mech, "HPL seek equation values", 6, -1e7, 1e7, m->seek_hpl, err))
 			return -EINVAL;
 		const char *why = iolab_seek_hpl_invalid(m->seek_hpl);
 		if (why)

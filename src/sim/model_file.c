@@ -213,7 +213,7 @@ static int seek_field(struct mparser *p, const char *k, char *v)
 		return ferr(p, k, "is not seek_rotation, average_rotation or constant", v);
 	}
 	if (!strcmp(k, "seek_hpl")) {
-		if (numbers(p, k, v, 6, -1, 1e7, m->seek_hpl))
+		if (numbers(p, k, v, 6, -1e7, 1e7, m->seek_hpl))
 			return -EINVAL;
 		const char *why = iolab_seek_hpl_invalid(m->seek_hpl);
 		return why ? ferr(p, k, why, NULL) : 0;
