@@ -6,7 +6,9 @@
  * one `disksim_disk NAME { ... }` block (controller, cache, queue) whose "Model" parameter sources
  * the .model file: a `dm_disk NAME { ... }` block with the geometry, a dm_mech_g1 mechanical model
  * and a dm_layout_g1 layout with its zones. The mechanical model's "Full seek curve" names the
- * .seek file: "Seek distances measured: N", then N "distance, ms" lines.
+ * .seek file: "Seek distances measured: N", then N "distance, ms" lines (or "distance, ms,
+ * stddev", as DIXtrac writes them), read when the "Seek type" is extracted; the other seek types
+ * are formulas (seek_curve.c).
  *
  * The reader builds a small tree of the whole file first, then looks parameters up by name (case
  * and spacing as DiskSim writes them; compared without regard to case). Every error is one line
@@ -567,7 +569,8 @@ static char *sibling(const char *from, const char *name)
 	return p;
 }
 
-/* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines. */
+/* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines, each with an
+ * optional third column (a standard deviation, kept in the model, not simulated). */
 static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	char *text;
