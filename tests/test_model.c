@@ -761,8 +761,8 @@ static void test_import_errors(void **state)
 		   "atlas10k.model:24: field 'Sparing scheme used'", "sparing scheme 5 is not supported", NULL);
 	bad_import("atlas10k.model", "Sparing scheme used = 9,", "Sparing scheme used = 7,",
 		   "field 'Number of spares'", "must be 0", NULL);
-	bad_import("atlas10k.model", "Seek type = extracted,", "Seek type = hpl,",
-		   "atlas10k.model:8: field 'Seek type'", "not supported", NULL);
+	bad_import("atlas10k.model", "Seek type = extracted,", "Seek type = bezier,",
+		   "atlas10k.model:8: field 'Seek type'", "not a DiskSim seek type", NULL);
 	bad_import("atlas10k.model", "LBN-to-PBN mapping scheme = 1,", "LBN-to-PBN mapping scheme = 2,",
 		   "field 'LBN-to-PBN mapping scheme'", NULL);
 	bad_import("atlas10k.model", "Number of cylinders = 10042,", "Number of cylinders = -3,",

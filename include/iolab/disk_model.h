@@ -55,6 +55,26 @@ struct iolab_zone {
 struct iolab_seek_point {
 	uint32_t dist;  /* cylinders */
 	uint64_t ns;
+	uint64_t sd_ns; /* standard deviation measured with it (DIXtrac's third column); recorded */
+};
+
+/* How the seek time follows from the distance (docs/model-format.md, "Seek formulas and
+ * access-time types"; DiskSim 4.0 manual B.4.3 p77, B.5 pp80-81). */
+enum iolab_seek_type {
+	IOLAB_SEEK_DEFAULT = 0, /* the [seek] table if there is one, else iolab's fitted formula */
+	IOLAB_SEEK_EXTRACTED,   /* the [seek] table (required) */
+	IOLAB_SEEK_HPL,         /* the HPL equation, seek_hpl */
+	IOLAB_SEEK_HPLPLUS10,   /* seek_first_ten_ns for 1..10 cylinders, the HPL equation beyond */
+	IOLAB_SEEK_CURVE,       /* Lee's equation through single, average and full stroke */
+	IOLAB_SEEK_LINEAR,      /* straight lines through single, average and full stroke */
+	IOLAB_SEEK_CONSTANT,    /* seek_const_ns for every positioning */
+};
+
+/* What a media access's positioning costs (DiskSim's "Access time type"). */
+enum iolab_access {
+	IOLAB_ACCESS_MECHANICS = 0, /* seek and rotation modelled (trackSwitchPlusRotation) */
+	IOLAB_ACCESS_AVG_ROTATION,  /* seek modelled, rotational latency half a revolution */
+	IOLAB_ACCESS_CONSTANT,      /* access_const_ns instead of seek and rotation */
 };
 
 struct iolab_disk_model {
@@ -71,7 +91,8 @@ struct iolab_disk_model {
 	unsigned nseek;               /* measured seek curve (interpolated), or 0: the formula */
 	struct iolab_seek_point *seek;
 	uint64_t seek_single_ns, seek_avg_ns, seek_full_ns; /* datasheet figures (formula) */
-	uint64_t write_settle_ns, head_switch_ns;
+	int64_t write_settle_ns;      /* may be negative (writes settle faster than reads) */
+	uint64_t head_switch_ns;
 	/* controller */
 	uint64_t bus_ns_per_block;    /* interface transfer time per block */
 	uint64_t ovh_read_hit[2];     /* command overhead, indexed by the previous command: 0 read, 1 write */
@@ -105,6 +126,16 @@ struct iolab_disk_model {
 	bool read_free_blocks;        /* while waiting on the target track for the first wanted
 					 sector, the sectors before it that pass under the head are
 					 cached (DiskSim: Read any free blocks) */
+	/* seek formula and access-time type (seek_curve.c) */
+	enum iolab_seek_type seek_type;
+	double seek_hpl[6];           /* V1 (cylinders), V2..V6 (ms); V6 = -1: no single-cylinder time */
+	uint64_t seek_first_ten_ns[10]; /* seeks of 1..10 cylinders (hplplus10) */
+	uint64_t seek_const_ns;       /* IOLAB_SEEK_CONSTANT */
+	bool seek_has_sd;             /* the [seek] table has standard deviations */
+	enum iolab_access access;
+	uint64_t access_const_ns;     /* IOLAB_ACCESS_CONSTANT */
+	uint64_t ovh_complete[2];     /* completion overhead of a read [0], a write [1]: after the
+					 last transfer, before the command completes */
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block
@@ -132,7 +163,15 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f);
 unsigned iolab_model_builtin_count(void);
 const char *iolab_model_builtin_name(unsigned i);
 
-/* Seek time for a distance in cylinders (0 for 0). */
+/* Seek time for a distance in cylinders (0 for 0, except with a constant seek time); a write
+ * adds the settle time (never below 0 in all). */
 uint64_t iolab_model_seek_ns(const struct iolab_disk_model *m, uint32_t dist, bool write);
+
+/* seek_curve.c: the seek time of the formula seek types (m->seek_type HPL .. CONSTANT) for
+ * dist cylinders, in ns (read time, no settle). */
+double iolab_seek_formula_ns(const struct iolab_disk_model *m, uint32_t dist);
+/* Checks an HPL list [V1..V6] (manual B.5.2: V1 a whole number >= 0, V2..V5 >= 0, V6 >= 0 or
+ * -1). Returns NULL or what is wrong ("V1 must be a whole number >= 0"). */
+const char *iolab_seek_hpl_invalid(const double v[6]);
 
 #endif

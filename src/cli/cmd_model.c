@@ -173,13 +173,25 @@ static void show_text(const struct iolab_disk_model *m, const struct figures *f)
 	       m->rpm, f->rev_ms, f->latency_ms);
 	printf("%-12s single %.3f ms, average %.3f ms (random cylinder pairs), full stroke %.3f ms\n",
 	       "seek", f->seek_single_ms, f->seek_avg_ms, f->seek_full_ms);
-	if (m->nseek)
+	static const char *const formula[] = {"", "", "HPL equation", "first ten seek times, then the "
+					      "HPL equation", "Lee's curve through the single, average "
+					      "and full-stroke times", "straight lines through the single, "
+					      "average and full-stroke times", "constant seek time"};
+	static const char *const type[] = {"", "", "hpl", "hplplus10", "curve", "linear", "constant"};
+	if (m->seek_type > IOLAB_SEEK_EXTRACTED)
+		printf("%-12s %s (seek_type = %s)\n", "", formula[m->seek_type], type[m->seek_type]);
+	else if (m->nseek)
 		printf("%-12s measured curve of %u points\n", "", m->nseek);
 	else
 		printf("%-12s fitted to the datasheet figures (single %.3f, average %.3f, full %.3f ms)\n",
 		       "", m->seek_single_ns / 1e6, m->seek_avg_ns / 1e6, m->seek_full_ns / 1e6);
-	printf("%-12s head switch %.3f ms, write settle +%.3f ms\n", "", m->head_switch_ns / 1e6,
+	printf("%-12s head switch %.3f ms, write settle %+.3f ms\n", "", m->head_switch_ns / 1e6,
 	       m->write_settle_ns / 1e6);
+	if (m->access == IOLAB_ACCESS_AVG_ROTATION)
+		printf("%-12s rotational latency taken as half a revolution (access_time)\n", "");
+	else if (m->access == IOLAB_ACCESS_CONSTANT)
+		printf("%-12s constant %.3f ms instead of seek and rotation (access_time)\n", "",
+		       m->access_const_ns / 1e6);
 	if (f->interface_mb_s > 0)
 		printf("%-12s %.1f MB/s (%.3f us a block)\n", "interface", f->interface_mb_s,
 		       m->bus_ns_per_block / 1e3);

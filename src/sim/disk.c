@@ -59,6 +59,8 @@ struct iolab_disk {
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
+	uint64_t cont_lbn;         /* the block that would follow the last one read or written */
+	double cont_t;             /* ... at this time, without repositioning (cont_lbn 0: none) */
 	double arm_free;           /* foreground media work (read or flush) ends */
 	double *flush_end;         /* flushes in progress or queued: their ends (serve_write) */
 	unsigned nflush, max_dirty; /* at most max_dirty of them */
@@ -146,10 +148,12 @@ static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bo
 			d->seek_memo[dist] = iolab_model_seek_ns(d->m, dist, false);
 		t = (double)d->seek_memo[dist];
 	}
+	else if (d->m->seek_type == IOLAB_SEEK_CONSTANT) /* also for 0 cylinders (see reach_bg) */
+		t = (double)iolab_model_seek_ns(d->m, 0, false);
 	if (p->head != d->head && (double)d->m->head_switch_ns > t)
 		t = (double)d->m->head_switch_ns;
-	if (t > 0 && write)
-		t += (double)d->m->write_settle_ns;
+	if (t > 0 && write) /* a negative settle (manual B.4.3) shortens it, never below 0 */
+		t = fmax(0, t + (double)d->m->write_settle_ns);
 	return t;
 }
 
@@ -165,14 +169,37 @@ static double rotate_ns(const struct iolab_disk *d, const struct iolab_phys *p, 
 	return w * rev;
 }
 
+/* Positioning by the access-time type (DiskSim 4.0 manual B.4.3 p77, "Access time type") for
+ * block p from time t, when it does not follow on from the block before (cont). Sets *mv (seek)
+ * and returns the rotational wait: constant: the constant access time instead of both;
+ * averageRotation: half a revolution (DiskSim's dm_latency_g1_average), a block that follows on
+ * the same track none; trackSwitchPlusRotation: the sector's real angle. */
+static double position_ns(const struct iolab_disk *d, const struct iolab_phys *p, double t, bool write,
+			  bool cont, double *mv)
+{
+	bool same = p->cyl == d->cyl && p->head == d->head;
+	if (d->m->access == IOLAB_ACCESS_CONSTANT) { /* per request: no mechanics at all */
+		*mv = 0;
+		return cont ? 0 : (double)d->m->access_const_ns;
+	}
+	/* A constant seek time is charged for every positioning, even to the same track. */
+	*mv = same && (cont || d->m->seek_type != IOLAB_SEEK_CONSTANT) ? 0 : move_ns(d, p, write);
+	if (d->m->access == IOLAB_ACCESS_AVG_ROTATION)
+		return cont && same ? 0 : (double)d->m->rev_ns / 2;
+	return rotate_ns(d, p, t + *mv);
+}
+
 /* Moves the arm to block p and waits for its sector; returns when the sector starts. The
  * time is charged to the command unless it is background work. */
 static double reach_bg(struct iolab_disk *d, const struct iolab_phys *p, double t, bool write,
 		       bool background)
 {
-	double mv = p->cyl == d->cyl && p->head == d->head ? 0 : move_ns(d, p, write);
+	bool cont = d->cont_lbn && p->lbn == d->cont_lbn && fabs(t - d->cont_t) < 0.5;
+	double mv;
+	double w = position_ns(d, p, t, write, cont, &mv);
 	t += mv;
-	double w = rotate_ns(d, p, t);
+	d->cont_lbn = p->lbn + 1;
+	d->cont_t = t + w + p->sector_ns;
 	if (!background) {
 		d->st.seeks += p->cyl != d->cyl;
 		d->st.seek_ns += mv;
@@ -531,7 +558,9 @@ static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double 
 {
 	double bulk = (double)d->m->bus_ns_per_block;
 	*pre = 0;
-	if (d->m->zero_latency_read && n)
+	/* zero latency needs the rotational position: not with constant or average access times */
+	bool mech = d->m->access == IOLAB_ACCESS_MECHANICS;
+	if (d->m->zero_latency_read && mech && n)
 		return media_read_zl(d, lbn, n, t, bus, pre);
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
@@ -539,7 +568,7 @@ static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double 
 			map(d, lbn, &p);
 		else if (iolab_layout_next(d->m, &p))
 			map(d, lbn + k, &p);
-		if (k == 0 && d->m->read_free_blocks) {
+		if (k == 0 && d->m->read_free_blocks && mech) {
 			double land = t + move_ns(d, &p, false);
 			t = reach(d, &p, t, false);
 			*pre = passed_before(d, &p, land, lbn);
@@ -694,7 +723,8 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double data0)
 {
 	double bulk = (double)d->m->bus_ns_per_block, rev = (double)d->m->rev_ns;
-	if (d->m->zero_latency_write && n) { /* a sector is written once it passes with its data */
+	if (d->m->zero_latency_write && d->m->access == IOLAB_ACCESS_MECHANICS && n) {
+		/* a sector is written once it passes with its data */
 		struct zl_track z = {0};
 		for (uint32_t k = 0; k < n; k++) {
 			struct iolab_phys p;
@@ -713,6 +743,7 @@ static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double
 		if (t < arrive) { /* pass the sector by until its data is there */
 			double revs = ceil((arrive - t) / rev);
 			t += revs * rev;
+			d->cont_t += revs * rev; /* the next block still follows on */
 			d->st.rotate_ns += revs * rev;
 		}
 		t += p.sector_ns;
@@ -822,8 +853,9 @@ static unsigned pick(struct iolab_disk *d, double t)
 			break;
 		default: { /* SPTF: seek plus rotation from where the arm will be */
 			double arm = t > d->arm_free ? t : d->arm_free;
-			double mv = move_ns(d, &p, d->q[i]->write);
-			v = mv + rotate_ns(d, &p, arm + mv);
+			double mv;
+			v = position_ns(d, &p, arm, d->q[i]->write, false, &mv);
+			v += mv;
 			break;
 		}
 		}
@@ -856,6 +888,10 @@ struct iolab_disk_req *iolab_disk_next(struct iolab_disk *d)
 		t = (double)r->t_arrive;
 	d->st.queue_ns += t - (double)r->t_arrive;
 	double done = r->write ? serve_write(d, r, t) : serve_read(d, r, t);
+	/* Completion overhead (DiskSim manual 3.4.5 p17): before the completion message; the
+	 * media work in the background goes on meanwhile. */
+	done += (double)d->m->ovh_complete[r->write];
+	d->st.overhead_ns += (double)d->m->ovh_complete[r->write];
 	if (!r->write && d->m->readahead_over_request)
 		drop_delivered(d, r->lbn, r->lbn + r->blocks);
 	if (!r->write)

@@ -6,7 +6,9 @@
  * one `disksim_disk NAME { ... }` block (controller, cache, queue) whose "Model" parameter sources
  * the .model file: a `dm_disk NAME { ... }` block with the geometry, a dm_mech_g1 mechanical model
  * and a dm_layout_g1 layout with its zones. The mechanical model's "Full seek curve" names the
- * .seek file: "Seek distances measured: N", then N "distance, ms" lines.
+ * .seek file: "Seek distances measured: N", then N "distance, ms" lines (or "distance, ms,
+ * stddev", as DIXtrac writes them), read when the "Seek type" is extracted; the other seek types
+ * are formulas (seek_curve.c).
  *
  * The reader builds a small tree of the whole file first, then looks parameters up by name (case
  * and spacing as DiskSim writes them; compared without regard to case). Every error is one line
@@ -567,7 +569,8 @@ static char *sibling(const char *from, const char *name)
 	return p;
 }
 
-/* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines. */
+/* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines, each with an
+ * optional third column (a standard deviation, kept in the model, not simulated). */
 static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	char *text;
@@ -613,9 +616,17 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 			continue;
 		}
 		char *a = strtok_r(l, " \t,\r", &save), *b = strtok_r(NULL, " \t,\r", &save);
-		double d, t;
+		char *c = strtok_r(NULL, " \t,\r", &save); /* DIXtrac's standard deviation */
+		double d, t, sd = 0;
 		if (!a || !b || strtok_r(NULL, " \t,\r", &save)) {
-			rc = iolab_errf(err, EINVAL, "%s:%u: field 'seek': a line is 'distance, ms'", path, line);
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'seek': a line is 'distance, ms' or "
+					"'distance, ms, stddev_ms'", path, line);
+		} else if (c && (!number(c, &sd) || sd < 0 || sd > 1e6)) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'stddev': '%s' is not a time in ms "
+					"0..1000000", path, line, c);
+		} else if (m->nseek && !!c != m->seek_has_sd) {
+			rc = iolab_errf(err, EINVAL, "%s:%u: field 'stddev': every line has a standard "
+					"deviation, or none", path, line);
 		} else if (!number(a, &d) || d < 0 || d > 1e7 || d != floor(d)) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'distance': '%s' is not a whole number "
 					"of cylinders 0..10000000", path, line, a);
@@ -636,7 +647,9 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 					"the previous distance (%u)", path, line, a,
 					m->seek[m->nseek - 1].dist);
 		} else {
-			m->seek[m->nseek++] = (struct iolab_seek_point){(uint32_t)d, (uint64_t)llround(t * 1e6)};
+			m->seek_has_sd = c != NULL;
+			m->seek[m->nseek++] = (struct iolab_seek_point){(uint32_t)d, (uint64_t)llround(t * 1e6),
+									(uint64_t)llround(sd * 1e6)};
 		}
 	}
 	if (!rc && !header)
@@ -743,26 +756,117 @@ static int import_layout(const struct dval *lay, struct iolab_disk_model *m, str
 	return 0;
 }
 
+/* A list of exactly n numbers min..max ("First ten seek times = [ 1.0, ... ]"). */
+static int get_floats(const struct dval *blk, const char *name, unsigned n, double min, double max,
+		      double *out, struct iolab_err *err)
+{
+	const struct dparam *p = find(blk, name);
+	if (!p)
+		return missing(blk, name, err);
+	if (p->v.kind != V_LIST)
+		return perr(p, "must be a list ('[ x, x, ... ]')", err);
+	if (p->v.nitem != n)
+		return iolab_errf(err, EINVAL, "%s:%u: field '%s': has %u values, needs %u", p->v.file,
+				  p->line, p->name, p->v.nitem, n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct dval *it = &p->v.item[i];
+		if (it->kind != V_SCALAR || !number(it->text, &out[i]) || out[i] < min || out[i] > max)
+			return iolab_errf(err, EINVAL, "%s:%u: field '%s': item %u%s%s%s is not a number "
+					  "%g..%g", it->file, it->line, p->name, i + 1,
+					  it->kind == V_SCALAR ? " '" : "", it->kind == V_SCALAR ? it->text : "",
+					  it->kind == V_SCALAR ? "'" : "", min, max);
+	}
+	return 0;
+}
+
+/* "Seek type" and the parameters it needs (DiskSim 4.0 manual B.4.3 p77, B.5 pp80-81). The
+ * single-cylinder and full-stroke times are read whenever given (required for extracted, curve
+ * and linear). Returns 1 for an unknown type. */
+static int import_seek_type(const struct dval *mech, const char *type, struct iolab_disk_model *m,
+			    struct iolab_err *err)
+{
+	static const char *const names[] = {"extracted", "hpl", "hplplus10", "curve", "linear", "constant"};
+	int t = -1;
+	for (int i = 0; i < 6; i++)
+		if (!strcasecmp(type, names[i]))
+			t = i;
+	if (t < 0)
+		return 1;
+	m->seek_type = t == 0 ? IOLAB_SEEK_DEFAULT : (enum iolab_seek_type)(IOLAB_SEEK_EXTRACTED + t);
+	bool three = t == 0 || t == 3 || t == 4; /* extracted (consistency checks), curve, linear */
+	const char *figs[2] = {"Single cylinder seek time", "Full strobe seek time"};
+	uint64_t *dst[2] = {&m->seek_single_ns, &m->seek_full_ns};
+	for (int i = 0; i < 2; i++)
+		if ((three || find(mech, figs[i])) && get_ms(mech, figs[i], dst[i], err))
+			return -EINVAL;
+	if ((t == 3 || t == 4) && get_ms(mech, "Average seek time", &m->seek_avg_ns, err))
+		return -EINVAL;
+	if (t == 5)
+		return get_ms(mech, "Constant seek time", &m->seek_const_ns, err);
+	if (t == 1 || t == 2) {
+		if (get_floats(mech, "HPL seek equation values", 6, -1e7, 1e7, m->seek_hpl, err))
+			return -EINVAL;
+		const char *why = iolab_seek_hpl_invalid(m->seek_hpl);
+		if (why)
+			return perr(find(mech, "HPL seek equation values"), why, err);
+	}
+	if (t == 2) {
+		double ten[10];
+		if (get_floats(mech, "First ten seek times", 10, 0, 1e6, ten, err))
+			return -EINVAL;
+		for (int i = 0; i < 10; i++)
+			m->seek_first_ten_ns[i] = (uint64_t)llround(ten[i] * 1e6);
+	}
+	return 0;
+}
+
+/* "Access time type" (manual B.4.3 p77): trackSwitchPlusRotation, averageRotation, or constant
+ * with "Constant access time". */
+static int import_access_type(const struct dval *mech, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	const char *a;
+	if (get_word(mech, "Access time type", &a, err))
+		return -EINVAL;
+	if (!strcasecmp(a, "trackSwitchPlusRotation"))
+		m->access = IOLAB_ACCESS_MECHANICS;
+	else if (!strcasecmp(a, "averageRotation"))
+		m->access = IOLAB_ACCESS_AVG_ROTATION;
+	else if (!strcasecmp(a, "constant"))
+		m->access = IOLAB_ACCESS_CONSTANT;
+	else
+		return perr(find(mech, "Access time type"), "is not trackSwitchPlusRotation, "
+			    "averageRotation or constant", err);
+	return m->access == IOLAB_ACCESS_CONSTANT ?
+	       get_ms(mech, "Constant access time", &m->access_const_ns, err) : 0;
+}
+
 static int import_mech(const struct dval *mech, const char *model_path, struct iolab_disk_model *m,
 		       struct iolab_err *err)
 {
 	const char *type, *curve;
+	double settle;
 	if (get_word(mech, "Seek type", &type, err))
 		return -EINVAL;
-	if (strcasecmp(type, "extracted"))
-		return perr(find(mech, "Seek type"), "is not supported (only 'extracted': a measured "
-			    "seek curve)", err);
-	if (get_ms(mech, "Single cylinder seek time", &m->seek_single_ns, err) ||
-	    get_ms(mech, "Full strobe seek time", &m->seek_full_ns, err) ||
-	    get_ms(mech, "Add. write settling delay", &m->write_settle_ns, err) ||
+	int rc = import_seek_type(mech, type, m, err);
+	if (rc == 1)
+		return perr(find(mech, "Seek type"), "is not a DiskSim seek type (extracted, hpl, "
+			    "hplplus10, curve, linear, constant)", err);
+	/* Add. write settling delay may be negative: DiskSim does not bound it (writes settle
+	 * faster); the positioning never goes below 0 (disk.c). */
+	if (rc || get_num(mech, "Add. write settling delay", -1e6, 1e6, &settle, err) ||
 	    get_ms(mech, "Head switch time", &m->head_switch_ns, err) ||
 	    get_num(mech, "Rotation speed (in rpms)", 1000, 30000, &m->rpm, err) ||
-	    get_word(mech, "Full seek curve", &curve, err))
+	    import_access_type(mech, m, err))
+		return -EINVAL;
+	m->write_settle_ns = llround(settle * 1e6);
+	if (m->seek_type != IOLAB_SEEK_DEFAULT)
+		return 0;
+	if (get_word(mech, "Full seek curve", &curve, err))
 		return -EINVAL;
 	char *seek_path = sibling(model_path, curve);
 	if (!seek_path)
 		return oom(err, model_path);
-	int rc = read_seek(seek_path, m, err);
+	rc = read_seek(seek_path, m, err);
 	if (rc == -ENOENT || rc == -EACCES || rc == -EISDIR) /* name the parameter that led there */
 		iolab_err_prefix(err, "%s:%u: field 'Full seek curve'", mech->file, find(mech, "Full seek curve")->line);
 	free(seek_path);
@@ -802,6 +906,30 @@ static int get_ovh(const struct dval *d, const char *what, double scale, double 
 	return 0;
 }
 
+/* The controller overheads iolab has no counterpart for (DiskSim 4.0 manual 3.4.5 pp16-24):
+ * accepted when 0 or absent, refused otherwise, so that no time is dropped silently. The
+ * completion overheads are modelled (import_specs). */
+static int refuse_unmodelled(const struct dval *d, struct iolab_err *err)
+{
+	static const char *const names[] = {
+		"Data preparation overhead", "First reselect overhead", "Other reselect overhead",
+		"Read disconnect afterread", "Read disconnect afterwrite", "Write disconnect overhead",
+		"Extra write disconnect", "Minimum seek delay",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct dparam *p = find(d, names[i]);
+		double x;
+		if (!p)
+			continue;
+		if (value_num(p, 0, 1e6, &x, err))
+			return -EINVAL;
+		if (x != 0)
+			return perr(p, "is not supported: iolab models no reselect, disconnect, data "
+				    "preparation or minimum seek delay (only 0 is accepted)", err);
+	}
+	return 0;
+}
+
 /* disksim_disk block of the .diskspecs file: controller, cache, queue. */
 static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
 {
@@ -815,6 +943,18 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	    get_ovh(d, "Write miss", scale, per_req, m->ovh_write_miss, err))
 		return -EINVAL;
 	m->bus_ns_per_block = (uint64_t)llround(bus * 1e6);
+	/* Completion overheads (manual 3.4.5 p17): just before the completion message, in parallel
+	 * with background media work; scaled like every processing overhead. */
+	static const char *const compl[2] = {"Read completion overhead", "Write completion overhead"};
+	for (int i = 0; i < 2; i++) {
+		const struct dparam *p = find(d, compl[i]);
+		double x = 0;
+		if (p && value_num(p, 0, 1e6, &x, err))
+			return -EINVAL;
+		m->ovh_complete[i] = (uint64_t)llround(x * scale * 1e6);
+	}
+	if (refuse_unmodelled(d, err))
+		return -EINVAL;
 
 	/* cache */
 	bool enable, imm_read, any_free, imm_write;

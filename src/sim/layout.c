@@ -16,7 +16,8 @@
  * Seek: a measured curve is interpolated linearly (extrapolated beyond its last point); without
  * one, a + b·sqrt(d) for short seeks and c + e·d for long ones [Ruemmler and Wilkes 1994] is
  * fitted to the datasheet's single-cylinder, average and full-stroke figures. A head switch
- * overlaps a seek (the longer wins); writes add the settle time to any movement.
+ * overlaps a seek (the longer wins); writes add the settle time to any movement. The other seek
+ * types DiskSim knows (HPL, Lee's curve, linear, constant) are computed by seek_curve.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -68,10 +69,13 @@ static double seek_formula(const struct iolab_disk_model *m, double d)
 
 uint64_t iolab_model_seek_ns(const struct iolab_disk_model *m, uint32_t dist, bool write)
 {
-	if (!dist)
+	if (!dist && m->seek_type != IOLAB_SEEK_CONSTANT)
 		return 0;
-	uint64_t t = m->nseek ? seek_table_ns(m, dist) : (uint64_t)seek_formula(m, dist);
-	return t + (write ? m->write_settle_ns : 0);
+	double t = m->seek_type > IOLAB_SEEK_EXTRACTED ? iolab_seek_formula_ns(m, dist)
+		   : m->nseek ? (double)seek_table_ns(m, dist) : seek_formula(m, dist);
+	if (write && t > 0) /* a negative settle shortens it, to 0 at most */
+		t += (double)m->write_settle_ns;
+	return t > 0 ? (uint64_t)t : 0;
 }
 
 /* Mean of f(d) over two uniformly random cylinders (distance density 2(C-d)/C^2). */
@@ -162,7 +166,9 @@ int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 	if (lbn < m->blocks)
 		return iolab_errf(err, EINVAL, "field 'blocks': the zones hold %" PRIu64 " blocks, fewer "
 				  "than %" PRIu64, lbn, m->blocks);
-	if (m->nseek == 0) {
+	if (m->seek_type == IOLAB_SEEK_EXTRACTED && !m->nseek)
+		return iolab_errf(err, EINVAL, "field 'seek_type': 'extracted' needs a [seek] table");
+	if (m->nseek == 0 && m->seek_type == IOLAB_SEEK_DEFAULT) {
 		if (!m->seek_single_ns || !m->seek_full_ns || m->seek_full_ns < m->seek_single_ns)
 			return iolab_errf(err, EINVAL, "field 'seek_single_ms'/'seek_full_ms': without a "
 					  "[seek] table both are required (single <= full)");

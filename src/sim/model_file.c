@@ -36,6 +36,8 @@ static const char *const top_names[] = {
 	"zero_latency_read", "read_joins_readahead", "zero_latency_write", "segment_blocks",
 	"readahead_blocks", "readahead_over_request", "write_back", "write_segments",
 	"read_hits_on_write_data", "queue_depth", "scheduler", "read_free_blocks",
+	"seek_type", "seek_hpl", "seek_first_ten_ms", "seek_constant_ms", "access_time",
+	"access_constant_ms", "overhead_completion_ms",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -169,6 +171,74 @@ static int once(struct mparser *p, const char *const *names, size_t n, unsigned 
 	return 0;
 }
 
+/* "v v v": exactly n numbers min..max (commas allowed between them). */
+static int numbers(struct mparser *p, const char *field, char *v, unsigned n, double min, double max,
+		   double *out)
+{
+	unsigned got = 0;
+	char *sv, *tok = strtok_r(v, " \t,", &sv);
+	for (; tok && got < n; tok = strtok_r(NULL, " \t,", &sv))
+		if (num(p, field, tok, min, max, &out[got++]))
+			return -EINVAL;
+	if (got != n || tok) {
+		char why[64];
+		snprintf(why, sizeof(why), "needs %u numbers, not %s", n, tok ? "more" : "fewer");
+		return ferr(p, field, why, NULL);
+	}
+	return 0;
+}
+
+/* The seek-formula and access-time fields ("Seek formulas and access-time types" in
+ * docs/model-format.md). Returns 1 for a field that is none of them. */
+static int seek_field(struct mparser *p, const char *k, char *v)
+{
+	static const char *const types[] = {"", "extracted", "hpl", "hplplus10", "curve", "linear",
+					    "constant"};
+	static const char *const access[] = {"seek_rotation", "average_rotation", "constant"};
+	struct iolab_disk_model *m = p->m;
+	if (!strcmp(k, "seek_type")) {
+		for (unsigned i = 1; i < sizeof(types) / sizeof(types[0]); i++)
+			if (!strcmp(v, types[i])) {
+				m->seek_type = (enum iolab_seek_type)i;
+				return 0;
+			}
+		return ferr(p, k, "is not extracted, hpl, hplplus10, curve, linear or constant", v);
+	}
+	if (!strcmp(k, "access_time")) {
+		for (unsigned i = 0; i < 3; i++)
+			if (!strcmp(v, access[i])) {
+				m->access = (enum iolab_access)i;
+				return 0;
+			}
+		return ferr(p, k, "is not seek_rotation, average_rotation or constant", v);
+	}
+	if (!strcmp(k, "seek_hpl")) {
+		if (numbers(p, k, v, 6, -1e7, 1e7, m->seek_hpl))
+			return -EINVAL;
+		const char *why = iolab_seek_hpl_invalid(m->seek_hpl);
+		return why ? ferr(p, k, why, NULL) : 0;
+	}
+	if (!strcmp(k, "seek_first_ten_ms")) {
+		double t[10];
+		if (numbers(p, k, v, 10, 0, 1e6, t))
+			return -EINVAL;
+		for (int i = 0; i < 10; i++)
+			m->seek_first_ten_ns[i] = (uint64_t)llround(t[i] * 1e6);
+		return 0;
+	}
+	if (!strcmp(k, "seek_constant_ms"))
+		return ms(p, k, v, &m->seek_const_ns);
+	if (!strcmp(k, "access_constant_ms"))
+		return ms(p, k, v, &m->access_const_ns);
+	if (!strcmp(k, "overhead_completion_ms")) {
+		char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
+		if (!a || !b || strtok_r(NULL, " \t", &sv))
+			return ferr(p, k, "needs two times in ms: a read's, a write's", NULL);
+		return ms(p, k, a, &m->ovh_complete[0]) || ms(p, k, b, &m->ovh_complete[1]) ? -EINVAL : 0;
+	}
+	return 1;
+}
+
 static int top_field(struct mparser *p, const char *k, char *v)
 {
 	struct iolab_disk_model *m = p->m;
@@ -201,8 +271,13 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return ms(p, k, v, &m->seek_avg_ns);
 	if (!strcmp(k, "seek_full_ms"))
 		return ms(p, k, v, &m->seek_full_ns);
-	if (!strcmp(k, "write_settle_ms"))
-		return ms(p, k, v, &m->write_settle_ns);
+	if (!strcmp(k, "write_settle_ms")) { /* negative: writes settle faster (DiskSim accepts it) */
+		double x;
+		int rc = num(p, k, v, -1e6, 1e6, &x);
+		if (!rc)
+			m->write_settle_ns = llround(x * 1e6);
+		return rc;
+	}
 	if (!strcmp(k, "head_switch_ms"))
 		return ms(p, k, v, &m->head_switch_ns);
 	if (!strcmp(k, "bus_us_per_block")) {
@@ -257,7 +332,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 			}
 		return ferr(p, k, "is not fcfs, sstf, clook or sptf", v);
 	}
-	return ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
+	int rc = seek_field(p, k, v);
+	return rc != 1 ? rc : ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
 }
 
 static int zone_field(struct mparser *p, const char *k, char *v)
@@ -304,8 +380,9 @@ static int zone_field(struct mparser *p, const char *k, char *v)
 static int seek_line(struct mparser *p, char *l)
 {
 	char *sv, *a = strtok_r(l, " \t,", &sv), *b = strtok_r(NULL, " \t,", &sv);
-	if (!a || !b || strtok_r(NULL, " \t,", &sv))
-		return ferr(p, "seek", "a line is: distance_cylinders time_ms", NULL);
+	char *c = strtok_r(NULL, " \t,", &sv);
+	if (!a || !b || strtok_r(NULL, " \t,", &sv) || (b && !strcmp(b, "=")))
+		return ferr(p, "seek", "a line is: distance_cylinders time_ms [stddev_ms]", NULL);
 	struct iolab_disk_model *m = p->m;
 	if (m->nseek == p->scap) {
 		p->scap = p->scap ? p->scap * 2 : 64;
@@ -315,8 +392,13 @@ static int seek_line(struct mparser *p, char *l)
 		m->seek = ns;
 	}
 	struct iolab_seek_point *sp = &m->seek[m->nseek];
-	if (u32(p, "distance", a, 1, 1e7, &sp->dist) || ms(p, "time_ms", b, &sp->ns))
+	sp->sd_ns = 0;
+	if (u32(p, "distance", a, 1, 1e7, &sp->dist) || ms(p, "time_ms", b, &sp->ns) ||
+	    (c && ms(p, "stddev_ms", c, &sp->sd_ns)))
 		return -EINVAL;
+	if (m->nseek && !!c != m->seek_has_sd)
+		return ferr(p, "stddev_ms", "every line of [seek] has one, or none", NULL);
+	m->seek_has_sd = c != NULL;
 	if (m->nseek && sp->dist <= m->seek[m->nseek - 1].dist)
 		return ferr(p, "distance", "is not larger than the previous distance", a);
 	if (m->cylinders && sp->dist > m->cylinders - 1)
@@ -385,6 +467,13 @@ static int check_seek(const struct iolab_disk_model *m, const struct mparser *p,
 		return cerr(p, top_line(p, "seek_average_ms"), err, "field 'seek_average_ms': %.6g ms is "
 			    "above seek_full_ms (%.6g ms): the average seek cannot be longer than a "
 			    "full stroke", avg, full);
+	if ((m->seek_type == IOLAB_SEEK_CURVE || m->seek_type == IOLAB_SEEK_LINEAR) &&
+	    (!m->seek_single_ns || !m->seek_avg_ns || !m->seek_full_ns))
+		return cerr(p, top_line(p, "seek_type"), err, "field '%s': required with seek_type = %s "
+			    "(the formula goes through the single-cylinder, average and full-stroke "
+			    "times)", !m->seek_single_ns ? "seek_single_ms" : !m->seek_avg_ns ?
+			    "seek_average_ms" : "seek_full_ms",
+			    m->seek_type == IOLAB_SEEK_CURVE ? "curve" : "linear");
 	if (m->nseek && m->seek[m->nseek - 1].dist > m->cylinders - 1)
 		return cerr(p, 0, err, "[seek]: field 'distance': %u is beyond the last cylinder (%u): "
 			    "no seek is longer than cylinders - 1", m->seek[m->nseek - 1].dist,
@@ -455,10 +544,31 @@ static int check_zone_sectors(const struct iolab_disk_model *m, unsigned i, cons
 	return 0;
 }
 
+/* In a file: the fields the seek type and access-time type need are given. */
+static int check_formula_fields(const struct iolab_disk_model *m, const struct mparser *p,
+				struct iolab_err *err)
+{
+	const char *need = NULL, *by = NULL;
+	enum iolab_seek_type t = m->seek_type;
+	if ((t == IOLAB_SEEK_HPL || t == IOLAB_SEEK_HPLPLUS10) && !top_line(p, "seek_hpl"))
+		need = "seek_hpl", by = "seek_type";
+	else if (t == IOLAB_SEEK_HPLPLUS10 && !top_line(p, "seek_first_ten_ms"))
+		need = "seek_first_ten_ms", by = "seek_type";
+	else if (t == IOLAB_SEEK_CONSTANT && !top_line(p, "seek_constant_ms"))
+		need = "seek_constant_ms", by = "seek_type";
+	else if (m->access == IOLAB_ACCESS_CONSTANT && !top_line(p, "access_constant_ms"))
+		need = "access_constant_ms", by = "access_time";
+	if (!need)
+		return 0;
+	return cerr(p, top_line(p, by), err, "field '%s': missing (%s on this line needs it)", need, by);
+}
+
 /* The checks that need nothing iolab_model_finish derives (p may be NULL). */
 static int check_figures(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
 {
 	int rc = check_text(m, p, err);
+	if (!rc && p)
+		rc = check_formula_fields(m, p, err);
 	return rc ? rc : check_seek(m, p, err);
 }
 
@@ -592,6 +702,31 @@ static void put_list(FILE *f, const char *key, const uint64_t *v, uint32_t n)
 	}
 }
 
+/* The seek type and access-time type, when they are not the default ones. */
+static void put_seek_formula(const struct iolab_disk_model *m, FILE *f)
+{
+	static const char *const types[] = {"", "extracted", "hpl", "hplplus10", "curve", "linear",
+					    "constant"};
+	static const char *const access[] = {"seek_rotation", "average_rotation", "constant"};
+	if (m->seek_type)
+		fprintf(f, "seek_type = %s\n", types[m->seek_type]);
+	if (m->seek_type == IOLAB_SEEK_HPL || m->seek_type == IOLAB_SEEK_HPLPLUS10)
+		fprintf(f, "seek_hpl = %.0f %.6f %.6f %.6f %.6f %.6f\n", m->seek_hpl[0], m->seek_hpl[1],
+			m->seek_hpl[2], m->seek_hpl[3], m->seek_hpl[4], m->seek_hpl[5]);
+	if (m->seek_type == IOLAB_SEEK_HPLPLUS10) {
+		fprintf(f, "seek_first_ten_ms =");
+		for (int i = 0; i < 10; i++)
+			fprintf(f, " %.6f", m->seek_first_ten_ns[i] / 1e6);
+		fputc('\n', f);
+	}
+	if (m->seek_type == IOLAB_SEEK_CONSTANT)
+		fprintf(f, "seek_constant_ms = %.6f\n", m->seek_const_ns / 1e6);
+	if (m->access)
+		fprintf(f, "access_time = %s\n", access[m->access]);
+	if (m->access == IOLAB_ACCESS_CONSTANT)
+		fprintf(f, "access_constant_ms = %.6f\n", m->access_const_ns / 1e6);
+}
+
 int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 {
 	static const char *const sched[] = {"fcfs", "sstf", "clook", "sptf"};
@@ -603,15 +738,21 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 	fprintf(f, "# mechanics\nrpm = %.6g\nseek_single_ms = %.6f\n", m->rpm, m->seek_single_ns / 1e6);
 	if (m->seek_avg_ns)
 		fprintf(f, "seek_average_ms = %.6f\n", m->seek_avg_ns / 1e6);
-	fprintf(f, "seek_full_ms = %.6f\nwrite_settle_ms = %.6f\nhead_switch_ms = %.6f\n\n",
+	fprintf(f, "seek_full_ms = %.6f\nwrite_settle_ms = %.6f\nhead_switch_ms = %.6f\n",
 		m->seek_full_ns / 1e6, m->write_settle_ns / 1e6, m->head_switch_ns / 1e6);
+	put_seek_formula(m, f);
+	fputc('\n', f);
 	fprintf(f, "# controller: overheads after a read, after a write\nbus_us_per_block = %.3f\n",
 		m->bus_ns_per_block / 1e3);
 	fprintf(f, "overhead_read_hit_ms = %.6f %.6f\n", m->ovh_read_hit[0] / 1e6, m->ovh_read_hit[1] / 1e6);
 	fprintf(f, "overhead_read_miss_ms = %.6f %.6f\n", m->ovh_read_miss[0] / 1e6, m->ovh_read_miss[1] / 1e6);
 	fprintf(f, "overhead_write_hit_ms = %.6f %.6f\n", m->ovh_write_hit[0] / 1e6, m->ovh_write_hit[1] / 1e6);
-	fprintf(f, "overhead_write_miss_ms = %.6f %.6f\n\n", m->ovh_write_miss[0] / 1e6,
+	fprintf(f, "overhead_write_miss_ms = %.6f %.6f\n", m->ovh_write_miss[0] / 1e6,
 		m->ovh_write_miss[1] / 1e6);
+	if (m->ovh_complete[0] || m->ovh_complete[1])
+		fprintf(f, "overhead_completion_ms = %.6f %.6f\n", m->ovh_complete[0] / 1e6,
+			m->ovh_complete[1] / 1e6);
+	fputc('\n', f);
 	fprintf(f, "# cache\ncache_segments = %u\nsegment_blocks = %u\nseparate_write_segment = %s\n"
 		   "readahead_blocks = %u\nreadahead_track = %s\nreadahead_over_request = %s\n"
 		   "zero_latency_read = %s\nzero_latency_write = %s\nread_free_blocks = %s\n"
@@ -627,9 +768,13 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
 	if (m->nseek) {
-		fprintf(f, "\n[seek]\n# distance_cylinders time_ms\n");
-		for (unsigned i = 0; i < m->nseek; i++)
-			fprintf(f, "%u %.5f\n", m->seek[i].dist, m->seek[i].ns / 1e6);
+		fprintf(f, "\n[seek]\n# distance_cylinders time_ms%s\n", m->seek_has_sd ? " stddev_ms" : "");
+		for (unsigned i = 0; i < m->nseek; i++) {
+			fprintf(f, "%u %.5f", m->seek[i].dist, m->seek[i].ns / 1e6);
+			if (m->seek_has_sd)
+				fprintf(f, " %.5f", m->seek[i].sd_ns / 1e6);
+			fputc('\n', f);
+		}
 	}
 	for (unsigned i = 0; i < m->nzones; i++) {
 		const struct iolab_zone *z = &m->zone[i];
