@@ -6,6 +6,7 @@
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,6 +158,9 @@ static const struct iolab_probe_backend_ops dev_ops = {
 int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, bool write,
 			    bool force, struct iolab_err *err)
 {
+	struct stat st;
+	if (stat(path, &st)) /* probing measures what is there: never a new scratch file */
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
 	struct dev_priv *s = calloc(1, sizeof(*s));
 	if (!s)
 		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
@@ -166,7 +170,7 @@ int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, boo
 		free(s);
 		return rc;
 	}
-	if (s->t.created) { /* probing measures what is there: never a new scratch file */
+	if (s->t.created) { /* removed between stat and open */
 		iolab_target_discard(&s->t);
 		free(s);
 		return iolab_errf(err, ENOENT, "%s: no such device or file", path);

@@ -40,6 +40,12 @@ struct pc {
 	uint32_t tau[IOLAB_PROBE_MAX_ZONES];      /* track starts: lbn = first_lbn + tau + k*spt */
 	uint64_t recent[512];  /* tracks used lately (cyl * surfaces + track) */
 	unsigned nrecent;
+	/* track starts found near places (spares between zones of equal spt and slips move
+	 * them, so the zone's own phase does not hold far from its start) */
+	uint64_t ts_at[256], ts_start[256];
+	unsigned nts;
+	uint64_t cs_at[256], cs_start[256]; /* the same for cylinder starts */
+	unsigned ncs;
 };
 
 #define TRY(x) do { int rc_ = (x); if (rc_) return rc_; } while (0)
@@ -349,21 +355,21 @@ static int track_start_in(struct pc *c, uint64_t x, uint32_t w, uint32_t spt, bo
 	return 0;
 }
 
-/* Where tracks start in zone i: lbn first_lbn + tau + k*spt (window tests on fresh tracks). */
-static int track_phase(struct pc *c, unsigned i)
+/* A track start at base + t (t < spt), from window tests on the fresh tracks after base. */
+static int track_offset(struct pc *c, uint64_t base, uint64_t end, uint32_t spt, uint32_t *off)
 {
-	struct iolab_probe_zone *z = &c->r->zone[i];
-	uint64_t base = z->first_lbn + 2ull * z->spt, end = z->first_lbn + z->nblocks;
-	long L = -1, n = z->spt; /* the start lies at base + (L, L + n] modulo spt */
+	long L = -1, n = spt; /* the start lies at base + (L, L + n] modulo spt */
+	if (base < 16)
+		base = 16; /* the first window starts before base */
 	unsigned k = 0;
 	while (n > 1) {
 		long h = n / 2, from = h >= 16 ? L : L + h - 16;
 		uint32_t w = h >= 16 ? (uint32_t)h : 16;
-		uint64_t b = base + 3ull * k++ * z->spt;
-		if (b + 2ull * z->spt >= end || k > 64)
+		uint64_t b = base + 2ull * k++ * spt;
+		if (b + 2ull * spt >= end || k > 64)
 			break;
 		bool yes;
-		TRY(track_start_in(c, (uint64_t)((long)b + from), w, z->spt, &yes));
+		TRY(track_start_in(c, (uint64_t)((long)b + from), w, spt, &yes));
 		if (yes) {
 			n = h;
 		} else {
@@ -371,9 +377,18 @@ static int track_phase(struct pc *c, unsigned i)
 			n -= h;
 		}
 	}
-	long t = ((L + 1) % (long)z->spt + (long)z->spt) % (long)z->spt;
-	/* offset of the track starts from first_lbn */
-	c->tau[i] = (uint32_t)((base + (uint64_t)t - z->first_lbn) % z->spt);
+	*off = (uint32_t)(((L + 1) % (long)spt + (long)spt) % (long)spt);
+	return 0;
+}
+
+/* Where tracks start in zone i: lbn first_lbn + tau + k*spt. */
+static int track_phase(struct pc *c, unsigned i)
+{
+	struct iolab_probe_zone *z = &c->r->zone[i];
+	uint64_t base = z->first_lbn + 2ull * z->spt;
+	uint32_t t;
+	TRY(track_offset(c, base, z->first_lbn + z->nblocks, z->spt, &t));
+	c->tau[i] = (uint32_t)((base + t - z->first_lbn) % z->spt);
 	return 0;
 }
 
@@ -526,6 +541,73 @@ static unsigned zone_of_lbn(struct pc *c, uint64_t lbn)
 	return i;
 }
 
+/* The track start nearest lbn: from a start found within 64 cylinders before it (found and
+ * kept if there is none). */
+static int snap_track(struct pc *c, uint64_t lbn, uint64_t *start)
+{
+	unsigned zi = zone_of_lbn(c, lbn);
+	const struct iolab_probe_zone *z = &c->r->zone[zi];
+	uint64_t span = 64ull * z->spt * c->r->surfaces, s0 = UINT64_MAX;
+	for (unsigned i = 0; i < c->nts && s0 == UINT64_MAX; i++)
+		if (c->ts_at[i] <= lbn && lbn - c->ts_at[i] < span &&
+		    zone_of_lbn(c, c->ts_at[i]) == zi)
+			s0 = c->ts_start[i];
+	if (s0 == UINT64_MAX) {
+		uint64_t base = lbn > z->first_lbn + 40ull * z->spt ? lbn - 40ull * z->spt : z->first_lbn;
+		uint32_t t;
+		TRY(track_offset(c, base, z->first_lbn + z->nblocks, z->spt, &t));
+		s0 = base + t;
+		c->ts_at[c->nts % 256] = base;
+		c->ts_start[c->nts % 256] = s0;
+		c->nts++;
+	}
+	uint64_t k = lbn >= s0 ? (lbn - s0 + z->spt / 2) / z->spt : 0;
+	*start = s0 + k * z->spt;
+	if (*start + z->spt > c->b->blocks)
+		*start -= z->spt;
+	return 0;
+}
+
+/* The first block of the cylinder nearest lbn: a track start, then the tracks after it one by
+ * one until the step that shows the cylinder skew (kept for 64 cylinders on). Without a
+ * cylinder skew distinct from the track skew, the nearest track start. */
+static int snap_cyl(struct pc *c, uint64_t lbn, uint64_t *start)
+{
+	unsigned zi = zone_of_lbn(c, lbn);
+	const struct iolab_probe_zone *z = &c->r->zone[zi];
+	uint64_t per = (uint64_t)z->spt * c->r->surfaces, span = 64 * per, s0 = UINT64_MAX;
+	for (unsigned i = 0; i < c->ncs && s0 == UINT64_MAX; i++)
+		if (c->cs_at[i] <= lbn && lbn - c->cs_at[i] < span && zone_of_lbn(c, c->cs_at[i]) == zi)
+			s0 = c->cs_start[i];
+	if (s0 == UINT64_MAX) {
+		uint64_t base = lbn > z->first_lbn + 3 * per ? lbn - 3 * per : z->first_lbn, t0, prev = 0, done;
+		TRY(snap_track(c, base, &t0));
+		s0 = t0;
+		if (circ(z->track_skew, z->cyl_skew, z->spt) > 2 && c->r->surfaces > 1) {
+			double sec = c->rev / z->spt;
+			for (unsigned k = 0; k <= c->r->surfaces + 1; k++) {
+				if (t0 + (k + 1ull) * z->spt > c->b->blocks)
+					break;
+				TRY(rd(c, t0 + k * (uint64_t)z->spt + z->spt / 3, &done, NULL));
+				uint32_t sk = k ? (uint32_t)(lround(phase(c, done, prev) / sec) % z->spt) : 0;
+				prev = done;
+				if (k && circ(sk, z->cyl_skew, z->spt) <= 2 && circ(sk, z->track_skew, z->spt) > 2) {
+					s0 = t0 + k * (uint64_t)z->spt;
+					break;
+				}
+			}
+		}
+		c->cs_at[c->ncs % 256] = base;
+		c->cs_start[c->ncs % 256] = s0;
+		c->ncs++;
+	}
+	uint64_t k = lbn >= s0 ? (lbn - s0 + per / 2) / per : 0;
+	*start = s0 + k * per;
+	if (*start + per > c->b->blocks)
+		*start -= per;
+	return 0;
+}
+
 /* First block of track h of cylinder cyl (by the probed layout). */
 static uint64_t track_lbn(struct pc *c, uint32_t cyl, uint32_t h)
 {
@@ -547,11 +629,11 @@ static uint32_t fresh_track(struct pc *c, uint32_t cyl, uint32_t h)
 		uint32_t t = (h + k) % S;
 		uint64_t id = (uint64_t)cyl * S + t;
 		bool seen = false;
-		unsigned m = c->nrecent < 512 ? c->nrecent : 512;
+		unsigned m = c->nrecent < 96 ? c->nrecent : 96;
 		for (unsigned i = 0; i < m && !seen; i++)
 			seen = c->recent[i] == id;
 		if (!seen) {
-			c->recent[c->nrecent++ % 512] = id;
+			c->recent[c->nrecent++ % 96] = id;
 			return t;
 		}
 	}
@@ -560,45 +642,63 @@ static uint32_t fresh_track(struct pc *c, uint32_t cyl, uint32_t h)
 
 /* ---- positioning: the shortest latency V ----------------------------------------------- */
 
-/* V for a one-block read issued as a read of a track start on cylinder ca completes, the
- * target on cylinder ca + d (track offset dh; d = 0 and dh = 0: the track just read), with
- * `probes` reads bisecting the target's angle. ca is picked in [lo_cyl, hi_cyl]. */
+/* V for a one-block read issued as a read on cylinder ca completes, the target on cylinder
+ * ca + d (track offset dh; d = 0 and dh = 0: the track just read), with `probes` reads
+ * bisecting the target's angle. ca is picked in [lo_cyl, hi_cyl]. A target whose completion
+ * is not at its predicted angle (a cache hit, or a track boundary between it and its
+ * reference) bounds nothing and is not counted. */
 static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint32_t dh,
 		unsigned probes, double *v, double *spread)
 {
-	double lo = -INFINITY, hi = INFINITY;
-	unsigned S = c->r->surfaces;
-	for (unsigned i = 0; i < probes; i++) {
+	double lo = 0, hi = INFINITY;
+	unsigned S = c->r->surfaces, good = 0;
+	for (unsigned i = 0; i < 3 * probes && good < probes; i++) {
 		uint32_t ca = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), cb = ca + d;
 		uint32_t ha = fresh_track(c, ca, (uint32_t)(rnd(c) % S));
 		uint32_t hb = d || dh ? fresh_track(c, cb, (ha + dh) % S) : ha;
 		if (!d && dh && hb == ha)
 			hb = (ha + dh) % S;
-		uint64_t a = track_lbn(c, ca, ha), rlbn = track_lbn(c, cb, hb), dr, da, db;
-		if (d || dh)
+		uint64_t a, rlbn, dr, da, db, cyla, cylb;
+		uint32_t spta = c->r->zone[zone_of_cyl(c, ca)].spt;
+		TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
+		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, cb))
+			cylb = cyla + (uint64_t)d * spta * S; /* nearby: counted from the same start */
+		else
+			TRY(snap_cyl(c, track_lbn(c, cb, 0), &cylb));
+		rlbn = cylb + (uint64_t)hb * c->r->zone[zone_of_lbn(c, cylb)].spt;
+		if (d || dh) {
+			a = cyla + (uint64_t)ha * spta + spta / 2;
 			TRY(rd(c, rlbn, &dr, NULL));
-		TRY(rd(c, a, &da, NULL));
-		if (!d && !dh)
-			dr = da, rlbn = a;
+			TRY(rd(c, a, &da, NULL));
+		} else {
+			a = rlbn;
+			TRY(rd(c, a, &da, NULL));
+			dr = da;
+		}
 		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
 		double sec = c->rev / spt;
-		double target = isinf(lo) ? (double)(rnd(c) % 1000) / 1000 * c->rev : (lo + hi) / 2;
+		double target = isinf(hi) ? (double)(rnd(c) % 1000) / 1000 * c->rev : (lo + hi) / 2;
 		double x = fmod((double)da + target - (double)dr, c->rev);
 		if (x < 0)
 			x += c->rev;
-		uint32_t j = (uint32_t)ceil(x / sec - 1e-9), jmin = 16;
-		if (j < jmin || j + 2 > spt)
-			j = j < jmin && spt > 2 * jmin ? jmin : spt - 2;
-		double lat;
+		uint32_t j = (uint32_t)ceil(x / sec - 1e-9), jmin = 2, jmax = spt > 16 ? spt - 8 : spt - 1;
+		if (j < jmin)
+			j = jmin;
+		if (j > jmax)
+			j = jmax;
 		TRY(rd(c, rlbn + j, &db, NULL));
-		lat = (double)db - (double)da;
-		if (getenv("PROBE_DEBUG"))
-			fprintf(stderr, "vmin d=%u dh=%u ca=%u ha=%u cb=%u hb=%u a=%lu r=%lu j=%u target=%.1f lat=%.1f ph=%.1f pred=%.1f lo=%.1f hi=%.1f\n", d, dh, ca, ha, cb, hb, a, rlbn, j, target/1e3, lat/1e3, phase(c, db, dr)/1e3, j*sec/1e3, lo/1e3, hi/1e3);
+		double lat = (double)db - (double)da, p = phase(c, db, dr), want = j * sec;
+		if (fabs(p - want) > fmax(c->tol, sec / 3) && fabs(fabs(p - want) - c->rev) > fmax(c->tol, sec / 3))
+			continue;
+		good++;
 		if (lat < hi)
 			hi = lat;
 		if (lat - c->rev > lo)
 			lo = lat - c->rev;
 	}
+	if (isinf(hi))
+		return iolab_errf(c->err, EIO, "%s: no read behaved as a cache miss at its predicted "
+				  "angle: cannot time positioning", c->b->desc);
 	*v = (lo + hi) / 2;
 	*spread = fabs(hi - lo);
 	return 0;
@@ -663,11 +763,12 @@ static int positioning(struct pc *c)
 	uint32_t z0 = c->zcyl[1 < r->nzones ? 1 : r->nzones] - 1, total = c->zcyl[r->nzones];
 	double sp, sec0 = c->rev / r->zone[0].spt;
 	z0 = z0 > 2 ? z0 - 1 : z0;
-	TRY(vmin(c, 0, z0, 0, 0, 14, &r->base_ns, &sp));
+	uint32_t c0 = z0 > 80 ? z0 / 2 - 32 : 0, c1 = z0 > 80 ? z0 / 2 + 32 : z0;
+	TRY(vmin(c, c0, c1, 0, 0, 14, &r->base_ns, &sp));
 	double base = r->base_ns - sec0; /* overheads: V without the target's sector time */
 	if (r->surfaces > 1) {
 		double v;
-		TRY(vmin(c, 0, z0, 0, 1, 14, &v, &sp));
+		TRY(vmin(c, c0, c1, 0, 1, 14, &v, &sp));
 		r->head_switch_ns = fmax(0, v - sec0 - base);
 		r->head_switch_measured = true;
 	}
@@ -682,10 +783,15 @@ static int positioning(struct pc *c)
 			break;
 		}
 		uint32_t hi_c = total - 1 - d[i] < z0 ? total - 1 - d[i] : z0;
+		uint32_t lo_c = hi_c > 64 ? hi_c - 64 : 0;
 		double v;
-		TRY(vmin(c, 0, hi_c, d[i], 0, 14, &v, &sp));
+		int rc = vmin(c, lo_c, hi_c, d[i], 0, 14, &v, &sp);
+		if (rc == -EIO)
+			continue; /* no usable read at this distance: the table goes without it */
+		if (rc)
+			return rc;
 		/* the target's sector time depends on its zone: take it out with the overheads */
-		uint32_t zc = zone_of_cyl(c, hi_c / 2 + d[i]);
+		uint32_t zc = zone_of_cyl(c, lo_c + d[i]);
 		double s = v - c->rev / r->zone[zc].spt - base;
 		r->seek[r->nseek++] = (struct iolab_probe_seek){.dist = d[i], .ns = s > 1000 ? s : 1000,
 								 .spread_ns = sp};
@@ -753,8 +859,11 @@ static int cache(struct pc *c)
 		unsigned mid = (lo + hi) / 2;
 		uint64_t x = rand_lbn(c, 1), done;
 		bool hit;
+		/* the block after x, read ahead while idling: a drive that drops what it has
+		 * delivered (read-ahead over the request) still holds it */
 		TRY(rd(c, x, NULL, NULL));
-		TRY(evicted(c, x, mid, &done, &hit));
+		c->b->ops->idle(c->b, (uint64_t)c->rev);
+		TRY(evicted(c, x + 1, mid, &done, &hit));
 		if (hit)
 			lo = mid;
 		else
