@@ -114,7 +114,11 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 	fprintf(f, "# sequential       64 KiB reads at %u places (MB/s):", r->nseq);
 	for (unsigned i = 0; i < r->nseq; i++)
 		fprintf(f, " %.1f", r->seq_mbps[i]);
-	fprintf(f, "\n#                  (below the media rate: the interface limits them)\n");
+	double top = 0, media = r->zone[0].spt * (double)m->block_bytes / r->rev_ns * 1e3;
+	for (unsigned i = 0; i < r->nseq; i++)
+		top = top > r->seq_mbps[i] ? top : r->seq_mbps[i];
+	fprintf(f, "\n%s", top < 0.8 * media ? "#                  (below the media rate: the interface "
+		"limits them, so zones come from phase steps)\n" : "");
 	fprintf(f, "# seek             measured: shortest latency bisected over the target's angle, "
 		   "overheads\n#                  and the target sector taken out; fit %.4f + %.5f*sqrt(d) "
 		   "ms below %u cylinders,\n#                  %.4f + %.7f*d ms above (rms %.1f%%)\n",
