@@ -17,6 +17,8 @@ struct iolab_replay;
 int cmd_replay(int argc, char **argv);
 int cmd_replay_run(int argc, char **argv, bool sim, const struct iolab_replay *r);
 int cmd_patterns(int argc, char **argv);
+/* `iolab probe` (cmd_probe.c): a drive measured into a model; 3 if it does not rotate. */
+int cmd_probe(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 /* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */
 int cmd_model(int argc, char **argv);

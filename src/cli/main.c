@@ -18,6 +18,7 @@ static const struct {
 	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
 	{"engines", cmd_engines, "list the I/O engines"},
 	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},
+	{"probe", cmd_probe, "measure a drive, real or simulated, into a model (docs/probe.md)"},
 	{"models", cmd_models, "list the built-in drive models"},
 	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
 	{"db", cmd_db, "saved results: list, show, export, delete (docs/results-db.md)"},
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].about);
 	fprintf(f, "\nExit status: 0 success, 1 the run hit I/O errors, 2 bad input or refused, "
-		   "130 interrupted.\nSee iolab(1) and docs/.\n");
+		   "3 probe: the device does not rotate, 130 interrupted.\nSee iolab(1) and docs/.\n");
 }
 
 int cli_errorf(int status, const char *fmt, ...)

@@ -1,0 +1,1008 @@
+/* probe.c: the measurements of `iolab probe` (probe.h; the method is docs/probe.md).
+ *
+ * Everything is read from completion times. The key fact: a one-block read that misses the
+ * drive's cache completes a fixed time after its sector passed under the head, so its
+ * completion time modulo the revolution is the sector's angle plus a constant, whatever the
+ * moment it was issued. Hence:
+ *  - the revolution: one block re-read after enough other reads to push it out of the cache
+ *    completes a whole number of revolutions after its first read; the largest period that makes
+ *    every such gap whole is the revolution;
+ *  - sectors per track: reads stepping s blocks along a track complete s sector times apart
+ *    (modulo the revolution); samples across the address space, and a bisection between samples
+ *    that differ, give the zones; a window test on fresh tracks finds where tracks start;
+ *  - skews and surfaces: reads one track apart complete a skew apart; the cylinder skew differs
+ *    from the track skew, and the tracks between two cylinder skews are the surfaces;
+ *  - positioning: the shortest latency V of a read issued as another completes is bisected over
+ *    the target's angle (each read bounds V within one revolution: V <= latency < V + rev);
+ *    V on the same track is the overheads, V across d cylinders adds the seek, V on the other
+ *    track of the cylinder the head switch.
+ * Reads are kept out of the cache by always going forward on a track by more than the drive
+ * can read ahead, by using fresh tracks, and by far decoy reads where a hit must be told from a
+ * miss (a miss then pays a long seek). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iolab/probe.h"
+
+struct pc {
+	struct iolab_probe_backend *b;
+	const struct iolab_probe_opts *o;
+	struct iolab_probe_result *r;
+	struct iolab_err *err;
+	uint64_t rng, t0, budget;
+	uint32_t b4k;          /* blocks in 4 KiB (at least 1) */
+	double rev, tol, hit_thr;
+	/* layout, once the zones are known */
+	uint32_t zcyl[IOLAB_PROBE_MAX_ZONES + 1]; /* first cylinder of each zone; [nzones] = total */
+	uint32_t tau[IOLAB_PROBE_MAX_ZONES];      /* track starts: lbn = first_lbn + tau + k*spt */
+	uint64_t recent[512];  /* tracks used lately (cyl * surfaces + track) */
+	unsigned nrecent;
+	/* track starts found near places (spares between zones of equal spt and slips move
+	 * them, so the zone's own phase does not hold far from its start) */
+	uint64_t ts_at[256], ts_start[256];
+	unsigned nts;
+	uint64_t cs_at[256], cs_start[256]; /* the same for cylinder starts */
+	unsigned ncs;
+};
+
+#define TRY(x) do { int rc_ = (x); if (rc_) return rc_; } while (0)
+
+static uint64_t rnd(struct pc *c)
+{
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t now(struct pc *c)
+{
+	return c->b->ops->now(c->b);
+}
+
+static double used(struct pc *c)
+{
+	return (double)(now(c) - c->t0) / (double)c->budget;
+}
+
+static void progress(struct pc *c, const char *stage)
+{
+	if (c->o->progress)
+		c->o->progress(stage, used(c) < 1 ? used(c) : 1, c->o->ctx);
+}
+
+static void skip(struct pc *c, const char *what)
+{
+	size_t n = strlen(c->r->skipped);
+	snprintf(c->r->skipped + n, sizeof(c->r->skipped) - n, "%s%s", n ? ", " : "", what);
+}
+
+/* One request; done and lat (either may be NULL) get its completion time and latency. */
+static int io1(struct pc *c, uint64_t lbn, uint32_t n, bool write, uint64_t *done, double *lat)
+{
+	if (c->o->cancel && *c->o->cancel)
+		return -ECANCELED;
+	if (lbn + n > c->b->blocks)
+		lbn = c->b->blocks - n;
+	uint64_t t = now(c);
+	struct iolab_probe_io io = {.lbn = lbn, .blocks = n, .write = write};
+	TRY(c->b->ops->io(c->b, &io, 1, c->err));
+	c->r->ios++;
+	if (done)
+		*done = io.t_done;
+	if (lat)
+		*lat = (double)(io.t_done - t);
+	return 0;
+}
+
+static int rd(struct pc *c, uint64_t lbn, uint64_t *done, double *lat)
+{
+	return io1(c, lbn, 1, false, done, lat);
+}
+
+static uint64_t rand_lbn(struct pc *c, uint32_t align)
+{
+	uint64_t n = (c->b->blocks - align) / align;
+	return (rnd(c) % (n ? n : 1)) * align;
+}
+
+/* A block about half the address space away from lbn. */
+static uint64_t far_from(struct pc *c, uint64_t lbn)
+{
+	uint64_t half = c->b->blocks / 2, j = rnd(c) % (c->b->blocks / 64 + 1);
+	return (lbn + half + j) % (c->b->blocks - 1);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	return n ? v[n / 2] : 0;
+}
+
+/* (a - b) modulo the revolution, in [0, rev). */
+static double phase(struct pc *c, uint64_t a, uint64_t b)
+{
+	double d = fmod((double)a - (double)b, c->rev);
+	return d < 0 ? d + c->rev : d;
+}
+
+/* ---- profile: every device ------------------------------------------------------------ */
+
+static int profile(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	enum { N = 64, QD = 32, BATCH = 4, SEQ = 16 };
+	double lat[N], sum = 0;
+	for (unsigned i = 0; i < N; i++) {
+		TRY(io1(c, rand_lbn(c, c->b4k), c->b4k, false, NULL, &lat[i]));
+		sum += lat[i];
+	}
+	r->iops_qd1 = 1e9 * N / sum;
+	r->rand_lat_med_ns = median(lat, N);
+	r->rand_lat_min_ns = lat[0];
+	r->rand_lat_max_ns = lat[N - 1];
+	struct iolab_probe_io ios[QD];
+	uint64_t t = now(c);
+	for (unsigned k = 0; k < BATCH; k++) {
+		for (unsigned i = 0; i < QD; i++)
+			ios[i] = (struct iolab_probe_io){.lbn = rand_lbn(c, c->b4k), .blocks = c->b4k};
+		TRY(c->b->ops->io(c->b, ios, QD, c->err));
+		r->ios += QD;
+	}
+	r->iops_qd32 = 1e9 * QD * BATCH / (double)(now(c) - t);
+	uint32_t n64 = 65536 / c->b->block_bytes;
+	r->nseq = IOLAB_PROBE_SEQ_POINTS;
+	for (unsigned p = 0; p < r->nseq; p++) {
+		uint64_t lbn = (uint64_t)((double)(c->b->blocks - (uint64_t)SEQ * n64) * (p + 0.5) /
+					  r->nseq) / n64 * n64, first = 0, last = 0;
+		for (unsigned i = 0; i < SEQ; i++)
+			TRY(io1(c, lbn + (uint64_t)i * n64, n64, false, i ? &last : &first, NULL));
+		r->seq_lbn[p] = lbn;
+		r->seq_mbps[p] = (double)(SEQ - 1) * 65536 / (double)(last - first) * 1e3;
+	}
+	return 0;
+}
+
+/* ---- rotation ------------------------------------------------------------------------ */
+
+/* The largest period in [2, 20] ms (30000..3000 rpm) of which every t[i] - t[0] is a whole
+ * multiple within tol; least squares over them. */
+static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, double *resid)
+{
+	if (n < 4)
+		return false;
+	double d1 = (double)(t[1] - t[0]);
+	for (double k = ceil(d1 / 20e6); k >= 1 && d1 / k >= 2e6; k++) {
+		double p = d1 / k, worst = 0;
+		for (unsigned i = 2; i < n && worst <= tol; i++) {
+			double q = (double)(t[i] - t[0]) / p;
+			worst = fabs(q - round(q)) * p;
+		}
+		if (worst > tol)
+			continue;
+		double sn = 0, sd = 0;
+		for (unsigned i = 1; i < n; i++) {
+			double q = round((double)(t[i] - t[0]) / p);
+			sn += q * (double)(t[i] - t[0]);
+			sd += q * q;
+		}
+		*rev = sn / sd;
+		*resid = 0;
+		for (unsigned i = 1; i < n; i++) {
+			double q = (double)(t[i] - t[0]) / *rev, e = fabs(q - round(q)) * *rev;
+			if (e > *resid)
+				*resid = e;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Reads x, then k fresh random blocks and a far decoy, then x again: true if that hit. */
+static int evicted(struct pc *c, uint64_t x, unsigned k, uint64_t *done, bool *hit)
+{
+	for (unsigned i = 0; i < k; i++)
+		TRY(rd(c, rand_lbn(c, 1), NULL, NULL));
+	TRY(rd(c, far_from(c, x), NULL, NULL));
+	double lat;
+	TRY(rd(c, x, done, &lat));
+	*hit = lat < c->hit_thr;
+	return 0;
+}
+
+static int rotation(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	enum { CYCLES = 12 };
+	uint64_t t[CYCLES + 1];
+	unsigned k_hit = 0, k = 1;
+	for (; k <= 1024; k *= 2) {
+		uint64_t x = rand_lbn(c, 1);
+		bool hit = false;
+		TRY(rd(c, x, &t[0], NULL));
+		unsigned n = 1;
+		while (n <= CYCLES && !hit) {
+			TRY(evicted(c, x, k + (n & 1), &t[n], &hit));
+			n++;
+		}
+		if (hit) {
+			k_hit = k;
+			continue;
+		}
+		if (!find_rev(t, n, c->tol, &c->rev, &r->rev_resid_ns))
+			break;
+		r->rev_ns = c->rev;
+		r->rpm = 60e9 / c->rev;
+		r->rev_samples = n - 1;
+		/* x stayed cached through k_hit + 1 other misses and left after k + 1: the
+		 * segments lie between (a first guess; cache() narrows it) */
+		r->segments = k_hit ? k_hit + 2 : 1;
+		return 0;
+	}
+	r->rotating = false;
+	snprintf(r->why_not, sizeof(r->why_not), "re-reads of one block after %u others show no "
+		 "common period between 2 and 20 ms", k);
+	return 0;
+}
+
+/* ---- sectors per track, zones --------------------------------------------------------- */
+
+/* Median phase step of J reads s blocks apart from lbn: s sector times within a track. */
+static int steps(struct pc *c, uint64_t lbn, uint32_t s, unsigned J, double *spt, double *spread)
+{
+	double st[64];
+	unsigned n = 0;
+	uint64_t prev = 0, done;
+	if (J > 64)
+		J = 64;
+	for (unsigned j = 0; j < J && lbn + (uint64_t)j * s < c->b->blocks; j++) {
+		TRY(rd(c, lbn + (uint64_t)j * s, &done, NULL));
+		if (j)
+			st[n++] = phase(c, done, prev);
+		prev = done;
+	}
+	if (n < 3) {
+		*spt = 0;
+		return 0;
+	}
+	double m = median(st, n);
+	unsigned agree = 0;
+	for (unsigned i = 0; i < n; i++)
+		agree += fabs(st[i] - m) <= fmax(c->tol, 0.01 * m);
+	*spt = m > 0 ? s * c->rev / m : 0;
+	*spread = 1 - (double)agree / n;
+	return 0;
+}
+
+/* Sectors per track at lbn (hint: a likely value, or 0). */
+static int spt_at(struct pc *c, uint64_t lbn, uint32_t hint, uint32_t *spt, double *spread)
+{
+	uint32_t s = hint ? (hint / 8 > 16 ? hint / 8 : 16) : 24;
+	double est = hint, v = 0;
+	*spt = 0;
+	for (unsigned it = 0; it < 4; it++) {
+		TRY(steps(c, lbn, s, hint || it ? 14 : 10, &v, spread));
+		lbn += (uint64_t)s * 15 + 64;
+		if (lbn >= c->b->blocks)
+			lbn = c->b->blocks / 2 + rnd(c) % (c->b->blocks / 4);
+		if (v > 0 && est > 0 && fabs(v - est) <= 0.01 * v + 0.5)
+			break;
+		est = v;
+		if (v > 0)
+			s = v / 8 > 16 ? (uint32_t)(v / 8) : 16;
+	}
+	*spt = (uint32_t)lround(v);
+	return 0;
+}
+
+static bool same_spt(struct pc *c, uint32_t a, uint32_t b)
+{
+	uint32_t d = a > b ? a - b : b - a;
+	return c->b->virtual_time ? d == 0 : d <= a / 100;
+}
+
+static int add_zone(struct pc *c, uint64_t first, uint32_t spt, double spread)
+{
+	struct iolab_probe_result *r = c->r;
+	if (r->nzones && same_spt(c, r->zone[r->nzones - 1].spt, spt))
+		return 0;
+	if (r->nzones == IOLAB_PROBE_MAX_ZONES)
+		return iolab_errf(c->err, E2BIG, "%s: more than %d zones", c->b->desc,
+				  IOLAB_PROBE_MAX_ZONES);
+	r->zone[r->nzones++] = (struct iolab_probe_zone){.first_lbn = first, .spt = spt,
+							 .spt_spread = spread};
+	return 0;
+}
+
+/* Zones between lbn lo (spt a) and hi (spt b): bisection to a few tracks. */
+static int boundary(struct pc *c, uint64_t lo, uint32_t a, uint64_t hi, uint32_t b, unsigned depth)
+{
+	uint32_t big = a > b ? a : b;
+	while (hi - lo > 2ull * big) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint32_t v;
+		double sp;
+		TRY(spt_at(c, mid, a, &v, &sp));
+		if (same_spt(c, v, a)) {
+			lo = mid;
+		} else if (same_spt(c, v, b) || depth > 6 || !v) {
+			hi = mid;
+		} else { /* a third zone between them */
+			TRY(boundary(c, lo, a, mid, v, depth + 1));
+			return boundary(c, mid, v, hi, b, depth + 1);
+		}
+	}
+	return add_zone(c, lo + (hi - lo) / 2, b, 0);
+}
+
+/* Is there a track start in (x, x + w] (on a fresh track)? */
+static int track_start_in(struct pc *c, uint64_t x, uint32_t w, uint32_t spt, bool *yes)
+{
+	uint64_t d0, d1;
+	TRY(rd(c, x, &d0, NULL));
+	TRY(rd(c, x + w, &d1, NULL));
+	double sec = c->rev / spt, p = phase(c, d1, d0);
+	*yes = fabs(p - w * sec) > fmax(c->tol, sec / 3);
+	return 0;
+}
+
+/* A track start at base + t (t < spt), from window tests on the fresh tracks after base. */
+static int track_offset(struct pc *c, uint64_t base, uint64_t end, uint32_t spt, uint32_t *off)
+{
+	long L = -1, n = spt; /* the start lies at base + (L, L + n] modulo spt */
+	if (base < 16)
+		base = 16; /* the first window starts before base */
+	unsigned k = 0;
+	while (n > 1) {
+		long h = n / 2, from = h >= 16 ? L : L + h - 16;
+		uint32_t w = h >= 16 ? (uint32_t)h : 16;
+		uint64_t b = base + 2ull * k++ * spt;
+		if (b + 2ull * spt >= end || k > 64)
+			break;
+		bool yes;
+		TRY(track_start_in(c, (uint64_t)((long)b + from), w, spt, &yes));
+		if (yes) {
+			n = h;
+		} else {
+			L += h;
+			n -= h;
+		}
+	}
+	*off = (uint32_t)(((L + 1) % (long)spt + (long)spt) % (long)spt);
+	return 0;
+}
+
+/* Where tracks start in zone i: lbn first_lbn + tau + k*spt. */
+static int track_phase(struct pc *c, unsigned i)
+{
+	struct iolab_probe_zone *z = &c->r->zone[i];
+	uint64_t base = z->first_lbn + 2ull * z->spt;
+	uint32_t t;
+	TRY(track_offset(c, base, z->first_lbn + z->nblocks, z->spt, &t));
+	c->tau[i] = (uint32_t)((base + t - z->first_lbn) % z->spt);
+	return 0;
+}
+
+static int zones(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	unsigned N = c->budget >= 60e9 ? 64 : c->budget >= 20e9 ? 40 : 24;
+	uint64_t lbn[64];
+	uint32_t spt[64];
+	double sp[64];
+	for (unsigned i = 0; i < N; i++) {
+		lbn[i] = (uint64_t)((double)c->b->blocks * (i + 0.25) / N);
+		TRY(spt_at(c, lbn[i], i ? spt[i - 1] : 0, &spt[i], &sp[i]));
+		if (!spt[i] && i)
+			spt[i] = spt[i - 1];
+		progress(c, "zones");
+	}
+	r->nzones = 0;
+	TRY(add_zone(c, 0, spt[0], sp[0]));
+	for (unsigned i = 1; i < N; i++)
+		if (!same_spt(c, spt[i], spt[i - 1]))
+			TRY(boundary(c, lbn[i - 1], spt[i - 1], lbn[i], spt[i], 0));
+	for (unsigned i = 0; i < r->nzones; i++) {
+		uint64_t end = i + 1 < r->nzones ? r->zone[i + 1].first_lbn : c->b->blocks;
+		r->zone[i].nblocks = end - r->zone[i].first_lbn;
+	}
+	/* snap each zone's start to where its tracks start */
+	for (unsigned i = 0; i < r->nzones; i++) {
+		struct iolab_probe_zone *z = &r->zone[i];
+		if (z->nblocks < 12ull * z->spt) {
+			c->tau[i] = 0;
+			continue;
+		}
+		TRY(track_phase(c, i));
+		if (i) {
+			uint64_t off = c->tau[i] <= z->spt / 2 ? c->tau[i] : 0;
+			uint64_t back = c->tau[i] > z->spt / 2 ? z->spt - c->tau[i] : 0;
+			z->first_lbn = z->first_lbn + off - back;
+			c->tau[i] = 0;
+		}
+	}
+	for (unsigned i = 0; i < r->nzones; i++) {
+		uint64_t end = i + 1 < r->nzones ? r->zone[i + 1].first_lbn : c->b->blocks;
+		r->zone[i].nblocks = end - r->zone[i].first_lbn;
+	}
+	return 0;
+}
+
+/* ---- skews and surfaces ---------------------------------------------------------------- */
+
+static uint32_t circ(uint32_t a, uint32_t b, uint32_t m)
+{
+	uint32_t d = a > b ? a - b : b - a;
+	return d < m - d ? d : m - d;
+}
+
+/* Skews in zone i from J reads one track apart; *period gets the tracks between two cylinder
+ * skews (0: not seen). */
+static int skews(struct pc *c, unsigned i, unsigned J, unsigned *period)
+{
+	struct iolab_probe_zone *z = &c->r->zone[i];
+	uint32_t sk[128];
+	unsigned n = 0;
+	*period = 0;
+	if (J > 128)
+		J = 128;
+	if (z->nblocks < (uint64_t)(J + 4) * z->spt)
+		J = (unsigned)(z->nblocks / z->spt) > 4 ? (unsigned)(z->nblocks / z->spt) - 3 : 0;
+	if (J < 4)
+		return 0;
+	uint64_t lbn = z->first_lbn + z->nblocks / 3, prev = 0, done;
+	double sec = c->rev / z->spt;
+	for (unsigned j = 0; j < J; j++) {
+		TRY(rd(c, lbn + (uint64_t)j * z->spt, &done, NULL));
+		if (j)
+			sk[n++] = (uint32_t)(lround(phase(c, done, prev) / sec) % z->spt);
+		prev = done;
+	}
+	/* the track skew: the value most steps agree with (within a sector) */
+	unsigned best = 0;
+	uint32_t ts = sk[0];
+	for (unsigned a = 0; a < n; a++) {
+		unsigned cnt = 0;
+		for (unsigned b2 = 0; b2 < n; b2++)
+			cnt += circ(sk[a], sk[b2], z->spt) <= 1;
+		if (cnt > best)
+			best = cnt, ts = sk[a];
+	}
+	z->track_skew = ts;
+	z->cyl_skew = ts;
+	z->skew_measured = true;
+	int last = -1;
+	unsigned gaps[128], ng = 0;
+	for (unsigned a = 0; a < n; a++) {
+		if (circ(sk[a], ts, z->spt) <= 2)
+			continue;
+		z->cyl_skew = sk[a];
+		if (last >= 0)
+			gaps[ng++] = a - (unsigned)last;
+		last = (int)a;
+	}
+	if (ng) {
+		double g[128];
+		for (unsigned a = 0; a < ng; a++)
+			g[a] = gaps[a];
+		*period = (unsigned)median(g, ng);
+	}
+	return 0;
+}
+
+static int layout(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	unsigned period = 0;
+	TRY(skews(c, 0, 50, &period));
+	r->surfaces = period ? period : 1;
+	r->surfaces_measured = period > 0;
+	for (unsigned i = 1; i < r->nzones; i++) {
+		unsigned p;
+		TRY(skews(c, i, 2 * r->surfaces + 3, &p));
+		if (!r->surfaces_measured && p) {
+			r->surfaces = p;
+			r->surfaces_measured = true;
+		}
+		progress(c, "skews");
+	}
+	uint32_t cyl = 0;
+	for (unsigned i = 0; i < r->nzones; i++) {
+		c->zcyl[i] = cyl;
+		uint64_t per = (uint64_t)r->zone[i].spt * r->surfaces;
+		cyl += (uint32_t)((r->zone[i].nblocks + c->tau[i] + per - 1) / per);
+	}
+	c->zcyl[r->nzones] = cyl;
+	return 0;
+}
+
+static unsigned zone_of_cyl(struct pc *c, uint32_t cyl)
+{
+	unsigned i = 0;
+	while (i + 1 < c->r->nzones && c->zcyl[i + 1] <= cyl)
+		i++;
+	return i;
+}
+
+static unsigned zone_of_lbn(struct pc *c, uint64_t lbn)
+{
+	unsigned i = 0;
+	while (i + 1 < c->r->nzones && c->r->zone[i + 1].first_lbn <= lbn)
+		i++;
+	return i;
+}
+
+/* The track start nearest lbn: from a start found within 64 cylinders before it (found and
+ * kept if there is none). */
+static int snap_track(struct pc *c, uint64_t lbn, uint64_t *start)
+{
+	unsigned zi = zone_of_lbn(c, lbn);
+	const struct iolab_probe_zone *z = &c->r->zone[zi];
+	uint64_t span = 64ull * z->spt * c->r->surfaces, s0 = UINT64_MAX;
+	for (unsigned i = 0; i < c->nts && s0 == UINT64_MAX; i++)
+		if (c->ts_at[i] <= lbn && lbn - c->ts_at[i] < span &&
+		    zone_of_lbn(c, c->ts_at[i]) == zi)
+			s0 = c->ts_start[i];
+	if (s0 == UINT64_MAX) {
+		uint64_t base = lbn > z->first_lbn + 40ull * z->spt ? lbn - 40ull * z->spt : z->first_lbn;
+		uint32_t t;
+		TRY(track_offset(c, base, z->first_lbn + z->nblocks, z->spt, &t));
+		s0 = base + t;
+		c->ts_at[c->nts % 256] = base;
+		c->ts_start[c->nts % 256] = s0;
+		c->nts++;
+	}
+	uint64_t k = lbn >= s0 ? (lbn - s0 + z->spt / 2) / z->spt : 0;
+	*start = s0 + k * z->spt;
+	if (*start + z->spt > c->b->blocks)
+		*start -= z->spt;
+	return 0;
+}
+
+/* The first block of the cylinder nearest lbn: a track start, then the tracks after it one by
+ * one until the step that shows the cylinder skew (kept for 64 cylinders on). Without a
+ * cylinder skew distinct from the track skew, the nearest track start. */
+static int snap_cyl(struct pc *c, uint64_t lbn, uint64_t *start)
+{
+	unsigned zi = zone_of_lbn(c, lbn);
+	const struct iolab_probe_zone *z = &c->r->zone[zi];
+	uint64_t per = (uint64_t)z->spt * c->r->surfaces, span = 64 * per, s0 = UINT64_MAX;
+	for (unsigned i = 0; i < c->ncs && s0 == UINT64_MAX; i++)
+		if (c->cs_at[i] <= lbn && lbn - c->cs_at[i] < span && zone_of_lbn(c, c->cs_at[i]) == zi)
+			s0 = c->cs_start[i];
+	if (s0 == UINT64_MAX) {
+		uint64_t base = lbn > z->first_lbn + 3 * per ? lbn - 3 * per : z->first_lbn, t0, prev = 0, done;
+		TRY(snap_track(c, base, &t0));
+		s0 = t0;
+		if (circ(z->track_skew, z->cyl_skew, z->spt) > 2 && c->r->surfaces > 1) {
+			double sec = c->rev / z->spt;
+			for (unsigned k = 0; k <= c->r->surfaces + 1; k++) {
+				if (t0 + (k + 1ull) * z->spt > c->b->blocks)
+					break;
+				TRY(rd(c, t0 + k * (uint64_t)z->spt + z->spt / 3, &done, NULL));
+				uint32_t sk = k ? (uint32_t)(lround(phase(c, done, prev) / sec) % z->spt) : 0;
+				prev = done;
+				if (k && circ(sk, z->cyl_skew, z->spt) <= 2 && circ(sk, z->track_skew, z->spt) > 2) {
+					s0 = t0 + k * (uint64_t)z->spt;
+					break;
+				}
+			}
+		}
+		c->cs_at[c->ncs % 256] = base;
+		c->cs_start[c->ncs % 256] = s0;
+		c->ncs++;
+	}
+	uint64_t k = lbn >= s0 ? (lbn - s0 + per / 2) / per : 0;
+	*start = s0 + k * per;
+	if (*start + per > c->b->blocks)
+		*start -= per;
+	return 0;
+}
+
+/* First block of track h of cylinder cyl (by the probed layout). */
+static uint64_t track_lbn(struct pc *c, uint32_t cyl, uint32_t h)
+{
+	unsigned i = zone_of_cyl(c, cyl);
+	const struct iolab_probe_zone *z = &c->r->zone[i];
+	uint64_t l = z->first_lbn + c->tau[i] +
+		     ((uint64_t)(cyl - c->zcyl[i]) * c->r->surfaces + h) * z->spt;
+	if (l + z->spt > z->first_lbn + z->nblocks)
+		l = z->first_lbn + z->nblocks > 2ull * z->spt ? z->first_lbn + z->nblocks - 2ull * z->spt
+							     : z->first_lbn;
+	return l;
+}
+
+/* A track of cylinder cyl not used lately (h preferred), marked used. */
+static uint32_t fresh_track(struct pc *c, uint32_t cyl, uint32_t h)
+{
+	unsigned S = c->r->surfaces;
+	for (unsigned k = 0; k < S; k++) {
+		uint32_t t = (h + k) % S;
+		uint64_t id = (uint64_t)cyl * S + t;
+		bool seen = false;
+		unsigned m = c->nrecent < 96 ? c->nrecent : 96;
+		for (unsigned i = 0; i < m && !seen; i++)
+			seen = c->recent[i] == id;
+		if (!seen) {
+			c->recent[c->nrecent++ % 96] = id;
+			return t;
+		}
+	}
+	return h % S;
+}
+
+/* ---- positioning: the shortest latency V ----------------------------------------------- */
+
+/* V for a one-block read issued as a read on cylinder ca completes, the target on cylinder
+ * ca + d (track offset dh; d = 0 and dh = 0: the track just read), with `probes` reads
+ * bisecting the target's angle. ca is picked in [lo_cyl, hi_cyl]. A target whose completion
+ * is not at its predicted angle (a cache hit, or a track boundary between it and its
+ * reference) bounds nothing and is not counted. */
+static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint32_t dh,
+		unsigned probes, double *v, double *spread)
+{
+	double lo = 0, hi = INFINITY;
+	unsigned S = c->r->surfaces, good = 0;
+	for (unsigned i = 0; i < 3 * probes && good < probes; i++) {
+		uint32_t ca = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), cb = ca + d;
+		uint32_t ha = fresh_track(c, ca, (uint32_t)(rnd(c) % S));
+		uint32_t hb = d || dh ? fresh_track(c, cb, (ha + dh) % S) : ha;
+		if (!d && dh && hb == ha)
+			hb = (ha + dh) % S;
+		uint64_t a, rlbn, dr, da, db, cyla, cylb;
+		uint32_t spta = c->r->zone[zone_of_cyl(c, ca)].spt;
+		TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
+		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, cb))
+			cylb = cyla + (uint64_t)d * spta * S; /* nearby: counted from the same start */
+		else
+			TRY(snap_cyl(c, track_lbn(c, cb, 0), &cylb));
+		rlbn = cylb + (uint64_t)hb * c->r->zone[zone_of_lbn(c, cylb)].spt;
+		if (d || dh) {
+			a = cyla + (uint64_t)ha * spta + spta / 2;
+			TRY(rd(c, rlbn, &dr, NULL));
+			TRY(rd(c, a, &da, NULL));
+		} else {
+			a = rlbn;
+			TRY(rd(c, a, &da, NULL));
+			dr = da;
+		}
+		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
+		double sec = c->rev / spt;
+		double target = isinf(hi) ? (double)(rnd(c) % 1000) / 1000 * c->rev : (lo + hi) / 2;
+		double x = fmod((double)da + target - (double)dr, c->rev);
+		if (x < 0)
+			x += c->rev;
+		uint32_t j = (uint32_t)ceil(x / sec - 1e-9), jmin = 2, jmax = spt > 16 ? spt - 8 : spt - 1;
+		if (j < jmin)
+			j = jmin;
+		if (j > jmax)
+			j = jmax;
+		TRY(rd(c, rlbn + j, &db, NULL));
+		double lat = (double)db - (double)da, p = phase(c, db, dr), want = j * sec;
+		if (fabs(p - want) > fmax(c->tol, sec / 3) && fabs(fabs(p - want) - c->rev) > fmax(c->tol, sec / 3))
+			continue;
+		good++;
+		if (lat < hi)
+			hi = lat;
+		if (lat - c->rev > lo)
+			lo = lat - c->rev;
+	}
+	if (isinf(hi))
+		return iolab_errf(c->err, EIO, "%s: no read behaved as a cache miss at its predicted "
+				  "angle: cannot time positioning", c->b->desc);
+	*v = (lo + hi) / 2;
+	*spread = fabs(hi - lo);
+	return 0;
+}
+
+/* Seek distances: about three an octave up to the last cylinder a zone-0 start can reach. */
+static unsigned seek_dists(uint32_t maxd, uint32_t *d, unsigned cap)
+{
+	unsigned n = 0;
+	double x = 1;
+	while (n < cap && (uint32_t)x <= maxd) {
+		uint32_t v = (uint32_t)x;
+		if (!n || v > d[n - 1])
+			d[n++] = v;
+		x = x < 8 ? x + 1 : x * 1.26;
+	}
+	if (n && d[n - 1] < maxd && n < cap)
+		d[n++] = maxd;
+	return n;
+}
+
+/* a + b*sqrt(d) below the boundary, c + e*d above: least squares for each boundary among
+ * the table's distances, the best kept. */
+static void fit_seek(struct iolab_probe_result *r)
+{
+	double best = INFINITY;
+	for (unsigned k = 2; k + 2 <= r->nseek; k++) {
+		double p[2][2] = {{0}}, q[2] = {0}, s[2][2] = {{0}}, t[2] = {0};
+		for (unsigned i = 0; i < r->nseek; i++) {
+			double d = r->seek[i].dist, y = r->seek[i].ns;
+			double f = i < k ? sqrt(d) : d;
+			double (*m)[2] = i < k ? p : s;
+			double *w = i < k ? q : t;
+			m[0][0] += 1, m[0][1] += f, m[1][1] += f * f, w[0] += y, w[1] += f * y;
+		}
+		double dp = p[0][0] * p[1][1] - p[0][1] * p[0][1];
+		double ds = s[0][0] * s[1][1] - s[0][1] * s[0][1];
+		if (fabs(dp) < 1e-12 || fabs(ds) < 1e-12)
+			continue;
+		double b = (p[0][0] * q[1] - p[0][1] * q[0]) / dp, a = (q[0] - b * p[0][1]) / p[0][0];
+		double e = (s[0][0] * t[1] - s[0][1] * t[0]) / ds, cc = (t[0] - e * s[0][1]) / s[0][0];
+		double err = 0;
+		for (unsigned i = 0; i < r->nseek; i++) {
+			double d = r->seek[i].dist;
+			double f = i < k ? a + b * sqrt(d) : cc + e * d;
+			double rel = (f - r->seek[i].ns) / r->seek[i].ns;
+			err += rel * rel;
+		}
+		err = sqrt(err / r->nseek);
+		if (err < best) {
+			best = err;
+			r->seek_a = a, r->seek_b = b, r->seek_c = cc, r->seek_e = e;
+			r->seek_boundary = r->seek[k].dist;
+		}
+	}
+	r->seek_fit_rms = isinf(best) ? 0 : best;
+}
+
+static int positioning(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	uint32_t z0 = c->zcyl[1 < r->nzones ? 1 : r->nzones] - 1, total = c->zcyl[r->nzones];
+	double sp, sec0 = c->rev / r->zone[0].spt;
+	z0 = z0 > 2 ? z0 - 1 : z0;
+	uint32_t c0 = z0 > 80 ? z0 / 2 - 32 : 0, c1 = z0 > 80 ? z0 / 2 + 32 : z0;
+	TRY(vmin(c, c0, c1, 0, 0, 14, &r->base_ns, &sp));
+	double base = r->base_ns - sec0; /* overheads: V without the target's sector time */
+	if (r->surfaces > 1) {
+		double v;
+		TRY(vmin(c, c0, c1, 0, 1, 14, &v, &sp));
+		r->head_switch_ns = fmax(0, v - sec0 - base);
+		r->head_switch_measured = true;
+	}
+	progress(c, "seek");
+	uint32_t d[IOLAB_PROBE_MAX_SEEK];
+	uint32_t maxd = total > 66 ? total - 1 - 64 : total - 1;
+	unsigned nd = seek_dists(maxd, d, IOLAB_PROBE_MAX_SEEK);
+	r->nseek = 0;
+	for (unsigned i = 0; i < nd; i++) {
+		if (used(c) > 0.9) {
+			skip(c, "seek curve beyond the distances listed");
+			break;
+		}
+		uint32_t hi_c = total - 1 - d[i] < z0 ? total - 1 - d[i] : z0;
+		uint32_t lo_c = hi_c > 64 ? hi_c - 64 : 0;
+		double v;
+		int rc = vmin(c, lo_c, hi_c, d[i], 0, 14, &v, &sp);
+		if (rc == -EIO)
+			continue; /* no usable read at this distance: the table goes without it */
+		if (rc)
+			return rc;
+		/* the target's sector time depends on its zone: take it out with the overheads */
+		uint32_t zc = zone_of_cyl(c, lo_c + d[i]);
+		double s = v - c->rev / r->zone[zc].spt - base;
+		r->seek[r->nseek++] = (struct iolab_probe_seek){.dist = d[i], .ns = s > 1000 ? s : 1000,
+								 .spread_ns = sp};
+		progress(c, "seek");
+	}
+	fit_seek(r);
+	return 0;
+}
+
+/* ---- controller and cache --------------------------------------------------------------- */
+
+/* Reads of n blocks just after a block read a few revolutions ago: cache hits, which take
+ * the hit overhead plus n interface transfers. */
+static int interface(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	double lat[2];
+	uint32_t n[2] = {1, 16};
+	for (unsigned k = 0; k < 2; k++) {
+		double l[3];
+		for (unsigned t = 0; t < 3; t++) {
+			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
+			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0));
+			TRY(rd(c, x, NULL, NULL));
+			c->b->ops->idle(c->b, (uint64_t)(4 * c->rev));
+			TRY(io1(c, x + 1, n[k], false, NULL, &l[t]));
+		}
+		lat[k] = median(l, 3);
+	}
+	double bulk = (lat[1] - lat[0]) / (n[1] - n[0]);
+	if (lat[1] < c->hit_thr && bulk > 0) {
+		r->bus_ns_per_block = bulk;
+		r->ovh_hit_ns = fmax(0, lat[0] - bulk);
+		r->bus_measured = true;
+	} else { /* no hits: take the sequential rate as the interface's */
+		double best = 0;
+		for (unsigned i = 0; i < r->nseq; i++)
+			best = fmax(best, r->seq_mbps[i]);
+		r->bus_ns_per_block = best > 0 ? c->b->block_bytes / best * 1e3 : 0;
+		r->ovh_hit_ns = 0;
+	}
+	/* V on the track = miss overhead + waiting for the read-ahead to stop (half a sector,
+	 * assumed) + one sector + one transfer */
+	double sec0 = c->rev / r->zone[0].spt;
+	r->ovh_miss_ns = fmax(0, r->base_ns - sec0 - sec0 / 2 - r->bus_ns_per_block);
+	return 0;
+}
+
+/* Is block y a cache hit now? A far decoy first, so that a miss pays a long seek. */
+static int is_hit(struct pc *c, uint64_t y, bool *hit)
+{
+	double lat;
+	TRY(rd(c, far_from(c, y), NULL, NULL));
+	TRY(rd(c, y, NULL, &lat));
+	*hit = lat < c->hit_thr;
+	return 0;
+}
+
+static int cache(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	/* segments: the fewest other misses that push a block out */
+	unsigned lo = r->segments > 1 ? r->segments - 2 : 0, hi = r->segments ? 2 * r->segments : 2;
+	while (hi - lo > 1) { /* a hit after lo others, a miss after hi (of k: k random + decoy) */
+		unsigned mid = (lo + hi) / 2;
+		uint64_t x = rand_lbn(c, 1), done;
+		bool hit;
+		/* the block after x, read ahead while idling: a drive that drops what it has
+		 * delivered (read-ahead over the request) still holds it */
+		TRY(rd(c, x, NULL, NULL));
+		c->b->ops->idle(c->b, (uint64_t)c->rev);
+		TRY(evicted(c, x + 1, mid, &done, &hit));
+		if (hit)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r->segments = hi + 1;
+	r->segments_measured = true;
+	progress(c, "cache");
+	/* read-ahead: how far past a read its segment fills while the drive idles */
+	uint32_t ext[2];
+	for (unsigned pos = 0; pos < 2; pos++) {
+		uint32_t a = 0, b = 1;
+		bool hit = true;
+		while (hit && b < (1u << 22)) { /* doubling to the first miss */
+			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
+			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + pos * r->zone[zone_of_cyl(c, cyl)].spt / 2;
+			TRY(rd(c, x, NULL, NULL));
+			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
+			if (x + b >= c->b->blocks)
+				break;
+			TRY(is_hit(c, x + b, &hit));
+			if (hit)
+				a = b, b *= 2;
+		}
+		while (b - a > 1) {
+			uint32_t m = a + (b - a) / 2;
+			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
+			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + pos * r->zone[zone_of_cyl(c, cyl)].spt / 2;
+			TRY(rd(c, x, NULL, NULL));
+			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
+			TRY(is_hit(c, x + m, &hit));
+			if (hit)
+				a = m;
+			else
+				b = m;
+		}
+		ext[pos] = a;
+	}
+	/* from a track's start the read-ahead reached ext[0]; from its middle ext[1]: ending
+	 * at the same place on the track means it reads to the track's end */
+	uint32_t half = r->zone[0].spt / 2;
+	r->readahead_track = ext[0] + 1 < 2 * r->zone[0].spt && ext[1] + half + 2 >= ext[0] &&
+			     ext[1] + half <= ext[0] + 2;
+	r->readahead_blocks = ext[0];
+	r->readahead_measured = true;
+	/* zero latency: blocks just before a read, passed while waiting for it, kept */
+	r->zero_latency_read = false;
+	for (unsigned t = 0; t < 3 && !r->zero_latency_read; t++) {
+		uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
+		uint32_t spt = r->zone[zone_of_cyl(c, cyl)].spt;
+		uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + spt - 4;
+		bool hit;
+		TRY(rd(c, far_from(c, x), NULL, NULL));
+		TRY(rd(c, x, NULL, NULL));
+		TRY(is_hit(c, x - spt / 4, &hit));
+		r->zero_latency_read = hit;
+	}
+	return 0;
+}
+
+static int writes(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	double lat[9];
+	for (unsigned i = 0; i < 9; i++) {
+		uint64_t x = rand_lbn(c, 1);
+		/* the block's own contents go back: the backend writes what it just read */
+		TRY(io1(c, x, 1, false, NULL, NULL));
+		TRY(rd(c, far_from(c, x), NULL, NULL));
+		TRY(io1(c, x, 1, true, NULL, &lat[i]));
+	}
+	r->write_lat_med_ns = median(lat, 9);
+	r->write_back = r->write_lat_med_ns < c->hit_thr;
+	r->ovh_write_ns = fmax(0, r->write_lat_med_ns - (r->write_back ? r->bus_ns_per_block : 0));
+	r->write_measured = true;
+	return 0;
+}
+
+int iolab_probe_run(struct iolab_probe_backend *b, const struct iolab_probe_opts *opts,
+		    struct iolab_probe_result *r, struct iolab_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	struct pc *c = calloc(1, sizeof(*c));
+	if (!c)
+		return iolab_errf(err, ENOMEM, "probe: out of memory");
+	*c = (struct pc){.b = b, .o = opts, .r = r, .err = err, .rng = opts->seed ^ 0x5eed,
+			 .t0 = b->ops->now(b), .budget = (uint64_t)((opts->time_s > 0 ? opts->time_s : 120) * 1e9),
+			 .b4k = 4096 / b->block_bytes ? 4096 / b->block_bytes : 1,
+			 .tol = b->jitter_ns > 1000 ? (double)b->jitter_ns : 1000};
+	int rc = 0;
+	if (opts->write && !b->can_write) {
+		rc = iolab_errf(err, EPERM, "%s: write tests need a device opened for writing", b->desc);
+		goto out;
+	}
+	progress(c, "profile");
+	if ((rc = profile(c)))
+		goto out;
+	r->rotating = true;
+	if (r->rand_lat_med_ns < 1e6) {
+		r->rotating = false;
+		snprintf(r->why_not, sizeof(r->why_not), "4 KiB random reads take %.0f us (median): "
+			 "no seek or rotational latency", r->rand_lat_med_ns / 1e3);
+		goto out;
+	}
+	c->hit_thr = 0.25 * r->rand_lat_med_ns;
+	progress(c, "rotation");
+	if ((rc = rotation(c)) || !r->rotating)
+		goto out;
+	progress(c, "zones");
+	if ((rc = zones(c)) || (rc = layout(c)))
+		goto out;
+	progress(c, "seek");
+	if ((rc = positioning(c)) || (rc = interface(c)))
+		goto out;
+	progress(c, "cache");
+	if (used(c) < 0.95) {
+		if ((rc = cache(c)))
+			goto out;
+	} else {
+		skip(c, "cache segments and read-ahead");
+	}
+	r->queuing = r->iops_qd32 > 1.25 * r->iops_qd1;
+	for (unsigned i = 0; i < r->nzones && used(c) < 0.98; i++) {
+		struct iolab_probe_zone *z = &r->zone[i];
+		uint32_t n64 = 65536 / b->block_bytes;
+		uint64_t x = z->first_lbn + z->nblocks / 2, first = 0, last = 0;
+		if (z->nblocks < 40ull * n64)
+			continue;
+		for (unsigned k = 0; k < 16 && !rc; k++)
+			rc = io1(c, x + (uint64_t)k * n64, n64, false, k ? &last : &first, NULL);
+		if (rc)
+			goto out;
+		z->seq_mbps = 15.0 * 65536 / (double)(last - first) * 1e3;
+	}
+	if (opts->write && (rc = writes(c)))
+		goto out;
+	progress(c, "done");
+out:
+	r->elapsed_ns = (double)(b->ops->now(b) - c->t0);
+	free(c);
+	return rc;
+}
