@@ -278,7 +278,7 @@ int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p)
 {
 	const struct iolab_zone *z = &m->zone[p->zone];
 	uint64_t lbn = p->lbn + 1;
-	if (lbn >= p->run_end)
+	if (lbn >= p->run_end || m->g4) /* a table's angles are sums of fractions: look them up */
 		return iolab_layout_map(m, lbn, p);
 	p->lbn = lbn;
 	p->pbn++;

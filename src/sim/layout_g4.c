@@ -395,7 +395,7 @@ int iolab_g4_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_ph
 
 static void put_num(FILE *f, const char *sep, double x)
 {
-	fprintf(f, "%s%.17g", sep, x);
+	fprintf(f, "%s%.15g", sep, x); /* DiskSim writes few digits */
 }
 
 void iolab_g4_write(const struct iolab_g4 *g, FILE *f)
