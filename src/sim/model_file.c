@@ -1,7 +1,7 @@
 /* model_file.c: iolab's drive-model text format (docs/model-format.md): reading, checking and
  * writing. Top-level `name = value` lines describe the drive; a [seek] section holds the measured
  * seek curve as "distance_cylinders time_ms" lines; each [zone] section describes one recording
- * zone. Units are in the field names; every error names the file, line and field. A field may be
+ * zone, or one [g4] section holds a table-driven layout instead (layout_g4.c). Units are in the field names; every error names the file, line and field. A field may be
  * given once (slips and defects may take several lines). After reading, iolab_model_finish
  * (layout.c) derives the layout and the seek fit, and iolab_model_check (here) refuses figures
  * that contradict each other. */
