@@ -176,7 +176,8 @@ static void test_import_atlas10k(void **state)
 	assert_true(m.readahead_track);      /* Buffer continuous read = 4 */
 	assert_false(m.readahead_over_request);
 	assert_true(m.zero_latency_read);    /* Immediate buffer read = 1 */
-	assert_true(m.zero_latency_write);
+	assert_true(m.zero_latency_write);   /* Immediate buffer write = 1 */
+	assert_true(m.read_free_blocks);     /* Read any free blocks = 1 */
 	assert_true(m.write_back);           /* Fast write level = 2 */
 	assert_int_equal(m.write_segments, 1);
 	assert_true(m.read_hits_on_write_data);
@@ -221,6 +222,7 @@ static void same_model(const struct iolab_disk_model *a, const struct iolab_disk
 	assert_int_equal(a->readahead_over_request, b->readahead_over_request);
 	assert_int_equal(a->zero_latency_read, b->zero_latency_read);
 	assert_int_equal(a->zero_latency_write, b->zero_latency_write);
+	assert_int_equal(a->read_free_blocks, b->read_free_blocks);
 	assert_int_equal(a->write_back, b->write_back);
 	assert_int_equal(a->write_segments, b->write_segments);
 	assert_int_equal(a->read_hits_on_write_data, b->read_hits_on_write_data);
@@ -807,6 +809,35 @@ static void atlas_copy(char *spec, size_t n, const char *spec_name, const char *
 	snprintf(spec, n, "%s/%s", dir, spec_name);
 }
 
+/* DiskSim's zero-latency reads (Immediate buffer read, manual §3.4.5 p24) and its "Read any free
+ * blocks" (p19: sectors before the request that pass under the head are cached) are two
+ * features: each sets its own field. */
+static void test_import_free_blocks(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *from, *to;
+		bool zl, free;
+	} cases[] = {
+		{"Immediate buffer read = 1", "Immediate buffer read = 0", false, true},
+		{"Read any free blocks = 1", "Read any free blocks = 0", true, false},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char spec[1024];
+		atlas_copy(spec, sizeof(spec), "atlas10k.diskspecs", cases[i].from, cases[i].to);
+		struct iolab_disk_model m;
+		struct iolab_err err = {{0}};
+		if (iolab_import_disksim(spec, &m, &err)) {
+			print_error("%s\n", err.msg);
+			fail();
+		}
+		assert_int_equal(m.zero_latency_read, cases[i].zl);
+		assert_int_equal(m.read_free_blocks, cases[i].free);
+		assert_true(m.zero_latency_write); /* Immediate buffer write = 1 */
+		iolab_model_free(&m);
+	}
+}
+
 /* The importer makes clean text of the file's stem (the name) and of DiskSim's name for the
  * drive (the about line), whatever bytes they hold, and the model it writes reads back. */
 static void test_import_text(void **state)
@@ -976,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_import_errors),
 		cmocka_unit_test(test_import_text),
+		cmocka_unit_test(test_import_free_blocks),
 		cmocka_unit_test(test_import_checks),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_cli_bad_text),

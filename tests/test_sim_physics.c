@@ -114,6 +114,7 @@ static void random_reads(struct rand_run *out)
 	open_model(&m);
 	m.segments = 0;
 	m.zero_latency_read = false;
+	m.read_free_blocks = false;
 	struct iolab_disk *d = new_disk(&m);
 	struct iolab_prng rng;
 	iolab_prng_seed(&rng, 42);
@@ -286,6 +287,11 @@ static void test_sequential_media_rate(void **state)
 	 * full revolution, then streams its 256 blocks. Expected: 256 blocks per (rev + their
 	 * streaming time). The same 3% as above, for the same reasons. */
 	m.segments = 0;
+	m.zero_latency_read = true; /* as the Atlas 10K is specified: its first track is read in the
+				       revolution the in-order drive spends waiting (DiskSim manual
+				       §B.3.3), so it can only be faster */
+	double out_zl = seq_rate(&m, 0), in_zl = seq_rate(&m, in_start);
+	m.zero_latency_read = false; /* the in-order drive this expectation is for */
 	double out_nc = seq_rate(&m, 0), in_nc = seq_rate(&m, in_start);
 	double bytes = (double)SEQ_BS * m.block_bytes, rev_s = (double)m.rev_ns / 1e9;
 	double out_nc_want = bytes / (rev_s + bytes / out_s), in_nc_want = bytes / (rev_s + bytes / in_s);
@@ -294,6 +300,9 @@ static void test_sequential_media_rate(void **state)
 	assert_true(fabs(out_nc - out_nc_want) < 0.03 * out_nc_want);
 	assert_true(fabs(in_nc - in_nc_want) < 0.03 * in_nc_want);
 	assert_true(out_nc > in_nc);
+	print_message("cache off, zero-latency reads: outer %.2f MB/s, inner %.2f MB/s\n",
+		      out_zl / 1e6, in_zl / 1e6);
+	assert_true(out_zl >= out_nc && in_zl >= in_nc);
 	iolab_model_free(&m);
 }
 

@@ -97,12 +97,10 @@ struct iolab_disk_model {
 	bool separate_write_segment;  /* one more segment, used by writes only */
 	bool readahead_track;         /* read-ahead to the end of the track (one more track when
 					 reading sequentially) instead of readahead_blocks */
-	bool zero_latency_read;       /* while waiting on the target track for the first wanted
-					 sector, the sectors passing under the head are cached
-					 ("read any free blocks"); the wanted ones are still read
-					 in order */
-	bool zero_latency_write;      /* recorded from the specification; writes are not yet
-					 modelled out of order */
+	bool zero_latency_read;       /* the wanted sectors of a track are read in the order they
+					 pass under the head, from the first one after landing
+					 (DiskSim: Immediate buffer read; disk.c, zero latency) */
+	bool zero_latency_write;      /* the same when writing (Immediate buffer write) */
 	bool read_joins_readahead;    /* a read of the blocks the read-ahead is about to read waits
 					 for them instead of stopping it (DiskSim: almost read hits) */
 	uint32_t segment_blocks;
@@ -118,6 +116,9 @@ struct iolab_disk_model {
 	uint64_t rev_ns;              /* one revolution */
 	double seek_a, seek_b, seek_c, seek_e; /* formula a+b*sqrt(d) below boundary, c+e*d above */
 	uint32_t seek_boundary;
+	bool read_free_blocks;        /* while waiting on the target track for the first wanted
+					 sector, the sectors before it that pass under the head are
+					 cached (DiskSim: Read any free blocks) */
 	/* serpentine by absolute cylinder number (DiskSim mapping scheme 2: even cylinders visit
 	   the surfaces ascending, odd ones descending, across zones); needs cylinder_serpentine */
 	bool serpentine_absolute;

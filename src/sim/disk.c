@@ -10,6 +10,8 @@
  *   -> wait for the arm (a running write flush, or the sector a prefetch is in)
  *   -> per block: reposition (seek, or head switch, the longer; writes add settle) and wait for
  *      the sector to come round (exact angle from absolute time, skews, slips) -> one sector time
+ *      (with zero-latency access, per track: land once, then each wanted sector the first time
+ *      it passes under the head, see "zero-latency access" below)
  *   -> the interface moves each block as soon as it is in the buffer and the previous one has
  *      gone (bus_us_per_block each), so the command ends with its last block's transfer.
  *
@@ -445,21 +447,99 @@ static uint32_t passed_before(const struct iolab_disk *d, const struct iolab_phy
 	return k < lbn ? k : (uint32_t)lbn;
 }
 
-/* Reads blocks [lbn, lbn + n) with the arm free at t; the interface starts no earlier than
- * *bus. Updates *bus to the end of the last transfer; returns the media end. *pre gets the
- * blocks before lbn read for free while waiting for the first one (zero_latency_read). */
-static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
-			 uint32_t *pre)
+/* ---- zero-latency access ------------------------------------------------------------------
+ * DiskSim 4.0 manual §3.4.5 p24 (Immediate buffer read / write: sectors move between media and
+ * buffer "in the order that they pass under the read/write head rather than in strictly
+ * ascending logical block order") and §B.3.3 pp70-72 (the zero-latency access: seek, initial
+ * rotational latency, transfer, additional rotational latency, transfer; dm_latency works on
+ * the part of a request on one track). A request is taken track by track. On each track the
+ * arm lands once (seek or head switch, writes settle); then every wanted sector of that track
+ * is transferred the first time it passes whole under the head (and, for a write, its data is
+ * in the buffer). Landing inside the wanted span, the head starts at the next sector boundary,
+ * reads to the end of the span, passes the unwanted sectors and reads the span's start: the
+ * track's part ends one revolution after the initial latency. Landing outside it, this is the
+ * in-order access: wait for the first wanted sector, then read them in turn. The arm leaves a
+ * track for the next when the last of its sectors is done. */
+
+struct zl_track {
+	bool on;          /* a track is being worked */
+	uint32_t cyl, head;
+	double land, end; /* the arm landed on it; its last sector so far ends */
+	double xfer;      /* sector times transferred on it */
+};
+
+/* The track's rotational latency (initial and additional) goes to the counters. */
+static void zl_close(struct iolab_disk *d, struct zl_track *z)
+{
+	if (z->on)
+		d->st.rotate_ns += z->end - z->land - z->xfer;
+	z->on = false;
+}
+
+/* Block p, whose sector may be transferred from `ready` on, with the arm free at t if it is not
+ * already on p's track: returns when its sector ends. */
+static double zl_sector(struct iolab_disk *d, struct zl_track *z, const struct iolab_phys *p,
+			double t, double ready, bool write)
+{
+	if (!z->on || p->cyl != z->cyl || p->head != z->head) {
+		double from = z->on ? z->end : t;
+		zl_close(d, z);
+		double mv = p->cyl == d->cyl && p->head == d->head ? 0 : move_ns(d, p, write);
+		d->st.seeks += p->cyl != d->cyl;
+		d->st.seek_ns += mv;
+		d->cyl = p->cyl;
+		d->head = p->head;
+		*z = (struct zl_track){.on = true, .cyl = p->cyl, .head = p->head, .land = from + mv,
+				       .end = from + mv};
+	}
+	double at = ready > z->land ? ready : z->land;
+	double end = at + rotate_ns(d, p, at) + p->sector_ns;
+	z->xfer += p->sector_ns;
+	if (end > z->end)
+		z->end = end;
+	return end;
+}
+
+/* media_read with zero-latency reads: the host still gets the blocks in order, each once it
+ * is in the buffer. */
+static double media_read_zl(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
+			    uint32_t *pre)
 {
 	double bulk = (double)d->m->bus_ns_per_block;
-	*pre = 0;
+	struct zl_track z = {0};
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
 		if (k == 0)
 			map(d, lbn, &p);
 		else if (iolab_layout_next(d->m, &p))
 			map(d, lbn + k, &p);
-		if (k == 0 && d->m->zero_latency_read) {
+		double end = zl_sector(d, &z, &p, t, 0, false);
+		if (k == 0 && d->m->read_free_blocks)
+			*pre = passed_before(d, &p, z.land, lbn);
+		d->st.media_ns += p.sector_ns;
+		*bus = (*bus > end ? *bus : end) + bulk;
+	}
+	zl_close(d, &z);
+	return z.end;
+}
+
+/* Reads blocks [lbn, lbn + n) with the arm free at t; the interface starts no earlier than
+ * *bus. Updates *bus to the end of the last transfer; returns the media end. *pre gets the
+ * blocks before lbn read for free while waiting for the first one (read_free_blocks). */
+static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
+			 uint32_t *pre)
+{
+	double bulk = (double)d->m->bus_ns_per_block;
+	*pre = 0;
+	if (d->m->zero_latency_read && n)
+		return media_read_zl(d, lbn, n, t, bus, pre);
+	struct iolab_phys p;
+	for (uint32_t k = 0; k < n; k++) {
+		if (k == 0)
+			map(d, lbn, &p);
+		else if (iolab_layout_next(d->m, &p))
+			map(d, lbn + k, &p);
+		if (k == 0 && d->m->read_free_blocks) {
 			double land = t + move_ns(d, &p, false);
 			t = reach(d, &p, t, false);
 			*pre = passed_before(d, &p, land, lbn);
@@ -614,6 +694,17 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double data0)
 {
 	double bulk = (double)d->m->bus_ns_per_block, rev = (double)d->m->rev_ns;
+	if (d->m->zero_latency_write && n) { /* a sector is written once it passes with its data */
+		struct zl_track z = {0};
+		for (uint32_t k = 0; k < n; k++) {
+			struct iolab_phys p;
+			map(d, lbn + k, &p);
+			zl_sector(d, &z, &p, t, data0 + (double)(k + 1) * bulk, true);
+			d->st.media_ns += p.sector_ns;
+		}
+		zl_close(d, &z);
+		return z.end;
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		struct iolab_phys p;
 		map(d, lbn + k, &p);

@@ -1229,7 +1229,8 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	if (!m->segment_blocks)
 		m->segment_blocks = 1; /* no cache: the size does not matter, but the format wants >= 1 */
 	m->readahead_track = cont == 4;
-	m->zero_latency_read = imm_read || any_free;
+	m->zero_latency_read = imm_read;
+	m->read_free_blocks = any_free;
 	m->zero_latency_write = imm_write;
 	m->write_back = fast != 0;
 

@@ -37,7 +37,7 @@ static const char *const top_names[] = {
 	"overhead_write_miss_ms", "cache_segments", "separate_write_segment", "readahead_track",
 	"zero_latency_read", "read_joins_readahead", "zero_latency_write", "segment_blocks",
 	"readahead_blocks", "readahead_over_request", "write_back", "write_segments",
-	"read_hits_on_write_data", "queue_depth", "scheduler",
+	"read_hits_on_write_data", "queue_depth", "scheduler", "read_free_blocks",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -235,6 +235,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return yesno(p, k, v, &m->read_joins_readahead);
 	if (!strcmp(k, "zero_latency_write"))
 		return yesno(p, k, v, &m->zero_latency_write);
+	if (!strcmp(k, "read_free_blocks"))
+		return yesno(p, k, v, &m->read_free_blocks);
 	if (!strcmp(k, "segment_blocks"))
 		return u32(p, k, v, 1, 1 << 24, &m->segment_blocks);
 	if (!strcmp(k, "readahead_blocks"))
@@ -647,13 +649,15 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		m->ovh_write_miss[1] / 1e6);
 	fprintf(f, "# cache\ncache_segments = %u\nsegment_blocks = %u\nseparate_write_segment = %s\n"
 		   "readahead_blocks = %u\nreadahead_track = %s\nreadahead_over_request = %s\n"
-		   "zero_latency_read = %s\nzero_latency_write = %s\nread_joins_readahead = %s\n"
+		   "zero_latency_read = %s\nzero_latency_write = %s\nread_free_blocks = %s\n"
+		   "read_joins_readahead = %s\n"
 		   "write_back = %s\n"
 		   "write_segments = %u\nread_hits_on_write_data = %s\n\n",
 		m->segments, m->segment_blocks, m->separate_write_segment ? "yes" : "no",
 		m->readahead_blocks, m->readahead_track ? "yes" : "no",
 		m->readahead_over_request ? "yes" : "no", m->zero_latency_read ? "yes" : "no",
-		m->zero_latency_write ? "yes" : "no", m->read_joins_readahead ? "yes" : "no",
+		m->zero_latency_write ? "yes" : "no", m->read_free_blocks ? "yes" : "no",
+		m->read_joins_readahead ? "yes" : "no",
 		m->write_back ? "yes" : "no",
 		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
