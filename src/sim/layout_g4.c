@@ -379,6 +379,8 @@ int iolab_g4_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_ph
 		if (!e)
 			return -ERANGE;
 		int64_t off = rel - e->lbn, q = off / e->len, qs = e->cylrunlen < 0 ? -q : q;
+		if (q > 1000000000 || cyl > 1000000000000 || cyl < -1000000000000)
+			return -ERANGE; /* far off any disk (and q·cyllen stays in range) */
 		rel = off % e->len;
 		cyl += e->cyl + qs * e->cyllen;
 		angle += e->off + (double)qs * e->alen;
