@@ -30,6 +30,16 @@ enum iolab_sparing {
 	IOLAB_SPARE_NONE = 0,  /* no spare area */
 	IOLAB_SPARE_ZONE,      /* `spares` sectors at the end of the zone */
 	IOLAB_SPARE_RANGE,     /* `spares` sectors at the end of every `range` cylinders */
+	/* The other DiskSim 4.0 sparing schemes (manual B.4.2 p75; layout_sparing.c maps them): */
+	IOLAB_SPARE_OFF,               /* 0: no spares; slips and defects are not allowed */
+	IOLAB_SPARE_TRACKS,            /* 1: `spares` whole tracks at the end of the zone; slips
+					  and defects are track numbers within the zone */
+	IOLAB_SPARE_CYL,               /* 2: `spares` sectors at the end of every cylinder */
+	IOLAB_SPARE_TRACK,             /* 3: `spares` sectors at the end of every track */
+	IOLAB_SPARE_CYL_SLIP_END,      /* 4: as 2, but slips push blocks on to the disk's end */
+	IOLAB_SPARE_CYL_FRONT,         /* 5: `spares` sectors at the front of every cylinder */
+	IOLAB_SPARE_CYL_FRONT_SLIP_END,/* 6: as 5, but slips push blocks on to the disk's end */
+	IOLAB_SPARE_ZONE_SLIP_END,     /* 10: as ZONE, but slips do not use the spares */
 };
 
 struct iolab_zone {
@@ -50,6 +60,8 @@ struct iolab_zone {
 	unsigned line;           /* where its [zone] section starts in the model file (0: none) */
 	/* derived by iolab_model_finish */
 	uint64_t first_lbn, nblocks;
+	/* table layout (iolab_disk_model.g4): the root entry this zone stands for */
+	unsigned g4_root;
 };
 
 struct iolab_seek_point {
@@ -76,6 +88,8 @@ enum iolab_access {
 	IOLAB_ACCESS_AVG_ROTATION,  /* seek modelled, rotational latency half a revolution */
 	IOLAB_ACCESS_CONSTANT,      /* access_const_ns instead of seek and rotation */
 };
+
+struct iolab_g4; /* layout_g4.c */
 
 struct iolab_disk_model {
 	char name[64];
@@ -136,6 +150,12 @@ struct iolab_disk_model {
 	uint64_t access_const_ns;     /* IOLAB_ACCESS_CONSTANT */
 	uint64_t ovh_complete[2];     /* completion overhead of a read [0], a write [1]: after the
 					 last transfer, before the command completes */
+	/* serpentine by absolute cylinder number (DiskSim mapping scheme 2: even cylinders visit
+	   the surfaces ascending, odd ones descending, across zones); needs cylinder_serpentine */
+	bool serpentine_absolute;
+	/* table-driven layout (DiskSim dm_layout_g4, layout_g4.c), or NULL: the zones' layout.
+	   With a table, iolab_model_finish derives the zones from its root entries. */
+	struct iolab_g4 *g4;
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block

@@ -25,6 +25,7 @@
 #include "iolab/parse_number.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
+#include "layout_g4.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_DEPTH 32
@@ -52,7 +53,37 @@ struct dparam {
 	char *name;
 	unsigned line;
 	struct dval v;
+	const char *file;       /* where the name is (the value may come from a sourced file) */
 };
+
+static void dval_free(struct dval *v);
+
+/* Deep copy of v into c (for `[ a, b ] = value`). Returns 0 or -ENOMEM. */
+static int dval_copy(const struct dval *v, struct dval *c)
+{
+	*c = (struct dval){.kind = v->kind, .line = v->line, .file = v->file};
+	if ((v->text && !(c->text = strdup(v->text))) || (v->bname && !(c->bname = strdup(v->bname))))
+		return -ENOMEM;
+	if (v->nparam && !(c->param = calloc(v->nparam, sizeof(*c->param))))
+		return -ENOMEM;
+	for (; c->nparam < v->nparam; c->nparam++) {
+		const struct dparam *a = &v->param[c->nparam];
+		struct dparam *b = &c->param[c->nparam];
+		*b = (struct dparam){.line = a->line, .file = a->file};
+		if (!(b->name = strdup(a->name)) || dval_copy(&a->v, &b->v)) {
+			c->nparam++;
+			return -ENOMEM;
+		}
+	}
+	if (v->nitem && !(c->item = calloc(v->nitem, sizeof(*c->item))))
+		return -ENOMEM;
+	for (; c->nitem < v->nitem; c->nitem++)
+		if (dval_copy(&v->item[c->nitem], &c->item[c->nitem])) {
+			c->nitem++;
+			return -ENOMEM;
+		}
+	return 0;
+}
 
 static void dval_free(struct dval *v)
 {
@@ -72,12 +103,26 @@ static void dval_free(struct dval *v)
 /* ---------------------------------------------------------------------------------------- */
 /* The tokenizer */
 
-enum tok { T_EOF, T_WORD, T_LBRACE, T_RBRACE, T_LBRACK, T_RBRACK, T_COMMA, T_EQ };
+enum tok { T_EOF, T_WORD, T_LBRACE, T_RBRACE, T_LBRACK, T_RBRACK, T_COMMA, T_EQ,
+	   T_ERR /* a `source` that failed: the error is in lx->err */ };
 
 struct token {
 	enum tok t;
 	const char *p;
 	size_t len;
+	unsigned line;
+	const char *file;
+};
+
+/* Files read through `source`: kept (texts and names) until the tree is freed. */
+struct sources {
+	char **owned;
+	unsigned n, cap;
+};
+
+/* Where the lexer was in the files that `source` another one (libparam's include stack). */
+struct lexframe {
+	const char *file, *s;
 	unsigned line;
 };
 
@@ -88,6 +133,10 @@ struct lexer {
 	bool peeked;
 	struct token la;
 	struct iolab_err *err;
+	struct sources *src;
+	const char *field;         /* the parameter whose value is being read (messages) */
+	unsigned depth;            /* files open through `source` */
+	struct lexframe stack[MAX_DEPTH];
 };
 
 static bool special(char c)
@@ -95,6 +144,36 @@ static bool special(char c)
 	return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == '=' || c == '#';
 }
 
+static int source_push(struct lexer *lx, const struct token *name);
+
+/* Skips white space and comments; at the end of a file read through `source`, goes back to the
+ * file that sourced it. */
+static void lex_skip(struct lexer *lx)
+{
+	for (;;) {
+		while (*lx->s && isspace((unsigned char)*lx->s)) {
+			if (*lx->s == '\n')
+				lx->line++;
+			lx->s++;
+		}
+		if (*lx->s == '#') {
+			while (*lx->s && *lx->s != '\n')
+				lx->s++;
+			continue;
+		}
+		if (*lx->s || !lx->depth)
+			return;
+		struct lexframe *f = &lx->stack[--lx->depth];
+		lx->file = f->file;
+		lx->s = f->s;
+		lx->line = f->line;
+	}
+}
+
+static struct token lex_raw(struct lexer *lx);
+
+/* The next token; `source FILE` (a word "source" and the file's name) is replaced by the
+ * tokens of FILE wherever it appears, like libparam's lexer does (DiskSim 4.0 manual §3 p6). */
 static struct token lex_next(struct lexer *lx)
 {
 	if (lx->peeked) {
@@ -102,17 +181,28 @@ static struct token lex_next(struct lexer *lx)
 		return lx->la;
 	}
 	for (;;) {
-		while (*lx->s && isspace((unsigned char)*lx->s)) {
-			if (*lx->s == '\n')
-				lx->line++;
-			lx->s++;
+		struct token t = lex_raw(lx);
+		if (t.t != T_WORD || t.len != 6 || memcmp(t.p, "source", 6))
+			return t;
+		struct token name = lex_raw(lx);
+		if (name.t != T_WORD) {
+			iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': 'source' needs a file name, found "
+				   "%s", t.file, t.line, lx->field ? lx->field : "source",
+				   name.t == T_EOF ? "the end of the file" : "a separator");
+			t.t = T_ERR;
+			return t;
 		}
-		if (*lx->s != '#')
-			break;
-		while (*lx->s && *lx->s != '\n')
-			lx->s++;
+		if (source_push(lx, &name)) {
+			t.t = T_ERR;
+			return t;
+		}
 	}
-	struct token t = {.p = lx->s, .len = 1, .line = lx->line};
+}
+
+static struct token lex_raw(struct lexer *lx)
+{
+	lex_skip(lx);
+	struct token t = {.p = lx->s, .len = 1, .line = lx->line, .file = lx->file};
 	switch (*lx->s) {
 	case 0: t.t = T_EOF; t.len = 0; return t;
 	case '{': t.t = T_LBRACE; break;
@@ -152,6 +242,7 @@ static const char *tok_desc(const struct token *t)
 	case T_RBRACK: return "']'";
 	case T_COMMA: return "','";
 	case T_EQ: return "'='";
+	case T_ERR: return "an error";
 	}
 	return "?";
 }
@@ -179,6 +270,61 @@ static int add_word(struct lexer *lx, char **buf, const struct token *t)
 	return 0;
 }
 
+static int slurp(const char *path, char **out, struct iolab_err *err);
+static char *sibling(const char *from, const char *name);
+
+static int keep(struct lexer *lx, char *p)
+{
+	struct sources *src = lx->src;
+	if (src->n == src->cap) {
+		unsigned cap = src->cap ? src->cap * 2 : 8;
+		char **n = realloc(src->owned, cap * sizeof(*n));
+		if (!n) {
+			free(p);
+			return oom(lx->err, lx->file);
+		}
+		src->owned = n;
+		src->cap = cap;
+	}
+	src->owned[src->n++] = p;
+	return 0;
+}
+
+static void sources_free(struct sources *src)
+{
+	for (unsigned i = 0; i < src->n; i++)
+		free(src->owned[i]);
+	free(src->owned);
+	memset(src, 0, sizeof(*src));
+}
+
+/* `source NAME`: reads NAME (relative to the directory of the file naming it) and lexes it
+ * next; at most MAX_DEPTH files deep (the manual's limit, §3 p6). */
+static int source_push(struct lexer *lx, const struct token *name)
+{
+	const char *field = lx->field ? lx->field : "source";
+	if (lx->depth == MAX_DEPTH)
+		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': 'source %.*s' nested more than "
+				  "%d files deep", name->file, name->line, field, (int)name->len,
+				  name->p, MAX_DEPTH);
+	char *rel = strndup(name->p, name->len), *path = rel ? sibling(name->file, rel) : NULL, *text;
+	free(rel);
+	if (!path || keep(lx, path))
+		return oom(lx->err, lx->file);
+	int rc = slurp(path, &text, lx->err);
+	if (rc) {
+		iolab_err_prefix(lx->err, "%s:%u: field '%s'", name->file, name->line, field);
+		return rc;
+	}
+	if (keep(lx, text))
+		return -ENOMEM;
+	lx->stack[lx->depth++] = (struct lexframe){lx->file, lx->s, lx->line};
+	lx->file = path;
+	lx->s = text;
+	lx->line = 1;
+	return 0;
+}
+
 static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth);
 
 /* A value: words, a block ("type { ... }") or a list ("[ ... ]"). */
@@ -187,18 +333,30 @@ static int parse_value(struct lexer *lx, struct dval *v, const char *field, unsi
 	if (depth > MAX_DEPTH)
 		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': nested more than %d deep",
 				  lx->file, lx->line, field, MAX_DEPTH);
-	v->file = lx->file;
-	v->line = lex_peek(lx).line;
-	struct token t;
+	struct token t = lex_peek(lx);
+	if (t.t == T_ERR)
+		return -EINVAL;
+	v->file = t.file;
+	v->line = t.line;
 	while ((t = lex_peek(lx)).t == T_WORD) {
 		lex_next(lx);
 		if (add_word(lx, &v->text, &t))
 			return -EINVAL;
 	}
+	if (t.t == T_ERR)
+		return -EINVAL;
 	if (t.t == T_LBRACE) {
 		lex_next(lx);
 		v->kind = V_BLOCK;
 		v->line = t.line;
+		v->file = t.file;
+		char *sp = v->text ? strchr(v->text, ' ') : NULL;
+		if (sp) { /* `TYPE NAME { ... }` (a sourced .model file's dm_disk block) */
+			*sp = 0;
+			v->bname = strdup(sp + 1);
+			if (!v->bname)
+				return oom(lx->err, lx->file);
+		}
 		return parse_block_body(lx, v, depth + 1);
 	}
 	if (t.t == T_LBRACK && !v->text) {
@@ -225,6 +383,8 @@ static int parse_value(struct lexer *lx, struct dval *v, const char *field, unsi
 			t = lex_next(lx);
 			if (t.t == T_RBRACK)
 				return 0;
+			if (t.t == T_ERR)
+				return -EINVAL;
 			if (t.t != T_COMMA)
 				return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or ']' "
 						  "in the list, found %s", lx->file, t.line, field, tok_desc(&t));
@@ -237,80 +397,162 @@ static int parse_value(struct lexer *lx, struct dval *v, const char *field, unsi
 	return 0;
 }
 
-/* After '{': `name = value` parameters separated by ',' up to '}'. */
+/* Adds parameter `name` (taken) to blk, refusing a second one of the same name. */
+static struct dparam *add_param(struct lexer *lx, struct dval *blk, unsigned *cap, char *name,
+				const struct token *at)
+{
+	for (unsigned i = 0; i < blk->nparam; i++)
+		if (!strcasecmp(blk->param[i].name, name)) {
+			iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': given twice (first on line %u)",
+				   at->file, at->line, name, blk->param[i].line);
+			free(name);
+			return NULL;
+		}
+	if (blk->nparam == *cap) {
+		unsigned ncap = *cap ? *cap * 2 : 32;
+		struct dparam *n = realloc(blk->param, ncap * sizeof(*n));
+		if (!n) {
+			free(name);
+			oom(lx->err, lx->file);
+			return NULL;
+		}
+		blk->param = n;
+		*cap = ncap;
+	}
+	struct dparam *p = &blk->param[blk->nparam++];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->line = at->line;
+	p->file = at->file;
+	return p;
+}
+
+/* The names of `[ a, b ] = value` (libparam: one value for several parameters), after '['. */
+static int parse_names(struct lexer *lx, const char *what, char ***names, unsigned *n)
+{
+	for (;;) {
+		char *name = NULL;
+		struct token t;
+		while ((t = lex_next(lx)).t == T_WORD)
+			if (add_word(lx, &name, &t)) {
+				free(name);
+				return -EINVAL;
+			}
+		if (t.t == T_ERR || !name || (t.t != T_COMMA && t.t != T_RBRACK)) {
+			free(name);
+			return t.t == T_ERR ? -EINVAL : iolab_errf(lx->err, EINVAL, "%s:%u: expected a "
+				"parameter name in '[ name, name ] = value' in '%s', found %s", t.file, t.line,
+				what, tok_desc(&t));
+		}
+		char **nn = *n < 1024 ? realloc(*names, (*n + 1) * sizeof(*nn)) : NULL;
+		if (!nn) {
+			free(name);
+			return *n < 1024 ? oom(lx->err, lx->file) : iolab_errf(lx->err, EINVAL, "%s:%u: "
+				"more than 1024 names in '[ ... ] = value'", t.file, t.line);
+		}
+		*names = nn;
+		nn[(*n)++] = name;
+		if (t.t == T_RBRACK)
+			return 0;
+	}
+}
+
+/* After '{': `name = value` (or `[ name, name ] = value`) parameters separated by ',' up to
+ * '}'. */
 static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth)
 {
 	unsigned open_line = blk->line, cap = 0;
-	const char *what = blk->text ? blk->text : "block";
+	const char *what = blk->text ? blk->text : "block", *open_file = blk->file;
 	for (;;) {
 		struct token t = lex_peek(lx);
+		if (t.t == T_ERR)
+			return -EINVAL;
 		if (t.t == T_RBRACE) {
 			lex_next(lx);
 			return 0;
 		}
 		if (t.t == T_EOF)
 			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
-					  lx->file, t.line, what, open_line);
+					  open_file, open_line, what, open_line);
 		if (t.t == T_COMMA) { /* tolerate ",," and a comma right after '{' */
 			lex_next(lx);
 			continue;
 		}
-		char *name = NULL;
-		unsigned line = t.line;
-		while ((t = lex_next(lx)).t == T_WORD) {
-			if (add_word(lx, &name, &t)) {
-				free(name);
-				return -EINVAL;
+		char *name = NULL, **names = NULL;
+		unsigned nnames = 0;
+		struct token at = t;
+		if (t.t == T_LBRACK) {
+			lex_next(lx);
+			int rc = parse_names(lx, what, &names, &nnames);
+			t = rc ? (struct token){.t = T_ERR} : lex_next(lx);
+		} else {
+			while ((t = lex_next(lx)).t == T_WORD) {
+				if (add_word(lx, &name, &t)) {
+					free(name);
+					return -EINVAL;
+				}
 			}
 		}
-		if (t.t != T_EQ || !name) {
-			int rc = iolab_errf(lx->err, EINVAL, "%s:%u: expected 'name = value' in '%s', "
-					    "found %s%s%s%s", lx->file, t.line, what,
+		if (t.t != T_EQ || (!name && !nnames)) {
+			int rc = t.t == T_ERR ? -EINVAL : iolab_errf(lx->err, EINVAL, "%s:%u: expected "
+					    "'name = value' in '%s', found %s%s%s%s", t.file, t.line, what,
 					    name ? "'" : "", name ? name : "", name ? "' then " : "",
 					    tok_desc(&t));
 			free(name);
+			for (unsigned i = 0; i < nnames; i++)
+				free(names[i]);
+			free(names);
 			return rc;
 		}
-		for (unsigned i = 0; i < blk->nparam; i++)
-			if (!strcasecmp(blk->param[i].name, name)) {
-				int rc = iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': given twice "
-						    "(first on line %u)", lx->file, line, name,
-						    blk->param[i].line);
-				free(name);
-				return rc;
-			}
-		if (blk->nparam == cap) {
-			cap = cap ? cap * 2 : 32;
-			struct dparam *n = realloc(blk->param, cap * sizeof(*n));
-			if (!n) {
+		if (!nnames) {
+			names = malloc(sizeof(*names));
+			if (!names) {
 				free(name);
 				return oom(lx->err, lx->file);
 			}
-			blk->param = n;
+			names[nnames++] = name;
 		}
-		struct dparam *p = &blk->param[blk->nparam++];
-		memset(p, 0, sizeof(*p));
-		p->name = name;
-		p->line = line;
-		if (parse_value(lx, &p->v, name, depth))
-			return -EINVAL;
+		struct dparam *p = NULL;
+		struct dval v = {0};
+		lx->field = names[0];
+		int rc = parse_value(lx, &v, names[0], depth);
+		lx->field = NULL;
+		unsigned i = 0;
+		for (; !rc && i < nnames; i++) {
+			if (!(p = add_param(lx, blk, &cap, names[i], &at))) /* it took the name */
+				rc = -EINVAL;
+			else if (i + 1 < nnames && dval_copy(&v, &p->v))
+				rc = oom(lx->err, lx->file);
+		}
+		for (unsigned j = rc ? i : nnames; j < nnames; j++)
+			free(names[j]);
+		free(names);
+		if (rc) {
+			dval_free(&v);
+			return rc;
+		}
+		p->v = v;
 		t = lex_peek(lx);
+		if (t.t == T_ERR)
+			return -EINVAL;
 		if (t.t == T_COMMA)
 			lex_next(lx);
 		else if (t.t == T_EOF)
 			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
-					  lx->file, t.line, what, open_line);
+					  open_file, open_line, what, open_line);
 		else if (t.t != T_RBRACE)
 			return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or '}' after "
-					  "the value, found %s", lx->file, t.line, name, tok_desc(&t));
+					  "the value, found %s", t.file, t.line, p->name, tok_desc(&t));
 	}
 }
 
 /* The whole file: top-level `type name { ... }` blocks (kept in top, a list) and statements such
- * as `instantiate [ x ] as y` or `source f` (skipped). */
-static int parse_file(const char *file, const char *text, struct dval *top, struct iolab_err *err)
+ * as `instantiate [ x ] as y` (skipped); `source f` anywhere reads f in its place (src keeps the
+ * files read so). */
+static int parse_file(const char *file, const char *text, struct dval *top, struct sources *src,
+		      struct iolab_err *err)
 {
-	struct lexer lx = {.file = file, .s = text, .line = 1, .err = err};
+	struct lexer lx = {.file = file, .s = text, .line = 1, .err = err, .src = src};
 	memset(top, 0, sizeof(*top));
 	top->kind = V_LIST;
 	top->file = file;
@@ -319,11 +561,13 @@ static int parse_file(const char *file, const char *text, struct dval *top, stru
 		struct token t = lex_peek(&lx);
 		if (t.t == T_EOF)
 			return 0;
+		if (t.t == T_ERR)
+			return -EINVAL;
 		if (t.t == T_COMMA) {
 			lex_next(&lx);
 			continue;
 		}
-		struct dval v = {.file = file, .line = t.line};
+		struct dval v = {.file = t.file, .line = t.line};
 		char *words = NULL, *first = NULL;
 		while ((t = lex_peek(&lx)).t == T_WORD) {
 			lex_next(&lx);
@@ -372,7 +616,9 @@ static int parse_file(const char *file, const char *text, struct dval *top, stru
 		}
 		if (t.t == T_EOF)
 			return 0;
-		return iolab_errf(err, EINVAL, "%s:%u: unexpected %s at the top level", file, t.line,
+		if (t.t == T_ERR)
+			return -EINVAL;
+		return iolab_errf(err, EINVAL, "%s:%u: unexpected %s at the top level", t.file, t.line,
 				  tok_desc(&t));
 	}
 }
@@ -397,15 +643,27 @@ static int missing(const struct dval *blk, const char *name, struct iolab_err *e
 static int perr(const struct dparam *p, const char *why, struct iolab_err *err)
 {
 	const char *v = p->v.kind == V_SCALAR ? p->v.text : NULL;
-	return iolab_errf(err, EINVAL, "%s:%u: field '%s': %s%s%s%s", p->v.file, p->line, p->name,
+	return iolab_errf(err, EINVAL, "%s:%u: field '%s': %s%s%s%s", p->file, p->line, p->name,
 			  v ? "'" : "", v ? v : "", v ? "' " : "", why);
 }
 
 /* Parses a DiskSim number: decimal, optional sign and exponent, nothing after it (the rules of
- * every iolab data file: iolab_parse_decimal). */
+ * every iolab data file: iolab_parse_decimal), or a hexadecimal integer `0x1F`, `-0x1F` (libparam
+ * reads those as integers: DiskSim 4.0 manual §3 p6), up to 2^53. */
 static bool number(const char *s, double *out)
 {
-	return s && iolab_parse_decimal(s, out) == 0;
+	if (!s)
+		return false;
+	const char *h = s + (*s == '-');
+	if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) {
+		size_t n = strspn(h + 2, "0123456789abcdefABCDEF");
+		if (!n || h[2 + n] || n > 13)
+			return false;
+		double x = (double)strtoull(h + 2, NULL, 16);
+		*out = *s == '-' ? -x : x;
+		return true;
+	}
+	return iolab_parse_decimal(s, out) == 0;
 }
 
 static int value_num(const struct dparam *p, double min, double max, double *out, struct iolab_err *err)
@@ -679,15 +937,57 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int import_zone(const struct dval *zb, int scheme, uint32_t rangesize, struct iolab_zone *z,
-		       struct iolab_err *err)
+/* "Skew units" of a zone (or, with zone NULL, of the layout): true for revolutions. */
+static int skew_units(const struct dval *blk, bool dflt, bool *rev, struct iolab_err *err)
 {
+	const struct dparam *p = find(blk, "Skew units");
+	*rev = dflt;
+	if (!p)
+		return 0;
+	if (p->v.kind != V_SCALAR || (strcasecmp(p->v.text, "sectors") && strcasecmp(p->v.text, "revolutions")))
+		return perr(p, "is not 'sectors' or 'revolutions'", err);
+	*rev = !strcasecmp(p->v.text, "revolutions");
+	return 0;
+}
+
+/* A skew or offset in the zone's skew units (manual B.4.2 p76), as whole sectors (rounded). */
+static int get_skew(const struct dval *zb, const char *name, bool rev, uint32_t spt, uint32_t *out,
+		    struct iolab_err *err)
+{
+	double x;
+	if (!rev)
+		return get_rounded(zb, name, 100000, out, err);
+	if (get_num(zb, name, 0, 1000, &x, err))
+		return -EINVAL;
+	x *= spt;
+	if (x > 100000)
+		return perr(find(zb, name), "is out of range (over 100000 sectors)", err);
+	*out = (uint32_t)llround(x);
+	return 0;
+}
+
+/* DiskSim's "Sparing scheme used" (manual B.4.2 p75) to iolab's; -1: not a scheme. */
+static int sparing_of(uint64_t scheme)
+{
+	static const enum iolab_sparing map[] = {
+		IOLAB_SPARE_OFF, IOLAB_SPARE_TRACKS, IOLAB_SPARE_CYL, IOLAB_SPARE_TRACK,
+		IOLAB_SPARE_CYL_SLIP_END, IOLAB_SPARE_CYL_FRONT, IOLAB_SPARE_CYL_FRONT_SLIP_END,
+		IOLAB_SPARE_NONE, IOLAB_SPARE_RANGE, IOLAB_SPARE_ZONE, IOLAB_SPARE_ZONE_SLIP_END,
+	};
+	return scheme < sizeof(map) / sizeof(map[0]) ? (int)map[scheme] : -1;
+}
+
+static int import_zone(const struct dval *zb, int scheme, uint32_t rangesize, bool layout_rev,
+		       struct iolab_zone *z, struct iolab_err *err)
+{
+	bool rev;
 	if (get_u32(zb, "First cylinder number", 0, 1e7, &z->first_cyl, err) ||
 	    get_u32(zb, "Last cylinder number", 0, 1e7, &z->last_cyl, err) ||
 	    get_u32(zb, "Blocks per track", 1, 100000, &z->spt, err) ||
-	    get_rounded(zb, "Skew for track switch", 100000, &z->track_skew, err) ||
-	    get_rounded(zb, "Skew for cylinder switch", 100000, &z->cyl_skew, err) ||
-	    get_rounded(zb, "Offset of first block", 100000, &z->first_offset, err) ||
+	    skew_units(zb, layout_rev, &rev, err) ||
+	    get_skew(zb, "Skew for track switch", rev, z->spt, &z->track_skew, err) ||
+	    get_skew(zb, "Skew for cylinder switch", rev, z->spt, &z->cyl_skew, err) ||
+	    get_skew(zb, "Offset of first block", rev, z->spt, &z->first_offset, err) ||
 	    get_u32(zb, "Empty space at zone front", 0, 1e9, &z->front_empty, err) ||
 	    get_u32(zb, "Number of spares", 0, 1e9, &z->spares, err) ||
 	    get_list(zb, "slips", &z->slips, &z->nslips, err) ||
@@ -697,21 +997,17 @@ static int import_zone(const struct dval *zb, int scheme, uint32_t rangesize, st
 		qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
 	if (z->ndefects % 2)
 		return perr(find(zb, "defects"), "needs pairs: defect, replacement", err);
-	switch (scheme) {
-	case 7:
-		z->sparing = IOLAB_SPARE_NONE;
-		if (z->spares)
-			return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 7 "
-				    "(slip to the end of the disk, no spares)", err);
-		break;
-	case 8:
-		z->sparing = IOLAB_SPARE_RANGE;
+	z->sparing = (enum iolab_sparing)sparing_of((uint64_t)scheme);
+	if (scheme == 7 && z->spares)
+		return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 7 "
+			    "(slip to the end of the disk, no spares)", err);
+	if (scheme == 0 && z->spares)
+		return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 0 (no spares)", err);
+	if (scheme == 0 && (z->nslips || z->ndefects))
+		return perr(find(zb, z->nslips ? "slips" : "defects"), "must be empty with sparing "
+			    "scheme 0 (no spare sectors to slip or remap into)", err);
+	if (scheme == 8)
 		z->range = rangesize;
-		break;
-	default:
-		z->sparing = IOLAB_SPARE_ZONE;
-		break;
-	}
 	return 0;
 }
 
@@ -719,18 +1015,19 @@ static int import_layout(const struct dval *lay, struct iolab_disk_model *m, str
 {
 	uint64_t mapping, scheme;
 	uint32_t rangesize = 0;
+	bool rev;
 	if (get_int(lay, "LBN-to-PBN mapping scheme", 0, 1e9, &mapping, err))
 		return -EINVAL;
-	if (mapping > 1)
-		return perr(find(lay, "LBN-to-PBN mapping scheme"), "is not supported (0: cylinder, "
-			    "1: serpentine)", err);
-	m->cylinder_serpentine = mapping == 1;
-	if (get_int(lay, "Sparing scheme used", 0, 1e9, &scheme, err))
+	if (mapping > 2)
+		return perr(find(lay, "LBN-to-PBN mapping scheme"), "is not a mapping scheme (0: "
+			    "cylinder, 1: serpentine, 2: serpentine by cylinder number)", err);
+	m->cylinder_serpentine = mapping >= 1;
+	m->serpentine_absolute = mapping == 2;
+	if (get_int(lay, "Sparing scheme used", 0, 1e9, &scheme, err) || skew_units(lay, false, &rev, err))
 		return -EINVAL;
-	if (scheme != 7 && scheme != 8 && scheme != 9) {
+	if (sparing_of(scheme) < 0) {
 		char why[128];
-		snprintf(why, sizeof(why), "sparing scheme %llu is not supported (7: none, slip to "
-			 "the end; 8: spares per range of cylinders; 9: spares per zone)",
+		snprintf(why, sizeof(why), "sparing scheme %llu is not one of DiskSim's 0..10",
 			 (unsigned long long)scheme);
 		return perr(find(lay, "Sparing scheme used"), why, err);
 	}
@@ -750,7 +1047,7 @@ static int import_layout(const struct dval *lay, struct iolab_disk_model *m, str
 			return iolab_errf(err, EINVAL, "%s:%u: field 'Zones': item %u is not a "
 					  "dm_layout_g1_zone block", zb->file, zb->line, i + 1);
 		m->nzones++;
-		if (import_zone(zb, (int)scheme, rangesize, &m->zone[i], err))
+		if (import_zone(zb, (int)scheme, rangesize, rev, &m->zone[i], err))
 			return -EINVAL;
 	}
 	return 0;
@@ -775,6 +1072,49 @@ static int get_floats(const struct dval *blk, const char *name, unsigned n, doub
 					  "%g..%g", it->file, it->line, p->name, i + 1,
 					  it->kind == V_SCALAR ? " '" : "", it->kind == V_SCALAR ? it->text : "",
 					  it->kind == V_SCALAR ? "'" : "", min, max);
+	}
+	return 0;
+}
+
+/* One DiskSim number as decimal text for layout_g4.c (hexadecimal made decimal). */
+static const char *g4_word(const struct dval *it, char buf[32])
+{
+	double x;
+	if (it->kind != V_SCALAR)
+		return "(a list or block)";
+	if (!strncasecmp(it->text, "0x", 2) || !strncasecmp(it->text, "-0x", 3))
+		if (number(it->text, &x)) {
+			snprintf(buf, 32, "%.0f", x);
+			return buf;
+		}
+	return it->text;
+}
+
+/* Passes `per` items of list l at a time (the g4 entries: 10 or 11) to iolab_g4_add. */
+static int g4_items(const struct dparam *p, const struct dval *l, const char *what, unsigned per,
+		    struct iolab_disk_model *m, unsigned node, struct iolab_err *err)
+{
+	for (unsigned i = 0; i < l->nitem;) {
+		char buf[11][32], *w[11], why[240];
+		unsigned n = per;
+		if (!per) { /* an index entry: 8 (the manual's form), 10 (IDX) or 11 (TRACK) items */
+			n = l->nitem - i >= 7 && l->item[i + 6].kind == V_SCALAR &&
+			    strspn(l->item[i + 6].text, "TRACKIDXPtrackidxp") == strlen(l->item[i + 6].text) ? 8
+			    : l->nitem - i >= 9 && l->item[i + 8].kind == V_SCALAR &&
+			    !strcasecmp(l->item[i + 8].text, "TRACK") ? 11 : 10;
+		}
+		if (l->nitem - i < n)
+			n = l->nitem - i;
+		for (unsigned k = 0; k < n; k++)
+			w[k] = (char *)g4_word(&l->item[i + k], buf[k]);
+		int rc = iolab_g4_add(&m->g4, what, w, n, why, sizeof(why));
+		if (rc) {
+			const char *msg = !strncmp(why, "field '", 7) && strstr(why, "': ") ? strstr(why, "': ") + 3 : why;
+			return iolab_errf(err, -rc, "%s:%u: field '%s': %s%u, item %u: %s", l->item[i].file,
+					  l->item[i].line, p->name, per ? "" : "node ", per ? i / per + 1 : node,
+					  i + 1, msg);
+		}
+		i += n;
 	}
 	return 0;
 }
@@ -816,6 +1156,43 @@ static int import_seek_type(const struct dval *mech, const char *type, struct io
 			return -EINVAL;
 		for (int i = 0; i < 10; i++)
 			m->seek_first_ten_ns[i] = (uint64_t)llround(ten[i] * 1e6);
+	}
+	return 0;
+}
+
+/* dm_layout_g4 (manual B.4.5 p80): TP, IDX, Slips, Remaps, all lists. */
+static int import_g4(const struct dval *lay, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	static const char *const names[] = {"TP", "IDX", "Slips", "Remaps"};
+	static const char *const what[] = {"tp", "node", "slip", "remap"};
+	static const unsigned per[] = {3, 0, 2, 6};
+	for (unsigned f = 0; f < 4; f++) {
+		const struct dparam *p = find(lay, names[f]);
+		if (!p)
+			return missing(lay, names[f], err);
+		if (p->v.kind != V_LIST)
+			return perr(p, "must be a list ('[ n, n, ... ]')", err);
+		if (f != 1) {
+			if (p->v.nitem % per[f])
+				return perr(p, f == 0 ? "needs triples: first sector, last sector, sectors per "
+					    "track" : f == 2 ? "needs pairs: lbn, count" : "needs 6-tuples: lbn, "
+					    "len, cylinder, head, sector, sectors per track", err);
+			if (g4_items(p, &p->v, what[f], per[f], m, 0, err))
+				return -EINVAL;
+			continue;
+		}
+		for (unsigned i = 0; i < p->v.nitem; i++) {
+			const struct dval *node = &p->v.item[i];
+			char num[16], why[240], *w[1] = {num};
+			if (node->kind != V_LIST)
+				return iolab_errf(err, EINVAL, "%s:%u: field 'IDX': item %u is not a list of "
+						  "index entries", node->file, node->line, i + 1);
+			snprintf(num, sizeof(num), "%u", i);
+			if (iolab_g4_add(&m->g4, "node", w, 1, why, sizeof(why)))
+				return iolab_errf(err, ENOMEM, "%s: %s", node->file, why);
+			if (g4_items(p, node, "entry", 0, m, i, err))
+				return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -877,14 +1254,26 @@ static int import_mech(const struct dval *mech, const char *model_path, struct i
 static int import_model(const struct dval *disk, const char *model_path, struct iolab_disk_model *m,
 			struct iolab_err *err)
 {
-	const struct dval *mech, *lay;
+	const struct dval *mech = NULL, *lay = NULL;
 	if (get_u32(disk, "Number of data surfaces", 1, 256, &m->surfaces, err) ||
 	    get_u32(disk, "Number of cylinders", 1, 1e7, &m->cylinders, err) ||
 	    get_int(disk, "Block count", 1, 1e15, &m->blocks, err) ||
 	    get_block(disk, "Mechanical Model", "dm_mech_g1", &mech, err) ||
-	    get_block(disk, "Layout Model", "dm_layout_g1", &lay, err))
+	    get_block(disk, "Layout Model", NULL, &lay, err))
 		return -EINVAL;
-	return import_mech(mech, model_path, m, err) || import_layout(lay, m, err) ? -EINVAL : 0;
+	if (import_mech(mech, model_path, m, err))
+		return -EINVAL;
+	const char *type = lay->text ? lay->text : "(a block without type)";
+	if (!strcasecmp(type, "dm_layout_g1"))
+		return import_layout(lay, m, err);
+	if (!strcasecmp(type, "dm_layout_g4"))
+		return import_g4(lay, m, err);
+	if (!strcasecmp(type, "dm_layout_g2"))
+		return perr(find(disk, "Layout Model"), "'dm_layout_g2' is not supported: the manual "
+			    "(B.4.4 p79) names its 'Layout Map File' but gives no format for it", err);
+	char why[160];
+	snprintf(why, sizeof(why), "'%s' is not supported (dm_layout_g1 or dm_layout_g4)", type);
+	return perr(find(disk, "Layout Model"), why, err);
 }
 
 /* Overhead in ms "after read" and "after write", scaled and with the per-request overhead. */
@@ -1061,42 +1450,24 @@ static void set_about(struct iolab_disk_model *m, const char *dname)
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
-	char *spec_text = NULL, *model_text = NULL, *model_path = NULL;
-	struct dval spec_top = {0}, model_top = {0};
+	char *spec_text = NULL, *model_path = NULL;
+	struct dval spec_top = {0};
+	struct sources src = {0};
 	const struct dval *disk = NULL, *mblk = NULL;
 	int rc = slurp(diskspecs_path, &spec_text, err);
 	if (!rc)
-		rc = parse_file(diskspecs_path, spec_text, &spec_top, err);
+		rc = parse_file(diskspecs_path, spec_text, &spec_top, &src, err);
 	if (!rc && !(disk = top_block(&spec_top, "disksim_disk")))
 		rc = iolab_errf(err, EINVAL, "%s:1: field 'disksim_disk': missing (no 'disksim_disk "
 				"NAME { ... }' block)", diskspecs_path);
-	if (!rc) {
+	if (!rc) { /* `Model = source X.model` has become the block X.model holds */
 		const struct dparam *mp = find(disk, "Model");
-		if (!mp) {
+		if (!mp)
 			rc = missing(disk, "Model", err);
-		} else if (mp->v.kind == V_BLOCK) { /* given inline */
-			if (!mp->v.text || strcasecmp(mp->v.text, "dm_disk"))
-				rc = perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
-			mblk = &mp->v;
-			model_path = strdup(diskspecs_path);
-			if (!model_path)
-				rc = oom(err, diskspecs_path);
-		} else if (mp->v.kind != V_SCALAR || strncasecmp(mp->v.text, "source ", 7) ||
-			   strchr(mp->v.text + 7, ' ')) {
+		else if (mp->v.kind != V_BLOCK || !mp->v.text || strcasecmp(mp->v.text, "dm_disk"))
 			rc = perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
-		} else {
-			model_path = sibling(diskspecs_path, mp->v.text + 7);
-			if (!model_path)
-				rc = oom(err, diskspecs_path);
-			if (!rc && (rc = slurp(model_path, &model_text, err)) &&
-			    (rc == -ENOENT || rc == -EACCES || rc == -EISDIR))
-				iolab_err_prefix(err, "%s:%u: field 'Model'", diskspecs_path, mp->line);
-			if (!rc)
-				rc = parse_file(model_path, model_text, &model_top, err);
-			if (!rc && !(mblk = top_block(&model_top, "dm_disk")))
-				rc = iolab_errf(err, EINVAL, "%s:1: field 'dm_disk': missing (no 'dm_disk "
-						"NAME { ... }' block)", model_path);
-		}
+		else if (!(model_path = strdup((mblk = &mp->v)->file)))
+			rc = oom(err, diskspecs_path);
 	}
 	if (!rc) {
 		set_name(m, diskspecs_path);
@@ -1111,9 +1482,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	if (rc)
 		iolab_model_free(m);
 	dval_free(&spec_top);
-	dval_free(&model_top);
+	sources_free(&src);
 	free(spec_text);
-	free(model_text);
 	free(model_path);
 	return rc;
 }

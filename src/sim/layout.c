@@ -13,6 +13,9 @@
  * end, a slipped sector, a range's spares, a remapped sector or the zone's end), so that
  * iolab_layout_next, and the read-ahead, go through such a run without further lookups.
  *
+ * The sparing schemes other than none, zone and range are mapped by layout_sparing.c; a
+ * table-driven layout (DiskSim's g4) by layout_g4.c.
+ *
  * Seek: a measured curve is interpolated linearly (extrapolated beyond its last point); without
  * one, a + b·sqrt(d) for short seeks and c + e·d for long ones [Ruemmler and Wilkes 1994] is
  * fitted to the datasheet's single-cylinder, average and full-stroke figures. A head switch
@@ -26,20 +29,8 @@
 #include <string.h>
 
 #include "layout.h"
-
-/* Blocks a zone holds. */
-static uint64_t zone_blocks(const struct iolab_disk_model *m, const struct iolab_zone *z)
-{
-	uint64_t cyls = (uint64_t)z->last_cyl - z->first_cyl + 1;
-	uint64_t phys = cyls * z->spt * m->surfaces;
-	uint64_t lost = z->front_empty;
-	switch (z->sparing) {
-	case IOLAB_SPARE_ZONE: lost += z->spares; break;
-	case IOLAB_SPARE_RANGE: lost += (uint64_t)z->spares * (cyls / z->range); break;
-	default: lost += z->nslips; break;
-	}
-	return phys > lost ? phys - lost : 0;
-}
+#include "layout_g4.h"
+#include "layout_sparing.h"
 
 static uint64_t seek_table_ns(const struct iolab_disk_model *m, uint32_t d)
 {
@@ -145,11 +136,17 @@ int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 	if (!m->surfaces || !m->cylinders || !m->blocks || m->rpm <= 0)
 		return iolab_errf(err, EINVAL, "field '%s': required", !m->surfaces ? "surfaces"
 				  : !m->cylinders ? "cylinders" : !m->blocks ? "blocks" : "rpm");
-	if (!m->nzones)
-		return iolab_errf(err, EINVAL, "no [zone] section: a model needs at least one zone");
 	uint64_t lbn = 0;
 	int rc = 0;
-	for (unsigned i = 0; i < m->nzones && !rc; i++) {
+	if (m->g4) { /* a table layout: its root entries are the zones */
+		char why[sizeof(err->msg)];
+		if ((rc = iolab_g4_finish(m, why, sizeof(why))))
+			return iolab_errf(err, -rc, "%s", why);
+		lbn = m->blocks;
+	} else if (!m->nzones) {
+		return iolab_errf(err, EINVAL, "no [zone] section: a model needs at least one zone");
+	}
+	for (unsigned i = 0; !m->g4 && i < m->nzones && !rc; i++) {
 		struct iolab_zone *z = &m->zone[i];
 		rc = check_zone(m, i, err);
 		if (rc && z->line) { /* name the line where the zone is defined */
@@ -160,7 +157,7 @@ int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 		if (rc)
 			return rc;
 		z->first_lbn = lbn;
-		z->nblocks = zone_blocks(m, z);
+		z->nblocks = iolab_sparing_blocks(m, z);
 		lbn += z->nblocks;
 	}
 	if (lbn < m->blocks)
@@ -212,6 +209,8 @@ static uint32_t lower_bound(const uint64_t *s, uint32_t n, uint64_t x)
 
 int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p)
 {
+	if (m->g4)
+		return iolab_g4_map(m, lbn, p);
 	unsigned lo = 0, hi = m->nzones;
 	while (hi - lo > 1) {
 		unsigned mid = (lo + hi) / 2;
@@ -235,12 +234,17 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 		pbn = base + within + slips_before(z->slips, a, b, base, within);
 		if (per - within < run) /* the range's spare sectors follow */
 			run = per - within;
+	} else if (iolab_sparing_own(z->sparing)) {
+		uint64_t r;
+		pbn = iolab_sparing_pbn(m, z, x + z->front_empty, &r);
+		if (r < run)
+			run = r;
 	} else {
 		x += z->front_empty;
 		pbn = x + slips_before(z->slips, 0, z->nslips, 0, x);
 	}
-	bool remapped = false;
-	for (uint32_t i = 0; i + 1 < z->ndefects; i += 2) {
+	bool remapped = false, tracks = z->sparing == IOLAB_SPARE_TRACKS; /* defects: tracks */
+	for (uint32_t i = 0; !tracks && i + 1 < z->ndefects; i += 2) {
 		if (z->defects[i] == z->defects[i + 1])
 			continue; /* not remapped */
 		if (z->defects[i] == pbn) {
@@ -255,7 +259,7 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 	p->lbn = lbn;
 	p->pbn = pbn;
 	uint32_t k = lower_bound(z->slips, z->nslips, pbn + 1);
-	p->next_slip = k < z->nslips ? z->slips[k] : UINT64_MAX;
+	p->next_slip = k < z->nslips && !tracks ? z->slips[k] : UINT64_MAX;
 	if (p->next_slip - pbn < run)
 		run = p->next_slip - pbn;
 	if (z->spt - pbn % z->spt < run) /* the track ends */
@@ -264,7 +268,9 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 	p->zone = lo;
 	p->cyl = (uint32_t)(z->first_cyl + c);
 	p->track = (uint32_t)t;
-	p->head = m->cylinder_serpentine && (c & 1) ? m->surfaces - 1 - (uint32_t)t : (uint32_t)t;
+	/* serpentine: odd cylinders of the zone (mapping scheme 2: odd cylinder numbers) reversed */
+	uint64_t odd = m->serpentine_absolute ? (z->first_cyl + c) & 1 : c & 1;
+	p->head = m->cylinder_serpentine && odd ? m->surfaces - 1 - (uint32_t)t : (uint32_t)t;
 	p->sector = (uint32_t)(pbn % z->spt);
 	/* Angle of the sector's start, in revolutions. */
 	uint64_t steps = t * z->track_skew + (uint64_t)(m->surfaces - 1) * c * z->track_skew +
@@ -278,7 +284,7 @@ int iolab_layout_next(const struct iolab_disk_model *m, struct iolab_phys *p)
 {
 	const struct iolab_zone *z = &m->zone[p->zone];
 	uint64_t lbn = p->lbn + 1;
-	if (lbn >= p->run_end)
+	if (lbn >= p->run_end || m->g4) /* a table's angles are sums of fractions: look them up */
 		return iolab_layout_map(m, lbn, p);
 	p->lbn = lbn;
 	p->pbn++;

@@ -1,7 +1,7 @@
 /* model_file.c: iolab's drive-model text format (docs/model-format.md): reading, checking and
  * writing. Top-level `name = value` lines describe the drive; a [seek] section holds the measured
  * seek curve as "distance_cylinders time_ms" lines; each [zone] section describes one recording
- * zone. Units are in the field names; every error names the file, line and field. A field may be
+ * zone, or one [g4] section holds a table-driven layout instead (layout_g4.c). Units are in the field names; every error names the file, line and field. A field may be
  * given once (slips and defects may take several lines). After reading, iolab_model_finish
  * (layout.c) derives the layout and the seek fit, and iolab_model_check (here) refuses figures
  * that contradict each other. */
@@ -20,8 +20,10 @@
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
 #include "layout.h"
+#include "layout_g4.h"
+#include "layout_sparing.h"
 
-enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE };
+enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE, SEC_G4 };
 
 /* Longest text fields, in bytes (docs/model-format.md). */
 #define NAME_MAX_BYTES (sizeof(((struct iolab_disk_model *)0)->name) - 1)
@@ -258,9 +260,10 @@ static int top_field(struct mparser *p, const char *k, char *v)
 	if (!strcmp(k, "blocks"))
 		return u64(p, k, v, 1e15, &m->blocks);
 	if (!strcmp(k, "mapping")) {
-		if (strcmp(v, "cylinder") && strcmp(v, "serpentine"))
-			return ferr(p, k, "is not 'cylinder' or 'serpentine'", v);
-		m->cylinder_serpentine = !strcmp(v, "serpentine");
+		if (strcmp(v, "cylinder") && strcmp(v, "serpentine") && strcmp(v, "serpentine-absolute"))
+			return ferr(p, k, "is not 'cylinder', 'serpentine' or 'serpentine-absolute'", v);
+		m->cylinder_serpentine = strcmp(v, "cylinder") != 0;
+		m->serpentine_absolute = !strcmp(v, "serpentine-absolute");
 		return 0;
 	}
 	if (!strcmp(k, "rpm"))
@@ -356,16 +359,16 @@ static int zone_field(struct mparser *p, const char *k, char *v)
 	if (!strcmp(k, "front_empty_sectors"))
 		return u32(p, k, v, 0, 1e9, &z->front_empty);
 	if (!strcmp(k, "sparing")) {
+		static const char *const forms = "is 'none', 'off', 'zone S', 'zone-slip-end S', "
+			"'range S CYLINDERS', 'tracks S', 'track S', 'cylinder S', 'cylinder-slip-end S', "
+			"'cylinder-front S' or 'cylinder-front-slip-end S' (docs/model-format.md)";
 		char *sv, *kind = strtok_r(v, " \t", &sv), *n = strtok_r(NULL, " \t", &sv);
 		char *r = strtok_r(NULL, " \t", &sv);
-		if (!kind || (strcmp(kind, "none") && strcmp(kind, "zone") && strcmp(kind, "range")))
-			return ferr(p, k, "is 'none', 'zone SPARES' or 'range SPARES CYLINDERS'", kind);
-		z->sparing = !strcmp(kind, "none") ? IOLAB_SPARE_NONE
-			     : !strcmp(kind, "zone") ? IOLAB_SPARE_ZONE : IOLAB_SPARE_RANGE;
-		unsigned want = z->sparing == IOLAB_SPARE_NONE ? 0 : z->sparing == IOLAB_SPARE_ZONE ? 1 : 2;
+		if (iolab_sparing_parse(kind, &z->sparing))
+			return ferr(p, k, forms, kind);
 		unsigned got = !!n + !!r;
-		if (got != want || strtok_r(NULL, " \t", &sv))
-			return ferr(p, k, "is 'none', 'zone SPARES' or 'range SPARES CYLINDERS'", NULL);
+		if (got != iolab_sparing_args(z->sparing) || strtok_r(NULL, " \t", &sv))
+			return ferr(p, k, forms, NULL);
 		if (n && u32(p, k, n, 0, 1e9, &z->spares))
 			return -EINVAL;
 		return r ? u32(p, k, r, 1, 1e7, &z->range) : 0;
@@ -375,6 +378,23 @@ static int zone_field(struct mparser *p, const char *k, char *v)
 	if (!strcmp(k, "defects"))
 		return list(p, k, v, &z->defects, &z->ndefects);
 	return ferr(p, k, "unknown zone field (see docs/model-format.md)", NULL);
+}
+
+/* A [g4] line: `tp`, `node`, `entry`, `slip` or `remap` and its numbers (layout_g4.c). */
+static int g4_line(struct mparser *p, const char *k, char *v)
+{
+	char *w[16], *sv;
+	unsigned n = 0;
+	for (char *tok = strtok_r(v, " \t,", &sv); tok; tok = strtok_r(NULL, " \t,", &sv))
+		if (n < 16)
+			w[n++] = tok;
+		else
+			return ferr(p, k, "has more than 16 words", NULL);
+	char why[200];
+	int rc = iolab_g4_add(&p->m->g4, k, w, n, why, sizeof(why));
+	if (rc)
+		return iolab_errf(p->err, -rc, "%s:%u: %s", p->name, p->line, why);
+	return 0;
 }
 
 static int seek_line(struct mparser *p, char *l)
@@ -492,6 +512,11 @@ static int check_zone_sectors(const struct iolab_disk_model *m, unsigned i, cons
 	unsigned line = p ? z->line : 0, zn = i + 1;
 	uint64_t cyls = (uint64_t)z->last_cyl - z->first_cyl + 1;
 	uint64_t spc = (uint64_t)z->spt * m->surfaces, phys = cyls * spc;
+	char why[200];
+	if (m->g4) /* derived from the table's root entries (layout_g4.c checked them) */
+		return 0;
+	if (iolab_sparing_check(m, z, why, sizeof(why)))
+		return cerr(p, line, err, "zone %u: %s", zn, why);
 	if (z->front_empty >= phys)
 		return cerr(p, line, err, "zone %u: field 'front_empty_sectors': %u is not below the "
 			    "zone's %" PRIu64 " sectors", zn, z->front_empty, phys);
@@ -506,7 +531,7 @@ static int check_zone_sectors(const struct iolab_disk_model *m, unsigned i, cons
 	if (z->nslips && z->slips[z->nslips - 1] >= phys)
 		return cerr(p, line, err, "zone %u: field 'slips': sector %" PRIu64 " is outside the "
 			    "zone (its sectors are 0..%" PRIu64 ")", zn, z->slips[z->nslips - 1], phys - 1);
-	if (z->nslips && z->slips[0] < z->front_empty)
+	if (z->nslips && z->slips[0] < z->front_empty && z->sparing != IOLAB_SPARE_TRACKS)
 		return cerr(p, line, err, "zone %u: field 'slips': sector %" PRIu64 " is in the zone's "
 			    "front_empty_sectors (0..%u), which hold no blocks", zn, z->slips[0],
 			    z->front_empty - 1);
@@ -618,6 +643,10 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 				if (m->nseek)
 					rc = iolab_errf(err, EINVAL, "%s:%u: a second [seek] section", name, p.line);
 				p.sec = SEC_SEEK;
+			} else if (!strcmp(l, "[g4]")) {
+				if (p.sec == SEC_G4 || m->g4)
+					rc = iolab_errf(err, EINVAL, "%s:%u: a second [g4] section", name, p.line);
+				p.sec = SEC_G4;
 			} else if (!strcmp(l, "[zone]")) {
 				if (m->nzones == p.zcap) {
 					p.zcap = p.zcap ? p.zcap * 2 : 16;
@@ -633,7 +662,7 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 				memset(p.zone_line, 0, sizeof(p.zone_line));
 				p.sec = SEC_ZONE;
 			} else {
-				rc = iolab_errf(err, EINVAL, "%s:%u: unknown section '%s' ([seek] or [zone])",
+				rc = iolab_errf(err, EINVAL, "%s:%u: unknown section '%s' ([seek], [zone] or [g4])",
 						name, p.line, l);
 			}
 			continue;
@@ -649,6 +678,10 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 		}
 		*eq = 0;
 		char *k = iolab_trim(l), *v = iolab_trim(eq + 1);
+		if (p.sec == SEC_G4) {
+			rc = g4_line(&p, k, v);
+			continue;
+		}
 		if (p.sec == SEC_TOP)
 			rc = once(&p, top_names, NTOP, p.top_line, k);
 		else
@@ -689,6 +722,7 @@ void iolab_model_free(struct iolab_disk_model *m)
 	}
 	free(m->zone);
 	free(m->seek);
+	iolab_g4_free(m->g4);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -734,7 +768,8 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 	fprintf(f, "name = %s\nabout = %s\n\n", m->name, m->about);
 	fprintf(f, "# geometry\nblock_bytes = %u\nsurfaces = %u\ncylinders = %u\nblocks = %" PRIu64
 		   "\nmapping = %s\n\n", m->block_bytes, m->surfaces, m->cylinders, m->blocks,
-		m->cylinder_serpentine ? "serpentine" : "cylinder");
+		!m->cylinder_serpentine ? "cylinder" : m->serpentine_absolute ? "serpentine-absolute"
+		: "serpentine");
 	fprintf(f, "# mechanics\nrpm = %.6g\nseek_single_ms = %.6f\n", m->rpm, m->seek_single_ns / 1e6);
 	if (m->seek_avg_ns)
 		fprintf(f, "seek_average_ms = %.6f\n", m->seek_avg_ns / 1e6);
@@ -776,7 +811,9 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 			fputc('\n', f);
 		}
 	}
-	for (unsigned i = 0; i < m->nzones; i++) {
+	if (m->g4)
+		iolab_g4_write(m->g4, f);
+	for (unsigned i = 0; !m->g4 && i < m->nzones; i++) {
 		const struct iolab_zone *z = &m->zone[i];
 		fprintf(f, "\n[zone]\ncylinders = %u %u\nsectors_per_track = %u\ntrack_skew_sectors = %u\n"
 			   "cylinder_skew_sectors = %u\n",
@@ -785,12 +822,13 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 			fprintf(f, "first_sector_offset = %u\n", z->first_offset);
 		if (z->front_empty)
 			fprintf(f, "front_empty_sectors = %u\n", z->front_empty);
-		if (z->sparing == IOLAB_SPARE_NONE)
-			fprintf(f, "sparing = none\n");
-		else if (z->sparing == IOLAB_SPARE_RANGE)
-			fprintf(f, "sparing = range %u %u\n", z->spares, z->range);
-		else
-			fprintf(f, "sparing = zone %u\n", z->spares);
+		unsigned args = iolab_sparing_args(z->sparing);
+		fprintf(f, "sparing = %s", iolab_sparing_name(z->sparing));
+		if (args)
+			fprintf(f, " %u", z->spares);
+		if (args > 1)
+			fprintf(f, " %u", z->range);
+		fputc('\n', f);
 		put_list(f, "slips", z->slips, z->nslips);
 		put_list(f, "defects", z->defects, z->ndefects);
 	}
