@@ -642,32 +642,43 @@ static uint32_t fresh_track(struct pc *c, uint32_t cyl, uint32_t h)
 
 /* ---- positioning: the shortest latency V ----------------------------------------------- */
 
-/* V for a one-block read issued as a read on cylinder ca completes, the target on cylinder
- * ca + d (track offset dh; d = 0 and dh = 0: the track just read), with `probes` reads
- * bisecting the target's angle. ca is picked in [lo_cyl, hi_cyl]. A target whose completion
- * is not at its predicted angle (a cache hit, or a track boundary between it and its
- * reference) bounds nothing and is not counted. */
+/* V for a one-block read issued as a read on cylinder ct + d completes, the target on
+ * cylinder ct (d = 0: dh tracks before the read's track of the same cylinder; d = 0 and dh =
+ * 0: the track just read, the target after the read), with `probes` reads bisecting the
+ * target's angle. ct is picked in [lo_cyl, hi_cyl]. On another track the target lies at a lower
+ * address than the read before it, because a drive reads ahead forward: a target ahead of the
+ * read may be taken from the read-ahead (a hit, or a read that joins it and pays neither the
+ * miss overhead nor the positioning: a read-ahead over more than a track, or one that crossed
+ * onto the next track, made a head switch look 0.56 ms too long). A target whose completion
+ * is not at its predicted angle (a cache hit, or a track boundary between it and its reference)
+ * bounds nothing and is not counted. */
 static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint32_t dh,
 		unsigned probes, double *v, double *spread)
 {
 	double lo = 0, hi = INFINITY;
 	unsigned S = c->r->surfaces, good = 0;
 	for (unsigned i = 0; i < 3 * probes && good < probes; i++) {
-		uint32_t ca = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), cb = ca + d;
-		uint32_t ha = fresh_track(c, ca, (uint32_t)(rnd(c) % S));
-		uint32_t hb = d || dh ? fresh_track(c, cb, (ha + dh) % S) : ha;
-		if (!d && dh && hb == ha)
-			hb = (ha + dh) % S;
-		uint64_t a, rlbn, dr, da, db, cyla, cylb;
-		uint32_t spta = c->r->zone[zone_of_cyl(c, ca)].spt;
-		TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
-		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, cb))
-			cylb = cyla + (uint64_t)d * spta * S; /* nearby: counted from the same start */
+		uint32_t ct = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), ca = ct + d;
+		uint32_t ht = fresh_track(c, ct, (uint32_t)(rnd(c) % S)), ha = ht;
+		if (!d && dh) { /* the read dh tracks after the target, on the same cylinder */
+			if (ht + dh >= S)
+				ht = S - 1 - dh;
+			ha = ht + dh;
+		} else if (d) {
+			ha = fresh_track(c, ca, ht);
+		}
+		uint64_t a, rlbn, dr, da, db, cylt, cyla;
+		uint32_t sptt = c->r->zone[zone_of_cyl(c, ct)].spt;
+		TRY(snap_cyl(c, track_lbn(c, ct, 0), &cylt));
+		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, ct))
+			cyla = cylt + (uint64_t)d * sptt * S; /* nearby: counted from the same start */
 		else
-			TRY(snap_cyl(c, track_lbn(c, cb, 0), &cylb));
-		rlbn = cylb + (uint64_t)hb * c->r->zone[zone_of_lbn(c, cylb)].spt;
+			TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
+		rlbn = cylt + (uint64_t)ht * sptt;
+		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
+		double sec = c->rev / spt;
 		if (d || dh) {
-			a = cyla + (uint64_t)ha * spta + spta / 2;
+			a = cyla + (uint64_t)ha * c->r->zone[zone_of_lbn(c, cyla)].spt + spt / 2;
 			TRY(rd(c, rlbn, &dr, NULL));
 			TRY(rd(c, a, &da, NULL));
 		} else {
@@ -675,8 +686,6 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 			TRY(rd(c, a, &da, NULL));
 			dr = da;
 		}
-		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
-		double sec = c->rev / spt;
 		double target = isinf(hi) ? (double)(rnd(c) % 1000) / 1000 * c->rev : (lo + hi) / 2;
 		double x = fmod((double)da + target - (double)dr, c->rev);
 		if (x < 0)
@@ -691,6 +700,7 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 		if (fabs(p - want) > fmax(c->tol, sec / 3) && fabs(fabs(p - want) - c->rev) > fmax(c->tol, sec / 3))
 			continue;
 		good++;
+		if (getenv("P2DBG")) fprintf(stderr, "vmin d %u dh %u ct %u ht %u ha %u j %u lat %.1f\n", d, dh, ct, ht, ha, j, lat/1e3);
 		if (lat < hi)
 			hi = lat;
 		if (lat - c->rev > lo)
@@ -701,6 +711,7 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 				  "angle: cannot time positioning", c->b->desc);
 	*v = (lo + hi) / 2;
 	*spread = fabs(hi - lo);
+	if (getenv("P2DBG")) fprintf(stderr, "V d %u dh %u = %.1f us (spread %.1f)\n", d, dh, *v/1e3, *spread/1e3);
 	return 0;
 }
 
@@ -791,7 +802,7 @@ static int positioning(struct pc *c)
 		if (rc)
 			return rc;
 		/* the target's sector time depends on its zone: take it out with the overheads */
-		uint32_t zc = zone_of_cyl(c, lo_c + d[i]);
+		uint32_t zc = zone_of_cyl(c, lo_c);
 		double s = v - c->rev / r->zone[zc].spt - base;
 		r->seek[r->nseek++] = (struct iolab_probe_seek){.dist = d[i], .ns = s > 1000 ? s : 1000,
 								 .spread_ns = sp};
