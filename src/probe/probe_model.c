@@ -64,9 +64,14 @@ int iolab_probe_model(const struct iolab_probe_result *r, const char *name, cons
 	m->segments = r->segments ? r->segments : 1;
 	m->readahead_track = r->readahead_track;
 	m->readahead_blocks = r->readahead_blocks;
-	m->segment_blocks = r->readahead_blocks + 1 > 64 ? r->readahead_blocks + 1 : 64;
-	if (r->readahead_track && m->segment_blocks < 2 * r->zone[0].spt)
-		m->segment_blocks = 2 * r->zone[0].spt;
+	if (r->segment_blocks) { /* measured: what the segment held past a read */
+		m->segment_blocks = r->segment_blocks;
+	} else {
+		m->segment_blocks = r->readahead_blocks + 1 > 64 ? r->readahead_blocks + 1 : 64;
+		if (r->readahead_track && m->segment_blocks < 2 * r->zone[0].spt)
+			m->segment_blocks = 2 * r->zone[0].spt;
+	}
+	m->read_joins_readahead = r->read_joins_measured ? r->read_joins : true;
 	m->zero_latency_read = r->zero_latency_read;
 	m->write_back = r->write_measured ? r->write_back : true;
 	m->write_segments = 1;
@@ -140,8 +145,15 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 		   "reads %s\n", measured_or(r->segments_measured), r->segments, measured_or(r->readahead_measured),
 		r->readahead_blocks, r->readahead_track ? " (to the end of the track)" : "",
 		r->zero_latency_read ? "seen" : "not seen");
-	fprintf(f, "#                  ASSUMED: segment size (read-ahead + 1, at least 64 blocks), one "
-		   "write segment, read hits on written data\n");
+	if (r->segment_blocks)
+		fprintf(f, "#                  measured: a segment holds %u blocks (after a read and idling)\n",
+			r->segment_blocks);
+	else
+		fprintf(f, "#                  ASSUMED: segment size (read-ahead + 1, at least 64 blocks)\n");
+	fprintf(f, "#                  %s: reads of blocks being read ahead %s\n",
+		measured_or(r->read_joins_measured), r->read_joins_measured && !r->read_joins ?
+		"stop the read-ahead" : "wait for them (a stream goes on)");
+	fprintf(f, "#                  ASSUMED: one write segment, read hits on written data\n");
 	if (r->write_measured)
 		fprintf(f, "# writes           measured: median write %.4f ms: write cache %s\n",
 			r->write_lat_med_ns / 1e6, r->write_back ? "on" : "off");
