@@ -5,10 +5,11 @@
  * seek curve within 5 % (mean relative error over 40 distances spread logarithmically from 1
  * cylinder to the full stroke), and the probed model's IOPS within 5 % of the original's for
  * random 4 KiB reads at QD 1 and 64 KiB sequential reads (the same request streams on both,
- * through disk_sim.h). Every figure of every drive is printed, and a drive that misses a target
- * is named with the figure. Asserted are the targets every built-in drive meets today (rpm,
- * random 4 KiB IOPS); the others are reported, and their misses are listed in docs/probe.md,
- * so a regression of the asserted ones fails and an improvement shows in the printout. */
+ * through disk_sim.h). Every figure of every drive is printed and every target is asserted, a
+ * drive that misses one named with the figure. One miss is still open and listed in
+ * docs/probe.md: barracuda's worst zone media rate (a boundary between zones of 186 and 185
+ * sectors per track placed in the wrong zone), held at its measured 5.88 % so that it may not
+ * get worse. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,10 +107,13 @@ static bool probe_builtin(const char *name)
 	       100 * rel(pi, ri), ps, rs, 100 * rel(ps, rs), (unsigned long long)r->ios,
 	       r->elapsed_ns / 1e9);
 	fflush(stdout);
-	if (e_zone > 0.03 || e_seek > 0.05 || rel(ps, rs) > 0.05)
-		printf("%-11s misses a target:%s%s%s\n", name, e_zone > 0.03 ? " zone rate" : "",
-		       e_seek > 0.05 ? " seek curve" : "", rel(ps, rs) > 0.05 ? " sequential IOPS" : "");
-	bool ok = e_rpm <= 0.005 && rel(pi, ri) <= 0.05;
+	double zone_bound = strcmp(name, "barracuda") ? 0.03 : 0.0589; /* open: docs/probe.md */
+	bool ok = e_rpm <= 0.005 && e_zone <= zone_bound && e_seek <= 0.05 && rel(pi, ri) <= 0.05 &&
+		  rel(ps, rs) <= 0.05;
+	if (!ok)
+		printf("%-11s misses a target:%s%s%s%s%s\n", name, e_rpm > 0.005 ? " rpm" : "",
+		       e_zone > zone_bound ? " zone rate" : "", e_seek > 0.05 ? " seek curve" : "",
+		       rel(pi, ri) > 0.05 ? " random IOPS" : "", rel(ps, rs) > 0.05 ? " sequential IOPS" : "");
 	iolab_model_free(&lm);
 	iolab_model_free(&pm);
 	free(r);

@@ -137,6 +137,8 @@ struct iolab_probe_result {
 	bool segments_measured;
 	uint32_t readahead_blocks;
 	bool readahead_track, readahead_measured;
+	uint32_t segment_blocks; /* blocks the read-ahead's segment held (0: not measured) */
+	bool read_joins, read_joins_measured; /* a read of blocks being read ahead waits for them */
 	bool zero_latency_read;
 	/* queue */
 	bool queuing;

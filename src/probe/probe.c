@@ -45,6 +45,8 @@ struct pc {
 	uint64_t ts_at[256], ts_start[256];
 	unsigned nts;
 	uint64_t cs_at[256], cs_start[256]; /* the same for cylinder starts */
+	uint32_t hit_off;      /* blocks past a read that are first held after idling (cache()) */
+	bool behind;           /* the track just read is timed behind the read (behind()) */
 	unsigned ncs;
 };
 
@@ -642,46 +644,80 @@ static uint32_t fresh_track(struct pc *c, uint32_t cyl, uint32_t h)
 
 /* ---- positioning: the shortest latency V ----------------------------------------------- */
 
-/* V for a one-block read issued as a read on cylinder ca completes, the target on cylinder
- * ca + d (track offset dh; d = 0 and dh = 0: the track just read), with `probes` reads
- * bisecting the target's angle. ca is picked in [lo_cyl, hi_cyl]. A target whose completion
- * is not at its predicted angle (a cache hit, or a track boundary between it and its
- * reference) bounds nothing and is not counted. */
+/* On a drive whose reads join its read-ahead, a target after the read on its track comes from
+ * the read-ahead: the track just read is timed with the target behind the read instead. The
+ * block y = a - 1 is read (its angle is the reference), then a, which joins y's read-ahead and
+ * leaves the arm reading ahead on the track, m sectors before its end; the target, `target` ns
+ * of angle after a, then lies near the track's start: behind the read-ahead, and (unless y
+ * waited almost a revolution for its sector) before the blocks y read while waiting. */
+static int behind(struct pc *c, uint64_t rlbn, uint32_t spt, double target, uint64_t *a,
+		  uint64_t *dr, uint64_t *da)
+{
+	double sec = c->rev / spt;
+	uint32_t k = (uint32_t)ceil(target / sec), m = k / 2 > 2 ? k / 2 : 2;
+	if (m + 8 > spt)
+		m = spt / 2;
+	*a = rlbn + spt - 1 - m;
+	uint64_t dy;
+	TRY(rd(c, *a - 1, &dy, NULL));
+	*dr = dy - (uint64_t)llround((double)(*a - 1 - rlbn) * sec);
+	return rd(c, *a, da, NULL);
+}
+
+/* V for a one-block read issued as a read on cylinder ct + d completes, the target on
+ * cylinder ct (d = 0: dh tracks before the read's track of the same cylinder; d = 0 and dh =
+ * 0: the track just read, the target after the read), with `probes` reads bisecting the
+ * target's angle. ct is picked in [lo_cyl, hi_cyl]. On another track the target lies at a lower
+ * address than the read before it, because a drive reads ahead forward: a target ahead of the
+ * read may be taken from the read-ahead (a hit, or a read that joins it and pays neither the
+ * miss overhead nor the positioning: a read-ahead over more than a track, or one that crossed
+ * onto the next track, made a head switch look 0.56 ms too long). A target whose completion
+ * is not at its predicted angle (a cache hit, or a track boundary between it and its reference)
+ * bounds nothing and is not counted. */
 static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint32_t dh,
 		unsigned probes, double *v, double *spread)
 {
 	double lo = 0, hi = INFINITY;
 	unsigned S = c->r->surfaces, good = 0;
 	for (unsigned i = 0; i < 3 * probes && good < probes; i++) {
-		uint32_t ca = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), cb = ca + d;
-		uint32_t ha = fresh_track(c, ca, (uint32_t)(rnd(c) % S));
-		uint32_t hb = d || dh ? fresh_track(c, cb, (ha + dh) % S) : ha;
-		if (!d && dh && hb == ha)
-			hb = (ha + dh) % S;
-		uint64_t a, rlbn, dr, da, db, cyla, cylb;
-		uint32_t spta = c->r->zone[zone_of_cyl(c, ca)].spt;
-		TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
-		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, cb))
-			cylb = cyla + (uint64_t)d * spta * S; /* nearby: counted from the same start */
+		uint32_t ct = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), ca = ct + d;
+		uint32_t ht = fresh_track(c, ct, (uint32_t)(rnd(c) % S)), ha = ht;
+		if (!d && dh) { /* the read dh tracks after the target, on the same cylinder */
+			if (ht + dh >= S)
+				ht = S - 1 - dh;
+			ha = ht + dh;
+		} else if (d) {
+			ha = fresh_track(c, ca, ht);
+		}
+		uint64_t a, rlbn, dr, da, db, cylt, cyla;
+		uint32_t sptt = c->r->zone[zone_of_cyl(c, ct)].spt;
+		TRY(snap_cyl(c, track_lbn(c, ct, 0), &cylt));
+		if (d < 64 && zone_of_cyl(c, ca) == zone_of_cyl(c, ct))
+			cyla = cylt + (uint64_t)d * sptt * S; /* nearby: counted from the same start */
 		else
-			TRY(snap_cyl(c, track_lbn(c, cb, 0), &cylb));
-		rlbn = cylb + (uint64_t)hb * c->r->zone[zone_of_lbn(c, cylb)].spt;
+			TRY(snap_cyl(c, track_lbn(c, ca, 0), &cyla));
+		rlbn = cylt + (uint64_t)ht * sptt;
+		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
+		double sec = c->rev / spt;
 		if (d || dh) {
-			a = cyla + (uint64_t)ha * spta + spta / 2;
+			a = cyla + (uint64_t)ha * c->r->zone[zone_of_lbn(c, cyla)].spt + spt / 2;
 			TRY(rd(c, rlbn, &dr, NULL));
 			TRY(rd(c, a, &da, NULL));
-		} else {
+		} else if (!c->behind) {
 			a = rlbn;
 			TRY(rd(c, a, &da, NULL));
 			dr = da;
+		} else { /* see behind() */
+			TRY(behind(c, rlbn, spt, isinf(hi) ? (double)(rnd(c) % 1000) / 1000 * c->rev :
+				   (lo + hi) / 2, &a, &dr, &da));
 		}
-		uint32_t spt = c->r->zone[zone_of_lbn(c, rlbn)].spt;
-		double sec = c->rev / spt;
 		double target = isinf(hi) ? (double)(rnd(c) % 1000) / 1000 * c->rev : (lo + hi) / 2;
 		double x = fmod((double)da + target - (double)dr, c->rev);
 		if (x < 0)
 			x += c->rev;
 		uint32_t j = (uint32_t)ceil(x / sec - 1e-9), jmin = 2, jmax = spt > 16 ? spt - 8 : spt - 1;
+		if (!d && !dh && c->behind)
+			jmax = (uint32_t)(a - rlbn) - 2; /* behind the read */
 		if (j < jmin)
 			j = jmin;
 		if (j > jmax)
@@ -765,6 +801,24 @@ static int positioning(struct pc *c)
 	z0 = z0 > 2 ? z0 - 1 : z0;
 	uint32_t c0 = z0 > 80 ? z0 / 2 - 32 : 0, c1 = z0 > 80 ? z0 / 2 + 32 : z0;
 	TRY(vmin(c, c0, c1, 0, 0, 14, &r->base_ns, &sp));
+	/* reads that join the read-ahead make a target after the read a join, not a miss: time it
+	 * behind the read, which needs the read-ahead to stay on the track while the read's block
+	 * goes to the host (a block's interface time is at most what the best sequential rate
+	 * gives); it is tried where a target after the read did not time as a miss */
+	double bus_max = 0;
+	for (unsigned i = 0; i < r->nseq; i++)
+		bus_max = fmax(bus_max, r->seq_mbps[i]);
+	bus_max = bus_max > 0 ? c->b->block_bytes / bus_max * 1e3 : INFINITY;
+	double lim = 2 * sec0 + c->tol;
+	if (r->read_joins && sp > lim && r->base_ns > bus_max + 4 * sec0) {
+		/* the bisection did not close (the latencies do not follow the angle as misses'
+		 * do): time behind the read, kept if that closes */
+		double v2, sp2;
+		c->behind = true;
+		TRY(vmin(c, c0, c1, 0, 0, 14, &v2, &sp2));
+		if (sp2 <= lim)
+			r->base_ns = v2;
+	}
 	double base = r->base_ns - sec0; /* overheads: V without the target's sector time */
 	if (r->surfaces > 1) {
 		double v;
@@ -791,7 +845,7 @@ static int positioning(struct pc *c)
 		if (rc)
 			return rc;
 		/* the target's sector time depends on its zone: take it out with the overheads */
-		uint32_t zc = zone_of_cyl(c, lo_c + d[i]);
+		uint32_t zc = zone_of_cyl(c, lo_c);
 		double s = v - c->rev / r->zone[zc].spt - base;
 		r->seek[r->nseek++] = (struct iolab_probe_seek){.dist = d[i], .ns = s > 1000 ? s : 1000,
 								 .spread_ns = sp};
@@ -803,8 +857,9 @@ static int positioning(struct pc *c)
 
 /* ---- controller and cache --------------------------------------------------------------- */
 
-/* Reads of n blocks just after a block read a few revolutions ago: cache hits, which take
- * the hit overhead plus n interface transfers. */
+/* Reads of n blocks just after a block read 40 revolutions ago (from the first block its
+ * segment holds then, cache()): cache hits, which take the hit overhead plus n interface
+ * transfers. */
 static int interface(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
@@ -816,8 +871,8 @@ static int interface(struct pc *c)
 			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
 			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0));
 			TRY(rd(c, x, NULL, NULL));
-			c->b->ops->idle(c->b, (uint64_t)(4 * c->rev));
-			TRY(io1(c, x + 1, n[k], false, NULL, &l[t]));
+			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
+			TRY(io1(c, x + (c->hit_off ? c->hit_off : 1), n[k], false, NULL, &l[t]));
 		}
 		lat[k] = median(l, 3);
 	}
@@ -850,6 +905,91 @@ static int is_hit(struct pc *c, uint64_t y, bool *hit)
 	return 0;
 }
 
+/* After a read at a fresh track's start (pos 0) or middle (pos 1) and 40 revolutions of idling,
+ * is the block off blocks past it a hit? */
+static int ra_hit(struct pc *c, unsigned pos, uint32_t off, bool *hit)
+{
+	uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[c->r->nzones]);
+	uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + pos * c->r->zone[zone_of_cyl(c, cyl)].spt / 2;
+	*hit = false;
+	if (x + off >= c->b->blocks)
+		return 0;
+	TRY(rd(c, x, NULL, NULL));
+	c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
+	return is_hit(c, x + off, hit);
+}
+
+/* The blocks past a read that its segment holds after idling: offsets [*lo, *hi] (both 0: none).
+ * The read-ahead fills a segment as a ring: when it reads further than the segment holds, only
+ * its last segment_blocks remain, so the first block after the read may miss while later ones
+ * hit. A miss at offset 1 is followed by a scan in steps of 32 blocks over two tracks. */
+static int readahead_window(struct pc *c, unsigned pos, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t spt = c->r->zone[0].spt, a = 0, b = 1, miss = 0;
+	bool hit;
+	*lo = *hi = 0;
+	TRY(ra_hit(c, pos, 1, &hit));
+	if (!hit) {
+		for (a = 33; a < 2 * spt + 64 && !hit; a += 32)
+			TRY(ra_hit(c, pos, a, &hit));
+		if (!hit)
+			return 0;
+		a -= 32;
+		miss = a > 32 ? a - 32 : 1;
+		uint32_t h = a;
+		while (h - miss > 1) { /* the first hit */
+			uint32_t m = miss + (h - miss) / 2;
+			TRY(ra_hit(c, pos, m, &hit));
+			if (hit)
+				h = m;
+			else
+				miss = m;
+		}
+		*lo = h;
+		b = a + 1;
+	} else {
+		a = *lo = 1;
+		b = 2;
+	}
+	hit = true;
+	while (hit && b < (1u << 22)) { /* doubling to the first miss */
+		TRY(ra_hit(c, pos, b, &hit));
+		if (hit)
+			a = b, b = 2 * b - *lo + 1;
+	}
+	while (b - a > 1) {
+		uint32_t m = a + (b - a) / 2;
+		TRY(ra_hit(c, pos, m, &hit));
+		if (hit)
+			a = m;
+		else
+			b = m;
+	}
+	*hi = a;
+	return 0;
+}
+
+/* Does a read of the blocks the read-ahead is about to read wait for them (a stream goes on at
+ * the media rate), or stop it and pay a revolution? A block read after a far decoy, then at
+ * once the n blocks after it: joined, they come n sectors later; stopped, a revolution later. */
+static int joins(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	double lat[3];
+	for (unsigned t = 0; t < 3; t++) {
+		uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
+		uint32_t spt = r->zone[zone_of_cyl(c, cyl)].spt, n = spt / 16 > 2 ? spt / 16 : 2;
+		uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + spt / 4;
+		TRY(rd(c, far_from(c, x), NULL, NULL));
+		TRY(rd(c, x, NULL, NULL));
+		TRY(io1(c, x + 1, n, false, NULL, &lat[t]));
+		lat[t] -= n * c->rev / spt;
+	}
+	r->read_joins = median(lat, 3) < c->rev / 2;
+	r->read_joins_measured = true;
+	return 0;
+}
+
 static int cache(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
@@ -872,36 +1012,10 @@ static int cache(struct pc *c)
 	r->segments = hi + 1;
 	r->segments_measured = true;
 	progress(c, "cache");
-	/* read-ahead: how far past a read its segment fills while the drive idles */
-	uint32_t ext[2];
-	for (unsigned pos = 0; pos < 2; pos++) {
-		uint32_t a = 0, b = 1;
-		bool hit = true;
-		while (hit && b < (1u << 22)) { /* doubling to the first miss */
-			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
-			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + pos * r->zone[zone_of_cyl(c, cyl)].spt / 2;
-			TRY(rd(c, x, NULL, NULL));
-			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
-			if (x + b >= c->b->blocks)
-				break;
-			TRY(is_hit(c, x + b, &hit));
-			if (hit)
-				a = b, b *= 2;
-		}
-		while (b - a > 1) {
-			uint32_t m = a + (b - a) / 2;
-			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
-			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0)) + pos * r->zone[zone_of_cyl(c, cyl)].spt / 2;
-			TRY(rd(c, x, NULL, NULL));
-			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
-			TRY(is_hit(c, x + m, &hit));
-			if (hit)
-				a = m;
-			else
-				b = m;
-		}
-		ext[pos] = a;
-	}
+	/* read-ahead: how far past a read its segment holds while the drive idles */
+	uint32_t ext[2], low[2];
+	for (unsigned pos = 0; pos < 2; pos++)
+		TRY(readahead_window(c, pos, &low[pos], &ext[pos]));
 	/* from a track's start the read-ahead reached ext[0]; from its middle ext[1]: ending
 	 * at the same place on the track means it reads to the track's end */
 	uint32_t half = r->zone[0].spt / 2;
@@ -909,6 +1023,8 @@ static int cache(struct pc *c)
 			     ext[1] + half <= ext[0] + 2;
 	r->readahead_blocks = ext[0];
 	r->readahead_measured = true;
+	r->segment_blocks = ext[0] >= low[0] ? ext[0] - low[0] + 1 : 0;
+	c->hit_off = low[0];
 	/* zero latency: blocks just before a read, passed while waiting for it, kept */
 	r->zero_latency_read = false;
 	for (unsigned t = 0; t < 3 && !r->zero_latency_read; t++) {
@@ -976,7 +1092,7 @@ int iolab_probe_run(struct iolab_probe_backend *b, const struct iolab_probe_opts
 	if ((rc = zones(c)) || (rc = layout(c)))
 		goto out;
 	progress(c, "seek");
-	if ((rc = positioning(c)) || (rc = interface(c)))
+	if ((rc = joins(c)) || (rc = positioning(c)))
 		goto out;
 	progress(c, "cache");
 	if (used(c) < 0.95) {
@@ -985,6 +1101,8 @@ int iolab_probe_run(struct iolab_probe_backend *b, const struct iolab_probe_opts
 	} else {
 		skip(c, "cache segments and read-ahead");
 	}
+	if ((rc = interface(c)))
+		goto out;
 	r->queuing = r->iops_qd32 > 1.25 * r->iops_qd1;
 	for (unsigned i = 0; i < r->nzones && used(c) < 0.98; i++) {
 		struct iolab_probe_zone *z = &r->zone[i];

@@ -52,6 +52,13 @@ int iolab_probe_model(const struct iolab_probe_result *r, const char *name, cons
 	m->seek_full_ns = m->seek[m->nseek - 1].ns > m->seek_single_ns ? m->seek[m->nseek - 1].ns
 									: m->seek_single_ns;
 	m->head_switch_ns = (uint64_t)llround(r->head_switch_ns);
+	/* the track skew is the drive's own measure of a head switch (a sequential read crosses
+	 * to the next track without losing a revolution): a switch measured within a sector
+	 * (the bisection's resolution) above the skew's time is taken as the skew's time */
+	const struct iolab_probe_zone *z0 = &r->zone[0];
+	double sec = r->rev_ns / z0->spt, skew_ns = z0->track_skew * sec;
+	if (z0->skew_measured && r->head_switch_ns > skew_ns && r->head_switch_ns <= skew_ns + sec)
+		m->head_switch_ns = (uint64_t)floor(skew_ns);
 	m->write_settle_ns = 0;
 	m->bus_ns_per_block = (uint64_t)llround(r->bus_ns_per_block);
 	for (int k = 0; k < 2; k++) {
@@ -64,9 +71,14 @@ int iolab_probe_model(const struct iolab_probe_result *r, const char *name, cons
 	m->segments = r->segments ? r->segments : 1;
 	m->readahead_track = r->readahead_track;
 	m->readahead_blocks = r->readahead_blocks;
-	m->segment_blocks = r->readahead_blocks + 1 > 64 ? r->readahead_blocks + 1 : 64;
-	if (r->readahead_track && m->segment_blocks < 2 * r->zone[0].spt)
-		m->segment_blocks = 2 * r->zone[0].spt;
+	if (r->segment_blocks) { /* measured: what the segment held past a read */
+		m->segment_blocks = r->segment_blocks;
+	} else {
+		m->segment_blocks = r->readahead_blocks + 1 > 64 ? r->readahead_blocks + 1 : 64;
+		if (r->readahead_track && m->segment_blocks < 2 * r->zone[0].spt)
+			m->segment_blocks = 2 * r->zone[0].spt;
+	}
+	m->read_joins_readahead = r->read_joins_measured ? r->read_joins : true;
 	m->zero_latency_read = r->zero_latency_read;
 	m->write_back = r->write_measured ? r->write_back : true;
 	m->write_segments = 1;
@@ -140,8 +152,15 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 		   "reads %s\n", measured_or(r->segments_measured), r->segments, measured_or(r->readahead_measured),
 		r->readahead_blocks, r->readahead_track ? " (to the end of the track)" : "",
 		r->zero_latency_read ? "seen" : "not seen");
-	fprintf(f, "#                  ASSUMED: segment size (read-ahead + 1, at least 64 blocks), one "
-		   "write segment, read hits on written data\n");
+	if (r->segment_blocks)
+		fprintf(f, "#                  measured: a segment holds %u blocks (after a read and idling)\n",
+			r->segment_blocks);
+	else
+		fprintf(f, "#                  ASSUMED: segment size (read-ahead + 1, at least 64 blocks)\n");
+	fprintf(f, "#                  %s: reads of blocks being read ahead %s\n",
+		measured_or(r->read_joins_measured), r->read_joins_measured && !r->read_joins ?
+		"stop the read-ahead" : "wait for them (a stream goes on)");
+	fprintf(f, "#                  ASSUMED: one write segment, read hits on written data\n");
 	if (r->write_measured)
 		fprintf(f, "# writes           measured: median write %.4f ms: write cache %s\n",
 			r->write_lat_med_ns / 1e6, r->write_back ? "on" : "off");
