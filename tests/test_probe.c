@@ -6,10 +6,7 @@
  * cylinder to the full stroke), and the probed model's IOPS within 5 % of the original's for
  * random 4 KiB reads at QD 1 and 64 KiB sequential reads (the same request streams on both,
  * through disk_sim.h). Every figure of every drive is printed and every target is asserted, a
- * drive that misses one named with the figure. One miss is still open and listed in
- * docs/probe.md: barracuda's worst zone media rate (a boundary between zones of 186 and 185
- * sectors per track placed in the wrong zone), held at its measured 5.88 % so that it may not
- * get worse. */
+ * drive that misses one named with the figure. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,7 +104,7 @@ static bool probe_builtin(const char *name)
 	       100 * rel(pi, ri), ps, rs, 100 * rel(ps, rs), (unsigned long long)r->ios,
 	       r->elapsed_ns / 1e9);
 	fflush(stdout);
-	double zone_bound = strcmp(name, "barracuda") ? 0.03 : 0.0589; /* open: docs/probe.md */
+	const double zone_bound = 0.03;
 	bool ok = e_rpm <= 0.005 && e_zone <= zone_bound && e_seek <= 0.05 && rel(pi, ri) <= 0.05 &&
 		  rel(ps, rs) <= 0.05;
 	if (!ok)

@@ -397,12 +397,16 @@ static int track_phase(struct pc *c, unsigned i)
 static int zones(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
-	unsigned N = c->budget >= 60e9 ? 64 : c->budget >= 20e9 ? 40 : 24;
-	uint64_t lbn[64];
-	uint32_t spt[64];
-	double sp[64];
+	/* evenly spread samples, and one on the last tracks: the innermost zone may be cut short by
+	 * the drive's capacity and hold fewer blocks than the samples' spacing */
+	unsigned even = c->budget >= 60e9 ? 64 : c->budget >= 20e9 ? 40 : 24;
+	unsigned N = even + (c->b->blocks > 8 * 4096);
+	uint64_t lbn[65];
+	uint32_t spt[65];
+	double sp[65];
 	for (unsigned i = 0; i < N; i++) {
-		lbn[i] = (uint64_t)((double)c->b->blocks * (i + 0.25) / N);
+		lbn[i] = i < even ? (uint64_t)((double)c->b->blocks * (i + 0.25) / even)
+			 : c->b->blocks - 4096;
 		TRY(spt_at(c, lbn[i], i ? spt[i - 1] : 0, &spt[i], &sp[i]));
 		if (!spt[i] && i)
 			spt[i] = spt[i - 1];
