@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "helpers.h"
+#include "iolab/disksim_import.h"
 
 /* Exits the test program with a message: the plumbing itself failed, not the code under test. */
 static void die(const char *what)
@@ -285,4 +286,22 @@ char *th_read_file(const char *path, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return buf;
+}
+
+void th_spec_path(char *buf, size_t n, const char *name)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "disksim-specs/%s", name);
+	th_data_path(buf, n, rel);
+}
+
+void th_import_spec(const char *name, struct iolab_disk_model *m)
+{
+	char path[1024];
+	struct iolab_err err = {{0}};
+	th_spec_path(path, sizeof(path), name);
+	if (iolab_import_disksim(path, m, &err)) {
+		print_error("%s: %s\n", name, err.msg);
+		fail();
+	}
 }

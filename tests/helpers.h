@@ -40,6 +40,12 @@ void th_loop_detach(const char *dev);
 /* Path of a file under tests/data ($IOLAB_SRC/tests/data/NAME, set by ctest; else next to
  * helpers.c). */
 void th_data_path(char *buf, size_t n, const char *name);
+/* The path of tests/data/disksim-specs/NAME (hand-written DiskSim specifications). */
+void th_spec_path(char *buf, size_t n, const char *name);
+/* Imports tests/data/disksim-specs/NAME into m (iolab_import_disksim); a refusal fails the test
+ * with the importer's message. */
+struct iolab_disk_model;
+void th_import_spec(const char *name, struct iolab_disk_model *m);
 
 /* Parses the JSON file at path; on failure prints why (path, line, message) and returns NULL. */
 struct json_t *th_load_json(const char *path);

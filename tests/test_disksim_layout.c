@@ -23,23 +23,7 @@
 #include "iolab/disksim_import.h"
 #include "sim/layout.h"
 
-static void spec_path(char *buf, size_t n, const char *name)
-{
-	char rel[256];
-	snprintf(rel, sizeof(rel), "disksim-specs/%s", name);
-	th_data_path(buf, n, rel);
-}
 
-static void import_ok(const char *name, struct iolab_disk_model *m)
-{
-	char path[1024];
-	struct iolab_err err = {{0}};
-	spec_path(path, sizeof(path), name);
-	if (iolab_import_disksim(path, m, &err)) {
-		print_error("%s: %s\n", name, err.msg);
-		fail();
-	}
-}
 
 struct place {
 	uint64_t lbn;
@@ -158,7 +142,7 @@ static void test_sparing_schemes(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct iolab_disk_model m;
-		import_ok(cases[i].spec, &m);
+		th_import_spec(cases[i].spec, &m);
 		if (m.zone[0].nblocks != cases[i].capacity) {
 			print_error("%s: %llu blocks, not %llu\n", cases[i].spec,
 				    (unsigned long long)m.zone[0].nblocks,
@@ -179,7 +163,7 @@ static void test_skew_revolutions(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import_ok("sparing0.diskspecs", &m);
+	th_import_spec("sparing0.diskspecs", &m);
 	assert_int_equal(m.zone[0].first_offset, 5);
 	assert_int_equal(m.zone[0].track_skew, 2);
 	struct iolab_phys p;
@@ -199,8 +183,8 @@ static void test_mapping2(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m1, m2;
-	import_ok("mapping1.diskspecs", &m1);
-	import_ok("mapping2.diskspecs", &m2);
+	th_import_spec("mapping1.diskspecs", &m1);
+	th_import_spec("mapping2.diskspecs", &m2);
 	assert_int_equal(m1.blocks, 108);
 	assert_true(m2.cylinder_serpentine && m2.serpentine_absolute && !m1.serpentine_absolute);
 	const struct place p1[] = {{20, 1, 1, 0}, {60, 3, 0, 0}, {76, 4, 1, 0}, {0, 0, 0, 0}};
@@ -221,7 +205,7 @@ static void test_g4(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import_ok("g4.diskspecs", &m);
+	th_import_spec("g4.diskspecs", &m);
 	assert_non_null(m.g4);
 	assert_int_equal(m.blocks, 106);
 	assert_int_equal(m.nzones, 2);
@@ -266,7 +250,7 @@ static void test_syntax(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import_ok("sparing2.diskspecs", &m);
+	th_import_spec("sparing2.diskspecs", &m);
 	assert_int_equal(m.segments, 4);
 	assert_int_equal(m.segment_blocks, 64);
 	assert_int_equal(m.ovh_read_hit[0], 100000);
@@ -289,7 +273,7 @@ static void bad_variant(const char *spec, const char *file, const char *from, co
 	snprintf(dir, sizeof(dir), "%s/v%u", th_dir, seq++);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		spec_path(path, sizeof(path), files[i]);
+		th_spec_path(path, sizeof(path), files[i]);
 		FILE *f = fopen(path, "r");
 		assert_non_null(f);
 		char text[8192];
@@ -339,11 +323,11 @@ static void test_refusals(void **state)
 	char path[1024];
 	struct iolab_disk_model m;
 	struct iolab_err err = {{0}};
-	spec_path(path, sizeof(path), "g2.diskspecs");
+	th_spec_path(path, sizeof(path), "g2.diskspecs");
 	assert_int_equal(iolab_import_disksim(path, &m, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "g2.diskspecs:9: field 'Layout Model'"));
 	assert_non_null(strstr(err.msg, "Layout Map File"));
-	spec_path(path, sizeof(path), "loop.diskspecs");
+	th_spec_path(path, sizeof(path), "loop.diskspecs");
 	assert_int_equal(iolab_import_disksim(path, &m, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "loop.diskspecs:2: field 'source'"));
 	assert_non_null(strstr(err.msg, "nested more than 32"));

@@ -40,23 +40,7 @@
 
 #define MS 1e6 /* ns */
 
-static void spec_path(char *buf, size_t n, const char *name)
-{
-	char rel[256];
-	snprintf(rel, sizeof(rel), "disksim-specs/%s", name);
-	th_data_path(buf, n, rel);
-}
 
-static void import(const char *name, struct iolab_disk_model *m)
-{
-	char path[1024];
-	struct iolab_err err = {{0}};
-	spec_path(path, sizeof(path), name);
-	if (iolab_import_disksim(path, m, &err)) {
-		print_error("%s: %s\n", name, err.msg);
-		fail();
-	}
-}
 
 /* The seek time in ms iolab gives for d cylinders equals want (ms) to the nanosecond. */
 static void seek_is(const struct iolab_disk_model *m, uint32_t d, bool write, double want)
@@ -98,7 +82,7 @@ static void service_is(const struct iolab_disk_model *m, uint64_t lbn, uint32_t 
 static void bad_import(const char *name, const char *from, const char *to, ...)
 {
 	char src[1024], dst[1024];
-	spec_path(src, sizeof(src), name);
+	th_spec_path(src, sizeof(src), name);
 	char *text = th_read_file(src, NULL);
 	char *at = strstr(text, from);
 	assert_non_null(at);
@@ -159,7 +143,7 @@ static void test_hpl(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-hpl.diskspecs", &m);
+	th_import_spec("seek-hpl.diskspecs", &m);
 	assert_int_equal(m.seek_type, IOLAB_SEEK_HPL);
 	seek_is(&m, 0, false, 0);
 	seek_is(&m, 1, false, 0.8);
@@ -195,7 +179,7 @@ static void test_hplplus10(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-hplplus10.diskspecs", &m);
+	th_import_spec("seek-hplplus10.diskspecs", &m);
 	assert_int_equal(m.seek_type, IOLAB_SEEK_HPLPLUS10);
 	seek_is(&m, 1, false, 0.5);
 	seek_is(&m, 5, false, 0.9);
@@ -212,7 +196,7 @@ static void test_curve(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-curve.diskspecs", &m);
+	th_import_spec("seek-curve.diskspecs", &m);
 	assert_int_equal(m.seek_type, IOLAB_SEEK_CURVE);
 	double a = 15 / (3 * sqrt(1000)), b = 12.0 / 3000;
 	seek_is(&m, 0, false, 0);
@@ -228,7 +212,7 @@ static void test_linear(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-linear.diskspecs", &m);
+	th_import_spec("seek-linear.diskspecs", &m);
 	assert_int_equal(m.seek_type, IOLAB_SEEK_LINEAR);
 	seek_is(&m, 1, false, 1.0);
 	seek_is(&m, 101, false, 1.0 + 3.0 * 100 / 1000 * 4.0);
@@ -243,7 +227,7 @@ static void test_constant_seek(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-constant.diskspecs", &m);
+	th_import_spec("seek-constant.diskspecs", &m);
 	assert_int_equal(m.seek_type, IOLAB_SEEK_CONSTANT);
 	seek_is(&m, 0, false, 2.5);
 	seek_is(&m, 1, false, 2.5);
@@ -261,7 +245,7 @@ static void test_extracted_stddev(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("seek-extracted-stddev.diskspecs", &m);
+	th_import_spec("seek-extracted-stddev.diskspecs", &m);
 	assert_int_equal(m.nseek, 4);
 	assert_true(m.seek_has_sd);
 	assert_int_equal(m.seek[2].sd_ns, 200000);
@@ -287,7 +271,7 @@ static void test_access_constant(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("access-constant.diskspecs", &m);
+	th_import_spec("access-constant.diskspecs", &m);
 	assert_int_equal(m.access, IOLAB_ACCESS_CONSTANT);
 	assert_int_equal(m.access_const_ns, 4000000);
 	service_is(&m, 200 * 300 + 57, 1, false, 4.0 + 0.1);
@@ -304,7 +288,7 @@ static void test_access_average_rotation(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("access-average-rotation.diskspecs", &m);
+	th_import_spec("access-average-rotation.diskspecs", &m);
 	assert_int_equal(m.access, IOLAB_ACCESS_AVG_ROTATION);
 	service_is(&m, 200 * 100 + 29, 1, false, 3.0 + 5.0 + 0.1);
 	service_is(&m, 200 * 100 + 29, 4, false, 3.0 + 5.0 + 0.4);
@@ -321,7 +305,7 @@ static void test_settle_negative(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("settle-negative.diskspecs", &m);
+	th_import_spec("settle-negative.diskspecs", &m);
 	assert_int_equal(m.write_settle_ns, -200000);
 	seek_is(&m, 100, true, 3.0 - 0.2);
 	seek_is(&m, 100, false, 3.0);
@@ -345,7 +329,7 @@ static void test_completion_overhead(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("completion-overhead.diskspecs", &m);
+	th_import_spec("completion-overhead.diskspecs", &m);
 	assert_int_equal(m.ovh_complete[0], 250000);
 	service_is(&m, 200 * 100 + 29, 1, false, 3.0 + 9.9 + 0.1 + 0.25);
 	round_trip(&m);

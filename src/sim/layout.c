@@ -194,7 +194,7 @@ static uint32_t slips_before(const uint64_t *s, uint32_t from, uint32_t to, uint
 	return lo - from;
 }
 
-static uint32_t lower_bound(const uint64_t *s, uint32_t n, uint64_t x)
+uint32_t iolab_lower_bound(const uint64_t *s, uint32_t n, uint64_t x)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -229,8 +229,8 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 		uint64_t rsz = spc * z->range, per = rsz - z->spares;
 		x += z->front_empty;
 		uint64_t r = x / per, within = x % per, base = r * rsz;
-		uint32_t a = lower_bound(z->slips, z->nslips, base);
-		uint32_t b = lower_bound(z->slips, z->nslips, base + rsz);
+		uint32_t a = iolab_lower_bound(z->slips, z->nslips, base);
+		uint32_t b = iolab_lower_bound(z->slips, z->nslips, base + rsz);
 		pbn = base + within + slips_before(z->slips, a, b, base, within);
 		if (per - within < run) /* the range's spare sectors follow */
 			run = per - within;
@@ -258,7 +258,7 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 	uint64_t c = pbn / spc, t = (pbn % spc) / z->spt;
 	p->lbn = lbn;
 	p->pbn = pbn;
-	uint32_t k = lower_bound(z->slips, z->nslips, pbn + 1);
+	uint32_t k = iolab_lower_bound(z->slips, z->nslips, pbn + 1);
 	p->next_slip = k < z->nslips && !tracks ? z->slips[k] : UINT64_MAX;
 	if (p->next_slip - pbn < run)
 		run = p->next_slip - pbn;

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "layout.h"
 #include "layout_sparing.h"
 
 static const struct {
@@ -125,19 +126,6 @@ static uint64_t slot_of(const struct units *u, uint64_t p)
 	return p / u->unit * u->len + (in > u->front ? in - u->front : 0);
 }
 
-static uint32_t first_at_least(const uint64_t *s, uint32_t n, uint64_t x)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Slips in s[from..to) that lie at or before data position y once the earlier ones have pushed
  * it on: the number of i with pos(s[i]) - (i - from) <= y (pos rises with i). */
 static uint32_t pushed_by(const struct units *u, const uint64_t *s, uint32_t from, uint32_t to,
@@ -181,8 +169,8 @@ uint64_t iolab_sparing_pbn(const struct iolab_disk_model *m, const struct iolab_
 	uint64_t p;
 	if (u.local) {
 		uint64_t n = x / u.len, s = x % u.len, base = n * u.unit + u.front;
-		uint32_t a = first_at_least(z->slips, z->nslips, base);
-		uint32_t b = first_at_least(z->slips, z->nslips, n * u.unit + u.unit);
+		uint32_t a = iolab_lower_bound(z->slips, z->nslips, base);
+		uint32_t b = iolab_lower_bound(z->slips, z->nslips, n * u.unit + u.unit);
 		s += pushed_by(&u, z->slips, a, b, base, false, s);
 		p = base + s;
 		*run = s < u.len ? u.len - s : 1; /* past the data area: in the unit's spares */
@@ -191,7 +179,7 @@ uint64_t iolab_sparing_pbn(const struct iolab_disk_model *m, const struct iolab_
 		p = y / u.len * u.unit + u.front + y % u.len;
 		*run = u.len - y % u.len;
 	}
-	uint32_t k = first_at_least(z->slips, z->nslips, p + 1);
+	uint32_t k = iolab_lower_bound(z->slips, z->nslips, p + 1);
 	if (k < z->nslips && z->slips[k] - p < *run)
 		*run = z->slips[k] - p;
 	return p;
