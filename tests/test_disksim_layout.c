@@ -259,6 +259,21 @@ static void test_syntax(void **state)
 	iolab_model_free(&m);
 }
 
+/* A whole simulation's file imports as the drive it names: instantiations (with a `disk0 ..
+ * disk3` range) and a nested topology are skipped (manual §3.5-3.6). */
+static void test_whole_simulation_file(void **state)
+{
+	(void)state;
+	struct iolab_disk_model a, b;
+	th_import_spec("whole-sim.parv", &a);
+	th_import_spec("sparing0.diskspecs", &b);
+	assert_int_equal(a.blocks, b.blocks);
+	assert_int_equal(a.nzones, b.nzones);
+	assert_int_equal(a.cylinders, b.cylinders);
+	iolab_model_free(&a);
+	iolab_model_free(&b);
+}
+
 /* Copies the files of tests/data/disksim-specs a drive needs into a new directory, `file` with
  * `from` replaced by `to`; imports `spec` from there, which must fail with each needle. */
 static void bad_variant(const char *spec, const char *file, const char *from, const char *to, ...)
@@ -370,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_mapping2),
 		cmocka_unit_test(test_g4),
 		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_whole_simulation_file),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

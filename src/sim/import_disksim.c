@@ -546,6 +546,26 @@ static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth)
 	}
 }
 
+/* Skips a bracketed statement of a whole simulation's file (manual §3.5-3.6: `instantiate
+ * [ disk0 .. disk5 ] as NAME`, `topology disksim_iodriver driver0 [ disksim_bus bus0 [ ... ] ]`),
+ * which a drive's model does not need: the brackets must balance. */
+static int skip_brackets(struct lexer *lx)
+{
+	struct token open = lex_next(lx), t;
+	unsigned depth = 1;
+	while (depth) {
+		t = lex_next(lx);
+		if (t.t == T_ERR)
+			return -EINVAL;
+		if (t.t == T_EOF)
+			return iolab_errf(lx->err, EINVAL, "%s:%u: the '[' here is never closed", open.file,
+					  open.line);
+		depth += t.t == T_LBRACK;
+		depth -= t.t == T_RBRACK;
+	}
+	return 0;
+}
+
 /* The whole file: top-level `type name { ... }` blocks (kept in top, a list) and statements such
  * as `instantiate [ x ] as y` (skipped); `source f` anywhere reads f in its place (src keeps the
  * files read so). */
@@ -606,10 +626,8 @@ static int parse_file(const char *file, const char *text, struct dval *top, stru
 		}
 		free(first);
 		free(words);
-		if (t.t == T_LBRACK) { /* instantiate [ ... ] as ...: not needed */
-			struct dval skip = {0};
-			int rc = parse_value(&lx, &skip, "instantiate", 1);
-			dval_free(&skip);
+		if (t.t == T_LBRACK) { /* instantiate [ ... ] as ..., topology ... [ ... ]: not needed */
+			int rc = skip_brackets(&lx);
 			if (rc)
 				return rc;
 			continue;
