@@ -1500,6 +1500,20 @@ static void set_about(struct iolab_disk_model *m, const char *dname)
 		 "validation suite", clean);
 }
 
+/* DiskSim 4.0 does not use a dm_layout_g1 disk's Block count (manual B.4.1 p73: "not used
+ * directly"): its layout replaces it with what the zones hold (layout_g1_load.c), so the drive
+ * holds exactly the zones' blocks. */
+static int zones_capacity(struct iolab_disk_model *m, struct iolab_err *err)
+{
+	m->blocks = 1;
+	int rc = iolab_model_finish(m, err);
+	if (!rc) {
+		const struct iolab_zone *z = &m->zone[m->nzones - 1];
+		m->blocks = z->first_lbn + z->nblocks;
+	}
+	return rc;
+}
+
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
@@ -1530,6 +1544,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	}
 	if (!rc)
 		rc = import_specs(disk, m, err);
+	if (!rc && !m->g4)
+		rc = zones_capacity(m, err);
 	if (!rc && ((rc = iolab_model_finish(m, err)) || (rc = iolab_model_check(m, err))))
 		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)
