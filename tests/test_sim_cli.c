@@ -308,12 +308,13 @@ static void test_validate_bad_traces(void **state)
 	assert_non_null(strstr(o.err, "lbn"));
 	th_out_free(&o);
 
-	/* atlas10k holds 17,938,986 blocks: the last one is fine, one past it is not. */
-	write_file(big, "R Miss 17938985 1 5000 100\n");
+	/* atlas10k holds 17,966,953 blocks (its zones' total): the last one is fine, one past it
+	 * is not. */
+	write_file(big, "R Miss 17966952 1 5000 100\n");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", big, NULL);
 	expect_status(&o, 0);
 	th_out_free(&o);
-	write_file(big, "R Miss 100 8 5000 100\nR Miss 17938980 8 5000 100\n");
+	write_file(big, "R Miss 100 8 5000 100\nR Miss 17966947 8 5000 100\n");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", big, NULL);
 	expect_status(&o, 2);
 	assert_non_null(strstr(o.err, "beyond"));

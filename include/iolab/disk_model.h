@@ -91,6 +91,19 @@ enum iolab_access {
 
 struct iolab_g4; /* layout_g4.c */
 
+/* How far the drive reads ahead after a read (DiskSim "Buffer continuous read", manual 3.4.5
+ * p19; readahead.c). With any mode but LEGACY, readahead_blocks caps the read-ahead past the
+ * request's end whatever the mode (DiskSim "Maximum read-ahead"). */
+enum iolab_readahead {
+	IOLAB_PF_LEGACY = 0,   /* not given: readahead_track, else readahead_blocks past the end */
+	IOLAB_PF_NONE,         /* 0: no read-ahead */
+	IOLAB_PF_TRACK,        /* 1: to the end of the track of the request's last block */
+	IOLAB_PF_CYLINDER,     /* 2: to the end of that block's cylinder */
+	IOLAB_PF_SEGMENT,      /* 3: until the segment is full */
+	IOLAB_PF_NEXT_TRACK,   /* 4: to the end of the track after the request's last block, one
+				  track further when the segment began on an earlier track */
+};
+
 struct iolab_disk_model {
 	char name[64];
 	char about[256];        /* drive, and where the figures came from */
@@ -156,6 +169,17 @@ struct iolab_disk_model {
 	/* table-driven layout (DiskSim dm_layout_g4, layout_g4.c), or NULL: the zones' layout.
 	   With a table, iolab_model_finish derives the zones from its root entries. */
 	struct iolab_g4 *g4;
+	/* cache and buffer details of DiskSim's disksim_disk block (docs/model-format.md, "Cache
+	   and buffer fields") */
+	enum iolab_readahead readahead;
+	uint32_t readahead_min_blocks; /* a new command waits until the read-ahead has read this
+					  far past the read (DiskSim Minimum read-ahead) */
+	bool write_back_sequential;    /* write_back only for a write that appends to the previous
+					  command, a write (DiskSim Fast write level 1) */
+	bool combine_writes;           /* an appending write joins the previous write's segment and
+					  flush (DiskSim Combine seq writes) */
+	bool prefetch_stop_in_sector;  /* a new command stops the read-ahead at once, not at the
+					  end of the sector in progress (Stop prefetch in sector) */
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block

@@ -36,6 +36,7 @@
 
 #include "iolab/disk_sim.h"
 #include "layout.h"
+#include "readahead.h"
 
 struct segment {
 	uint64_t start, end; /* cached blocks [start, end) */
@@ -78,6 +79,10 @@ struct iolab_disk {
 	/* the read whose data the read-ahead's segment holds for the host (see slot_free) */
 	uint64_t hold_lo, hold_end; /* its blocks */
 	double hold_done;           /* its last block has gone to the host */
+	uint64_t pf_floor;          /* the read-ahead reads up to here before the arm serves
+				       another command (readahead_min_blocks) */
+	uint64_t wr_end;            /* the block after the last write (0: none) */
+	bool wr_back;               /* ... which completed before its flush */
 };
 
 struct iolab_disk *iolab_disk_new(const struct iolab_disk_model *m)
@@ -270,6 +275,8 @@ static uint64_t readahead_limit(const struct iolab_disk *d, uint64_t lbn, uint32
 {
 	const struct iolab_disk_model *m = d->m;
 	uint64_t limit;
+	if (m->readahead) /* DiskSim's prefetch modes (readahead.c) */
+		return iolab_readahead_limit(m, lbn, n, seg_start);
 	if (m->readahead_track) {
 		uint64_t first;
 		uint32_t spt;
@@ -380,6 +387,23 @@ static double pf_stop(struct iolab_disk *d, double t)
 {
 	if (!d->pf_on)
 		return t > d->pf_t ? t : d->pf_t;
+	if (d->pf_next < d->pf_floor) {
+		/* The minimum read-ahead is read before anything else (DiskSim Minimum
+		 * read-ahead, manual 3.4.5 p19). */
+		uint64_t limit = d->pf_limit;
+		d->pf_limit = d->pf_floor < limit ? d->pf_floor : limit;
+		pf_credit(d, d->pf_t + (double)(d->pf_limit - d->pf_next + 2) * 10 *
+			  ((double)d->m->rev_ns + 1e9)); /* time enough for any seek and rotation */
+		d->pf_limit = limit;
+		d->pf_floor = 0;
+		if (d->pf_t >= t) {
+			d->pf_on = false;
+			return d->pf_t;
+		}
+		d->pf_on = d->pf_next < limit;
+		if (!d->pf_on)
+			return t;
+	}
 	pf_credit(d, t);
 	if (!d->pf_on)
 		return t > d->pf_t ? t : d->pf_t;
@@ -397,6 +421,8 @@ static double pf_stop(struct iolab_disk *d, double t)
 		return t; /* it waited for room in the segment, and now only for the sector: idle */
 	if (t < start)
 		return start;
+	if (d->m->prefetch_stop_in_sector)
+		return t; /* aborted in the sector (DiskSim Stop prefetch in sector, p20) */
 	/* The sector in progress is read to its end, and kept. */
 	d->pf_t = start + p.sector_ns;
 	d->pf_next++;
@@ -619,6 +645,7 @@ static void start_readahead(struct iolab_disk *d, struct segment *s, uint64_t ne
 	d->pf_next = next;
 	d->pf_t = t;
 	d->pf_limit = limit;
+	d->pf_floor = iolab_readahead_floor(d->m, next, limit);
 }
 
 static void raise_limit(struct iolab_disk *d, uint64_t limit)
@@ -758,7 +785,14 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	int prev = d->last_write;
 	double bulk = (double)m->bus_ns_per_block;
 	uint64_t lbn = r->lbn, end = r->lbn + r->blocks;
-	double ovh = (double)(m->write_back ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
+	/* Fast write level 1 (DiskSim manual 3.4.5 p20): write-back only while each command is a
+	 * write that appends to the previous one; any other write goes through to the media. */
+	bool appends = prev && d->wr_end && lbn == d->wr_end;
+	bool wb = m->write_back && (!m->write_back_sequential || appends);
+	/* Combine seq writes (p20): an appending write whose predecessor is still being flushed
+	 * joins its segment, and its flush follows on. */
+	bool join = wb && m->combine_writes && appends && d->wr_back && d->arm_free > ta;
+	double ovh = (double)(wb ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
 	d->st.overhead_ns += ovh;
 	double stop = pf_stop(d, ta);
 	/* Cached copies of these blocks are dropped; the written data takes a segment. */
@@ -768,7 +802,14 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 			s->used = false;
 	}
 	double start = ta + ovh;
-	if (m->write_back && flushing(d, ta) >= d->max_dirty) { /* wait for a segment to drain */
+	unsigned joined = d->max_dirty; /* the flush this write joins */
+	if (join) {
+		flushing(d, ta);
+		for (unsigned i = 0; i < d->nflush; i++)
+			if (d->flush_end[i] == d->arm_free)
+				joined = i;
+	}
+	if (wb && joined == d->max_dirty && flushing(d, ta) >= d->max_dirty) { /* wait for a segment to drain */
 		double first = d->flush_end[0];
 		for (unsigned i = 1; i < d->nflush; i++)
 			if (d->flush_end[i] < first)
@@ -786,10 +827,14 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 		arm = d->arm_free;
 	struct iolab_disk_stats saved = d->st;
 	double mend = media_write(d, lbn, r->blocks, arm, start);
-	if (m->write_back)
+	if (wb)
 		d->st = saved; /* the flush happens after the command has completed */
 	d->arm_free = mend;
-	if (m->write_back) {
+	d->wr_end = end;
+	d->wr_back = wb;
+	if (joined < d->max_dirty) {
+		d->flush_end[joined] = mend;
+	} else if (wb) {
 		/* Keep this flush's end. The list never holds more than max_dirty: the flushes
 		 * that have ended by `start` are dropped, and if max_dirty were still in progress
 		 * at ta, the write waited above until the first of them ended, so at most
@@ -798,8 +843,14 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 		flushing(d, start);
 		d->flush_end[d->nflush++] = mend;
 	}
-	struct segment *s = m->segments ? take_segment(d, true) : NULL;
+	struct segment *s = NULL;
+	for (unsigned i = 0; joined < d->max_dirty && i < d->nseg && !s; i++)
+		if (d->seg[i].used && d->seg[i].from_write && d->seg[i].end == lbn)
+			s = &d->seg[i]; /* the joined write's segment grows */
 	if (s) {
+		seg_extend(d, s, end);
+		touch(d, s);
+	} else if ((s = m->segments ? take_segment(d, true) : NULL)) {
 		s->used = true;
 		s->from_write = true;
 		s->start = lbn;
@@ -808,7 +859,7 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 		seg_extend(d, s, end);
 		touch(d, s);
 	}
-	return m->write_back ? data_end : (mend > data_end ? mend : data_end);
+	return wb ? data_end : (mend > data_end ? mend : data_end);
 }
 
 /* With read-ahead over requested data, a segment does not keep what it has sent to the host:

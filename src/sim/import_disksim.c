@@ -25,6 +25,7 @@
 #include "iolab/parse_number.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
+#include "disksim_cache_fields.h"
 #include "layout_g4.h"
 
 #define MAX_FILE_BYTES (16u << 20)
@@ -1337,6 +1338,61 @@ static int refuse_unmodelled(const struct dval *d, struct iolab_err *err)
 	return 0;
 }
 
+/* A 0/1 parameter that DiskSim's source also takes as 2 (Enable caching in buffer, Immediate
+ * buffer read/write): the manual (3.4.5 pp19, 24) defines only "whether or not". */
+static int get_flag01(const struct dval *d, const char *name, bool *out, struct iolab_err *err)
+{
+	const struct dparam *p = find(d, name);
+	double x;
+	if (p && p->v.kind == V_SCALAR && number(p->v.text, &x) && x == 2)
+		return perr(p, "is not supported: the DiskSim 4.0 manual (3.4.5) defines only 0 and 1, "
+			    "and gives 2 no meaning iolab could model", err);
+	return get_flag(d, name, out, err);
+}
+
+/* The cache and buffer parameters iolab does not model: accepted at the value that matches
+ * iolab's drive (or absent), refused otherwise (disksim_cache_fields.c). */
+static int check_neutral(const struct dval *d, struct iolab_err *err)
+{
+	for (unsigned i = 0; i < iolab_ds_nneutral; i++) {
+		const struct iolab_ds_neutral *f = &iolab_ds_neutral[i];
+		const struct dparam *p = find(d, f->name);
+		double x;
+		if (!p)
+			continue;
+		if (value_num(p, -1e9, 1e9, &x, err))
+			return -EINVAL;
+		if (x < f->lo || x > f->hi)
+			return perr(p, f->why, err);
+	}
+	return 0;
+}
+
+/* The prefetch mode and write-back level (DiskSim 4.0 manual 3.4.5 pp19-20). */
+static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
+{
+	uint32_t cont, fast;
+	/* absent (iolab's specs before these were read): 0 */
+	if (get_u32(d, "Buffer continuous read", 0, 4, &cont, err) ||
+	    get_u32(d, "Fast write level", 0, 2, &fast, err) ||
+	    (find(d, "Minimum read-ahead (blks)") &&
+	     get_u32(d, "Minimum read-ahead (blks)", 0, 1 << 24, &m->readahead_min_blocks, err)) ||
+	    (find(d, "Combine seq writes") && get_flag(d, "Combine seq writes", &m->combine_writes, err)) ||
+	    (find(d, "Stop prefetch in sector") &&
+	     get_flag(d, "Stop prefetch in sector", &m->prefetch_stop_in_sector, err)))
+		return -EINVAL;
+	m->readahead = (enum iolab_readahead)(IOLAB_PF_NONE + cont);
+	m->readahead_track = cont == 4;
+	if (cont == 4) /* uncapped, as DiskSim 4.0 runs it (docs/model-format.md, "Cache and
+			  buffer fields") */
+		m->readahead = IOLAB_PF_LEGACY;
+	if (!cont)
+		m->readahead_min_blocks = 0;
+	/* Level 1 is imported like 2: docs/model-format.md, "Cache and buffer fields". */
+	m->write_back = fast != 0;
+	return check_neutral(d, err);
+}
+
 /* disksim_disk block of the .diskspecs file: controller, cache, queue. */
 static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
 {
@@ -1365,18 +1421,17 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 
 	/* cache */
 	bool enable, imm_read, any_free, imm_write;
-	uint32_t segments, cont, fast;
-	if (get_flag(d, "Enable caching in buffer", &enable, err) ||
+	uint32_t segments;
+	if (get_flag01(d, "Enable caching in buffer", &enable, err) ||
 	    get_u32(d, "Number of buffer segments", 0, 1024, &segments, err) ||
 	    get_u32(d, "Segment size (in blks)", 0, 1 << 24, &m->segment_blocks, err) ||
 	    get_flag(d, "Use separate write segment", &m->separate_write_segment, err) ||
 	    get_u32(d, "Maximum read-ahead (blks)", 0, 1 << 24, &m->readahead_blocks, err) ||
-	    get_u32(d, "Buffer continuous read", 0, 100, &cont, err) ||
 	    get_flag(d, "Read-ahead over requested", &m->readahead_over_request, err) ||
-	    get_flag(d, "Immediate buffer read", &imm_read, err) ||
+	    get_flag01(d, "Immediate buffer read", &imm_read, err) ||
 	    get_flag(d, "Read any free blocks", &any_free, err) ||
-	    get_flag(d, "Immediate buffer write", &imm_write, err) ||
-	    get_u32(d, "Fast write level", 0, 100, &fast, err) ||
+	    get_flag01(d, "Immediate buffer write", &imm_write, err) ||
+	    get_cache_modes(d, m, err) ||
 	    get_u32(d, "Maximum number of write segments", 0, 1024, &m->write_segments, err) ||
 	    get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err) ||
 	    get_flag(d, "Allow almost read hits", &m->read_joins_readahead, err))
@@ -1386,11 +1441,9 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 		return perr(find(d, "Segment size (in blks)"), "must be at least 1 with caching on", err);
 	if (!m->segment_blocks)
 		m->segment_blocks = 1; /* no cache: the size does not matter, but the format wants >= 1 */
-	m->readahead_track = cont == 4;
 	m->zero_latency_read = imm_read;
 	m->read_free_blocks = any_free;
 	m->zero_latency_write = imm_write;
-	m->write_back = fast != 0;
 
 	/* queue */
 	uint32_t qlen;
@@ -1465,6 +1518,20 @@ static void set_about(struct iolab_disk_model *m, const char *dname)
 		 "validation suite", clean);
 }
 
+/* DiskSim 4.0 does not use a dm_layout_g1 disk's Block count (manual B.4.1 p73: "not used
+ * directly"): its layout replaces it with what the zones hold (layout_g1_load.c), so the drive
+ * holds exactly the zones' blocks. */
+static int zones_capacity(struct iolab_disk_model *m, struct iolab_err *err)
+{
+	m->blocks = 1;
+	int rc = iolab_model_finish(m, err);
+	if (!rc) {
+		const struct iolab_zone *z = &m->zone[m->nzones - 1];
+		m->blocks = z->first_lbn + z->nblocks;
+	}
+	return rc;
+}
+
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
@@ -1495,6 +1562,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	}
 	if (!rc)
 		rc = import_specs(disk, m, err);
+	if (!rc && !m->g4)
+		rc = zones_capacity(m, err);
 	if (!rc && ((rc = iolab_model_finish(m, err)) || (rc = iolab_model_check(m, err))))
 		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)

@@ -40,6 +40,7 @@ static const char *const top_names[] = {
 	"read_hits_on_write_data", "queue_depth", "scheduler", "read_free_blocks",
 	"seek_type", "seek_hpl", "seek_first_ten_ms", "seek_constant_ms", "access_time",
 	"access_constant_ms", "overhead_completion_ms",
+	"readahead", "readahead_min_blocks", "combine_writes", "prefetch_stop_in_sector",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -241,6 +242,31 @@ static int seek_field(struct mparser *p, const char *k, char *v)
 	return 1;
 }
 
+/* The cache and buffer fields of docs/model-format.md "Cache and buffer fields" (DiskSim 4.0
+ * manual 3.4.5 pp19-20). Returns 1 if k is none of them. */
+static int cache_field(struct mparser *p, const char *k, char *v)
+{
+	struct iolab_disk_model *m = p->m;
+	if (!strcmp(k, "readahead")) {
+		static const char *const modes[] = {"", "none", "track", "cylinder", "segment",
+						    "next-track"};
+		for (unsigned i = 1; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcmp(v, modes[i])) {
+				m->readahead = (enum iolab_readahead)i;
+				m->readahead_track = m->readahead == IOLAB_PF_NEXT_TRACK;
+				return 0;
+			}
+		return ferr(p, k, "is not none, track, cylinder, segment or next-track", v);
+	}
+	if (!strcmp(k, "readahead_min_blocks"))
+		return u32(p, k, v, 0, 1 << 24, &m->readahead_min_blocks);
+	if (!strcmp(k, "combine_writes"))
+		return yesno(p, k, v, &m->combine_writes);
+	if (!strcmp(k, "prefetch_stop_in_sector"))
+		return yesno(p, k, v, &m->prefetch_stop_in_sector);
+	return 1;
+}
+
 static int top_field(struct mparser *p, const char *k, char *v)
 {
 	struct iolab_disk_model *m = p->m;
@@ -318,8 +344,12 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return u32(p, k, v, 0, 1 << 24, &m->readahead_blocks);
 	if (!strcmp(k, "readahead_over_request"))
 		return yesno(p, k, v, &m->readahead_over_request);
-	if (!strcmp(k, "write_back"))
+	if (!strcmp(k, "write_back")) { /* sequential: DiskSim Fast write level 1 */
+		m->write_back_sequential = !strcmp(v, "sequential");
+		if (m->write_back_sequential)
+			return m->write_back = true, 0;
 		return yesno(p, k, v, &m->write_back);
+	}
 	if (!strcmp(k, "write_segments"))
 		return u32(p, k, v, 0, 1024, (uint32_t *)&m->write_segments);
 	if (!strcmp(k, "read_hits_on_write_data"))
@@ -336,6 +366,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return ferr(p, k, "is not fcfs, sstf, clook or sptf", v);
 	}
 	int rc = seek_field(p, k, v);
+	if (rc == 1)
+		rc = cache_field(p, k, v);
 	return rc != 1 ? rc : ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
 }
 
@@ -588,12 +620,24 @@ static int check_formula_fields(const struct iolab_disk_model *m, const struct m
 	return cerr(p, top_line(p, by), err, "field '%s': missing (%s on this line needs it)", need, by);
 }
 
+/* In a file: `readahead` replaces `readahead_track`; the two together would contradict. */
+static int check_readahead_fields(const struct mparser *p, struct iolab_err *err)
+{
+	if (!top_line(p, "readahead") || !top_line(p, "readahead_track"))
+		return 0;
+	return cerr(p, top_line(p, "readahead_track"), err, "field 'readahead_track': not with "
+		    "'readahead' (line %u), which says the whole read-ahead mode",
+		    top_line(p, "readahead"));
+}
+
 /* The checks that need nothing iolab_model_finish derives (p may be NULL). */
 static int check_figures(const struct iolab_disk_model *m, const struct mparser *p, struct iolab_err *err)
 {
 	int rc = check_text(m, p, err);
 	if (!rc && p)
 		rc = check_formula_fields(m, p, err);
+	if (!rc && p)
+		rc = check_readahead_fields(p, err);
 	return rc ? rc : check_seek(m, p, err);
 }
 
@@ -764,6 +808,7 @@ static void put_seek_formula(const struct iolab_disk_model *m, FILE *f)
 int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 {
 	static const char *const sched[] = {"fcfs", "sstf", "clook", "sptf"};
+	static const char *const ra_modes[] = {"", "none", "track", "cylinder", "segment", "next-track"};
 	fprintf(f, "# iolab drive model (format: docs/model-format.md)\n");
 	fprintf(f, "name = %s\nabout = %s\n\n", m->name, m->about);
 	fprintf(f, "# geometry\nblock_bytes = %u\nsurfaces = %u\ncylinders = %u\nblocks = %" PRIu64
@@ -789,18 +834,26 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 			m->ovh_complete[1] / 1e6);
 	fputc('\n', f);
 	fprintf(f, "# cache\ncache_segments = %u\nsegment_blocks = %u\nseparate_write_segment = %s\n"
-		   "readahead_blocks = %u\nreadahead_track = %s\nreadahead_over_request = %s\n"
+		   "readahead_blocks = %u\n%s%s\nreadahead_over_request = %s\n"
 		   "zero_latency_read = %s\nzero_latency_write = %s\nread_free_blocks = %s\n"
 		   "read_joins_readahead = %s\n"
 		   "write_back = %s\n"
-		   "write_segments = %u\nread_hits_on_write_data = %s\n\n",
+		   "write_segments = %u\nread_hits_on_write_data = %s\n",
 		m->segments, m->segment_blocks, m->separate_write_segment ? "yes" : "no",
-		m->readahead_blocks, m->readahead_track ? "yes" : "no",
+		m->readahead_blocks, m->readahead ? "readahead = " : "readahead_track = ",
+		m->readahead ? ra_modes[m->readahead] : m->readahead_track ? "yes" : "no",
 		m->readahead_over_request ? "yes" : "no", m->zero_latency_read ? "yes" : "no",
 		m->zero_latency_write ? "yes" : "no", m->read_free_blocks ? "yes" : "no",
 		m->read_joins_readahead ? "yes" : "no",
-		m->write_back ? "yes" : "no",
+		m->write_back_sequential ? "sequential" : m->write_back ? "yes" : "no",
 		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
+	if (m->readahead_min_blocks)
+		fprintf(f, "readahead_min_blocks = %u\n", m->readahead_min_blocks);
+	if (m->combine_writes)
+		fprintf(f, "combine_writes = yes\n");
+	if (m->prefetch_stop_in_sector)
+		fprintf(f, "prefetch_stop_in_sector = yes\n");
+	fputc('\n', f);
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
 	if (m->nseek) {
 		fprintf(f, "\n[seek]\n# distance_cylinders time_ms%s\n", m->seek_has_sd ? " stddev_ms" : "");
