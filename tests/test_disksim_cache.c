@@ -32,18 +32,6 @@
 
 #define MS 1000000ull /* ns */
 
-static void import(const char *name, struct iolab_disk_model *m)
-{
-	char rel[256], path[1024];
-	struct iolab_err err = {{0}};
-	snprintf(rel, sizeof(rel), "disksim-specs/%s", name);
-	th_data_path(path, sizeof(path), rel);
-	if (iolab_import_disksim(path, m, &err)) {
-		print_error("%s: %s\n", name, err.msg);
-		fail();
-	}
-}
-
 static void refused(const char *name, const char *want)
 {
 	char rel[256], path[1024];
@@ -92,7 +80,7 @@ static void test_mode0_none(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra0.diskspecs", &m);
+	th_import_spec("ra0.diskspecs", &m);
 	assert_int_equal(m.readahead, IOLAB_PF_NONE);
 	extent(&m, 5); /* 0 disables prefetching */
 	iolab_model_free(&m);
@@ -102,7 +90,7 @@ static void test_mode1_track(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra1.diskspecs", &m);
+	th_import_spec("ra1.diskspecs", &m);
 	assert_int_equal(m.readahead, IOLAB_PF_TRACK);
 	extent(&m, 10); /* to the end of the track of the last sector read */
 	m.readahead_blocks = 3; /* Maximum read-ahead caps it */
@@ -114,7 +102,7 @@ static void test_mode2_cylinder(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra2.diskspecs", &m);
+	th_import_spec("ra2.diskspecs", &m);
 	assert_int_equal(m.readahead, IOLAB_PF_CYLINDER);
 	extent(&m, 20); /* to the end of its cylinder (two tracks) */
 	m.readahead_blocks = 12;
@@ -126,7 +114,7 @@ static void test_mode3_segment(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra3.diskspecs", &m);
+	th_import_spec("ra3.diskspecs", &m);
 	assert_int_equal(m.readahead, IOLAB_PF_SEGMENT);
 	extent(&m, 5 + 32); /* the 32-block segment full past the read */
 	m.readahead_blocks = 20;
@@ -138,7 +126,7 @@ static void test_mode4_next_track(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra4.diskspecs", &m);
+	th_import_spec("ra4.diskspecs", &m);
 	/* imported uncapped, as DiskSim 4.0 runs it (docs/model-format.md) */
 	assert_int_equal(m.readahead, IOLAB_PF_LEGACY);
 	assert_true(m.readahead_track);
@@ -156,7 +144,7 @@ static void test_min_readahead(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("ra2.diskspecs", &m);
+	th_import_spec("ra2.diskspecs", &m);
 	uint64_t t[2];
 	for (int k = 0; k < 2; k++) {
 		m.readahead_min_blocks = k ? 15 : 0;
@@ -177,7 +165,7 @@ static void test_fast_write_levels(void **state)
 {
 	(void)state;
 	struct iolab_disk_model m;
-	import("fast1.diskspecs", &m);
+	th_import_spec("fast1.diskspecs", &m);
 	/* imported like level 2 (docs/model-format.md, "Cache and buffer fields") */
 	assert_true(m.write_back);
 	assert_false(m.write_back_sequential);
@@ -203,7 +191,7 @@ static void test_model_file_round_trip(void **state)
 	(void)state;
 	struct iolab_disk_model m, b;
 	struct iolab_err err = {{0}};
-	import("ra2.diskspecs", &m);
+	th_import_spec("ra2.diskspecs", &m);
 	m.readahead_min_blocks = 7;
 	m.write_back_sequential = true;
 	m.prefetch_stop_in_sector = true;
