@@ -57,7 +57,8 @@ struct iolab_probe_backend {
 	unsigned block_bytes;   /* the unit of lbn (the logical block size) */
 	bool can_write;
 	bool virtual_time;      /* a simulated drive: times are exact to the ns */
-	uint64_t jitter_ns;     /* timing noise to tolerate between two completions */
+	uint64_t jitter_ns;     /* the least timing tolerance (the clock's resolution); the probe
+				 * measures the noise and tolerates more when there is more */
 	char desc[200];         /* what is measured: a path, or "model NAME" */
 	void *priv;
 };
@@ -126,7 +127,8 @@ struct iolab_probe_result {
 	double seq_mbps[IOLAB_PROBE_SEQ_POINTS];                  /* 64 KiB sequential reads */
 	unsigned nseq;
 	bool rotating;
-	char why_not[160];      /* why the device was judged not to rotate */
+	char why_not[160];
+	double noise_ns;        /* timing noise: 90th percentile of a stamp's lateness (0: exact) */      /* why the device was judged not to rotate */
 	/* rotation */
 	double rev_ns, rpm;
 	unsigned rev_samples;   /* revolution counts behind it */
