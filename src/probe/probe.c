@@ -238,6 +238,15 @@ static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, dou
 	}
 	if (best == 0)
 		return false;
+	/* a multiple of the revolution fits some gaps by chance (half of them, for twice it):
+	 * a fraction of it that fits more gaps is the revolution */
+	unsigned have = whole_gaps(t, n, best, tol, best_ok);
+	for (unsigned m = 2; best / m >= 2e6; m++)
+		if (whole_gaps(t, n, best / m, tol, ok) > have) {
+			best /= m;
+			have = whole_gaps(t, n, best, tol, best_ok);
+			m = 1;
+		}
 	double sn = 0, sd = 0;
 	for (unsigned i = 1; i < n; i++) {
 		if (!best_ok[i])
@@ -271,8 +280,9 @@ static int evicted(struct pc *c, uint64_t x, unsigned k, uint64_t *done, bool *h
 static int rotation(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
-	enum { CYCLES = 12 };
-	uint64_t t[CYCLES + 1];
+	enum { CYCLES_MAX = 24 };
+	unsigned CYCLES = c->tol > 1000 ? CYCLES_MAX : 12; /* more gaps when some may miss */
+	uint64_t t[CYCLES_MAX + 1];
 	unsigned k_hit = 0, k = 1;
 	for (; k <= 1024; k *= 2) {
 		uint64_t x = rand_lbn(c, 1);
