@@ -57,21 +57,33 @@ static double rel(double a, double b)
 	return fabs(a - b) / b;
 }
 
-/* Probes model name; returns false (having said why) if a figure is out of bounds. */
-static bool probe_builtin(const char *name)
+/* Bounds a probe is held to: relative errors of rpm, the worst zone's media rate, the seek
+ * curve's mean, and the two IOPS figures. */
+struct bounds {
+	double rpm, zone, seek, iops_rand, iops_seq;
+};
+
+static const struct bounds exact = {0.005, 0.03, 0.05, 0.05, 0.05};
+
+/* Probes model name (through timing noise nz, or NULL); returns false (having said why) if a
+ * figure is beyond bd. */
+static bool probe_noisy(const char *name, const struct iolab_probe_noise *nz, const struct bounds *bd)
 {
 	struct iolab_disk_model m, pm, lm;
 	struct iolab_err err;
 	assert_int_equal(iolab_model_open(name, &m, &err), 0);
 	struct iolab_probe_backend b;
 	assert_int_equal(iolab_probe_backend_sim(&b, &m, &err), 0);
+	if (nz)
+		assert_int_equal(iolab_probe_backend_sim_noise(&b, nz, &err), 0);
 	struct iolab_probe_opts o = {.time_s = 120, .seed = 1};
 	struct iolab_probe_result *r = calloc(1, sizeof(*r));
 	assert_non_null(r);
 	int rc = iolab_probe_run(&b, &o, r, &err);
 	if (rc)
 		fail_msg("%s: %s", name, err.msg);
-	assert_true(r->rotating);
+	if (!r->rotating)
+		fail_msg("%s: judged not rotating: %s", name, r->why_not);
 	rc = iolab_probe_model(r, "probed", "self-check", b.block_bytes, b.blocks, &pm, &err);
 	if (rc)
 		fail_msg("%s: %s", name, err.msg);
@@ -98,19 +110,19 @@ static bool probe_builtin(const char *name)
 	}
 	double ri = qd1_iops(&m, false, 3000), pi = qd1_iops(&lm, false, 3000);
 	double rs = qd1_iops(&m, true, 3000), ps = qd1_iops(&lm, true, 3000);
-	printf("%-11s rpm %9.3f/%9.3f (%.4f%%)  zone rate max %.2f%%  seek mean %.2f%% (max %.1f%%)  "
+	printf("%s%-11s rpm %9.3f/%9.3f (%.4f%%)  zone rate max %.2f%%  seek mean %.2f%% (max %.1f%%)  "
 	       "rand4k QD1 %.1f/%.1f IOPS (%.2f%%)  seq64k %.1f/%.1f IOPS (%.2f%%)  [%llu I/Os, %.0f s]\n",
-	       name, lm.rpm, m.rpm, 100 * e_rpm, 100 * e_zone, 100 * e_seek, 100 * e_seek_max, pi, ri,
+	       nz ? "noisy " : "", name, lm.rpm, m.rpm, 100 * e_rpm, 100 * e_zone, 100 * e_seek, 100 * e_seek_max, pi, ri,
 	       100 * rel(pi, ri), ps, rs, 100 * rel(ps, rs), (unsigned long long)r->ios,
 	       r->elapsed_ns / 1e9);
 	fflush(stdout);
-	const double zone_bound = 0.03;
-	bool ok = e_rpm <= 0.005 && e_zone <= zone_bound && e_seek <= 0.05 && rel(pi, ri) <= 0.05 &&
-		  rel(ps, rs) <= 0.05;
+	bool ok = e_rpm <= bd->rpm && e_zone <= bd->zone && e_seek <= bd->seek &&
+		  rel(pi, ri) <= bd->iops_rand && rel(ps, rs) <= bd->iops_seq;
 	if (!ok)
-		printf("%-11s misses a target:%s%s%s%s%s\n", name, e_rpm > 0.005 ? " rpm" : "",
-		       e_zone > zone_bound ? " zone rate" : "", e_seek > 0.05 ? " seek curve" : "",
-		       rel(pi, ri) > 0.05 ? " random IOPS" : "", rel(ps, rs) > 0.05 ? " sequential IOPS" : "");
+		printf("%-11s misses a target:%s%s%s%s%s\n", name, e_rpm > bd->rpm ? " rpm" : "",
+		       e_zone > bd->zone ? " zone rate" : "", e_seek > bd->seek ? " seek curve" : "",
+		       rel(pi, ri) > bd->iops_rand ? " random IOPS" : "",
+		       rel(ps, rs) > bd->iops_seq ? " sequential IOPS" : "");
 	iolab_model_free(&lm);
 	iolab_model_free(&pm);
 	free(r);
@@ -125,7 +137,30 @@ static void builtin_models(void **state)
 	unsigned bad = 0;
 	assert_true(iolab_model_builtin_count() > 0);
 	for (unsigned i = 0; i < iolab_model_builtin_count(); i++)
-		bad += !probe_builtin(iolab_model_builtin_name(i));
+		bad += !probe_noisy(iolab_model_builtin_name(i), NULL, &exact);
+	assert_int_equal(bad, 0);
+}
+
+/* The timing noise of a real host reading with O_DIRECT (docs/probe.md, "Timing noise"): 10 us
+ * of host overhead, an exponential delay of mean 20 us, and 1 % of completions late by a
+ * further 0.5 .. 1.5 ms. */
+static const struct iolab_probe_noise host_noise = {.host_ns = 10e3, .mean_ns = 20e3,
+						    .spike_ns = 1e6, .spike_p = 0.01, .seed = 7};
+
+/* The self-check through that noise, on drives of 10025, 7200 and 15000 rpm. Every figure is
+ * printed; asserted are those docs/probe.md ("Timing noise") gives as holding on a real host:
+ * the rpm (0.5 %) and random 4 KiB QD 1 IOPS (5 %). The zone map, the seek curve and with them
+ * the sequential IOPS are not robust to this noise yet (the figures printed show by how much). */
+static void noisy_models(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"atlas10k", "barracuda", "sas15k"};
+	static const struct bounds noisy = {0.005, INFINITY, INFINITY, 0.05, INFINITY};
+	unsigned bad = 0;
+	const char *only = getenv("PROBE_NOISY_ONLY"); /* a model name: that one alone */
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!only || !strcmp(only, names[i]))
+			bad += !probe_noisy(names[i], &host_noise, &noisy);
 	assert_int_equal(bad, 0);
 }
 
@@ -182,12 +217,19 @@ static void refusals(void **state)
 	TH_EXPECT_EXIT(o, 2, "--force");
 	o = th_iolab("probe", "--model", "atlas10k", NULL);
 	TH_EXPECT_EXIT(o, 2, "-o OUT.model");
+	o = th_iolab("probe", "/dev/null", "--jitter", "20", "-o", "x.model", NULL);
+	TH_EXPECT_EXIT(o, 2, "--model only");
+	o = th_iolab("probe", "--model", "atlas10k", "--jitter", "20,1000,101", "-o", "x.model", NULL);
+	TH_EXPECT_EXIT(o, 2, "above 100");
+	o = th_iolab("probe", "--model", "atlas10k", "--jitter", "-3", "-o", "x.model", NULL);
+	TH_EXPECT_EXIT(o, 2, "MEAN[,SPIKE");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(builtin_models),
+		cmocka_unit_test(noisy_models),
 		cmocka_unit_test(cli_model_file),
 		cmocka_unit_test(loop_not_rotating),
 		cmocka_unit_test(refusals),

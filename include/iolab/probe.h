@@ -57,7 +57,8 @@ struct iolab_probe_backend {
 	unsigned block_bytes;   /* the unit of lbn (the logical block size) */
 	bool can_write;
 	bool virtual_time;      /* a simulated drive: times are exact to the ns */
-	uint64_t jitter_ns;     /* timing noise to tolerate between two completions */
+	uint64_t jitter_ns;     /* the least timing tolerance (the clock's resolution); the probe
+				 * measures the noise and tolerates more when there is more */
 	char desc[200];         /* what is measured: a path, or "model NAME" */
 	void *priv;
 };
@@ -65,6 +66,21 @@ struct iolab_probe_backend {
 /* A simulated drive of model m (m must outlive the backend). Returns 0 or -ENOMEM. */
 int iolab_probe_backend_sim(struct iolab_probe_backend *b, const struct iolab_disk_model *m,
 			    struct iolab_err *err);
+/* Timing noise for a simulated drive (a test aid: what a real host adds to the completion times
+ * it sees). Each request reaches the drive host_ns / 2 after the host issues it, and the host
+ * stamps its completion host_ns / 2 plus an exponential delay of mean mean_ns after the drive
+ * finished, plus, with probability spike_p, a further spike_ns times a uniform factor in
+ * [0.5, 1.5) (a late wake-up). Idling overshoots by such a delay too. The drive itself stays
+ * exact; the noise is drawn from seed. */
+struct iolab_probe_noise {
+	double host_ns, mean_ns, spike_ns, spike_p;
+	uint64_t seed;
+};
+
+/* Adds noise n (copied) to the simulated backend b; all zero: none. Returns 0 or -EINVAL
+ * (b is not simulated, or a figure is negative or spike_p above 1). */
+int iolab_probe_backend_sim_noise(struct iolab_probe_backend *b, const struct iolab_probe_noise *n,
+				  struct iolab_err *err);
 /* A block device or file at path, read with O_DIRECT. With write, writes are allowed through
  * the target safety rules (target.h: force needed, a mounted or busy device refused). Returns 0
  * or -errno with err set (-EPERM/-EBUSY/-EINVAL for refusals). */
@@ -111,7 +127,8 @@ struct iolab_probe_result {
 	double seq_mbps[IOLAB_PROBE_SEQ_POINTS];                  /* 64 KiB sequential reads */
 	unsigned nseq;
 	bool rotating;
-	char why_not[160];      /* why the device was judged not to rotate */
+	char why_not[160];
+	double noise_ns;        /* timing noise: 90th percentile of a stamp's lateness (0: exact) */      /* why the device was judged not to rotate */
 	/* rotation */
 	double rev_ns, rpm;
 	unsigned rev_samples;   /* revolution counts behind it */

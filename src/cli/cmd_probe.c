@@ -40,11 +40,41 @@ static void help(void)
 	       "  --force            allow --write on a device, and replacing OUT\n"
 	       "  --time S           budget in seconds of the drive's time (default 120)\n"
 	       "  --json FILE        a summary as JSON ('-' = stdout)\n"
-	       "  --seed N           seed of the random addresses (default 1)\n\n"
+	       "  --seed N           seed of the random addresses (default 1)\n"
+	       "  --jitter MEAN[,SPIKE[,PCT[,HOST]]]\n"
+	       "                     with --model only, a test aid: the completion times the probe\n"
+	       "                     sees are late as on a real host, by HOST us (default MEAN/2) plus\n"
+	       "                     an exponential delay of mean MEAN us, and PCT %% of them (default\n"
+	       "                     1) by a further SPIKE us (default 50 x MEAN) x 0.5 .. 1.5\n\n"
 	       "The device is read with O_DIRECT; a mounted or busy device is refused for --write.\n"
 	       "Exit status: 0 model written, 1 I/O error, 2 bad input or refused, 3 the device does\n"
 	       "not rotate (an SSD, RAM or loop device: its latency and throughput are printed and no\n"
 	       "model is written), 130 interrupted.\n");
+}
+
+/* --jitter MEAN[,SPIKE[,PCT[,HOST]]] in microseconds (PCT in percent). */
+static int parse_jitter(const char *arg, struct iolab_probe_noise *n)
+{
+	double v[4] = {-1, -1, 1, -1};
+	const char *p = arg;
+	char *end;
+	for (unsigned i = 0; i < 4; i++) {
+		v[i] = strtod(p, &end);
+		if (end == p || !(v[i] >= 0 && v[i] <= 1e6) || (*end && *end != ',') || (i == 3 && *end))
+			return cli_errorf(EXIT_USAGE, "probe: --jitter '%s': give MEAN[,SPIKE[,PCT[,HOST]]] "
+					  "in microseconds (PCT a percentage), each 0 .. 1000000", arg);
+		if (!*end) {
+			for (unsigned k = i + 1; k < 4; k++)
+				v[k] = k == 1 ? 50 * v[0] : k == 2 ? 1 : v[0] / 2;
+			break;
+		}
+		p = end + 1;
+	}
+	if (v[2] > 100)
+		return cli_errorf(EXIT_USAGE, "probe: --jitter '%s': PCT %g is above 100", arg, v[2]);
+	*n = (struct iolab_probe_noise){.mean_ns = v[0] * 1e3, .spike_ns = v[1] * 1e3,
+					.spike_p = v[2] / 100, .host_ns = v[3] * 1e3};
+	return 0;
 }
 
 static void show_progress(const char *stage, double done, void *ctx)
@@ -140,12 +170,15 @@ int cmd_probe(int argc, char **argv)
 		{"write", no_argument, NULL, 'w'},       {"force", no_argument, NULL, 'f'},
 		{"time", required_argument, NULL, 't'},  {"json", required_argument, NULL, 'j'},
 		{"seed", required_argument, NULL, 's'},  {"help", no_argument, NULL, 'h'},
+		{"jitter", required_argument, NULL, 'J'},
 		{0},
 	};
 	const char *out = NULL, *model = NULL, *json = NULL, *dev = NULL;
 	bool write = false, force = false;
 	double time_s = 120;
 	uint64_t seed = 1;
+	struct iolab_probe_noise noise = {0};
+	bool jitter = false;
 	int ch;
 	opterr = 0;
 	optind = 1;
@@ -168,6 +201,11 @@ int cmd_probe(int argc, char **argv)
 			if (end == optarg || *end || errno)
 				return cli_errorf(EXIT_USAGE, "probe: --seed '%s' is not a number", optarg);
 			break;
+		case 'J':
+			if (parse_jitter(optarg, &noise))
+				return EXIT_USAGE;
+			jitter = true;
+			break;
 		case 'h': help(); return EXIT_OK;
 		default: return cli_opt_error("probe", ch, argv);
 		}
@@ -181,6 +219,9 @@ int cmd_probe(int argc, char **argv)
 				  "'iolab probe --help')");
 	if (!out)
 		return cli_errorf(EXIT_USAGE, "probe: -o OUT.model is required");
+	if (jitter && !model)
+		return cli_errorf(EXIT_USAGE, "probe: --jitter simulates a host's timing noise: it goes "
+				  "with --model only (a real device has its own)");
 	if (write && dev && !force)
 		return cli_errorf(EXIT_USAGE, "probe: --write on %s destroys nothing but writes to it: "
 				  "it needs --force", dev);
@@ -198,6 +239,9 @@ int cmd_probe(int argc, char **argv)
 			return cli_errorf(EXIT_USAGE, "probe: %s", err.msg);
 		have_sm = true;
 		rc = iolab_probe_backend_sim(&b, &sm, &err);
+		noise.seed = seed;
+		if (!rc && jitter && (rc = iolab_probe_backend_sim_noise(&b, &noise, &err)))
+			iolab_probe_backend_close(&b);
 	} else {
 		rc = iolab_probe_backend_dev(&b, dev, write, force, &err);
 	}

@@ -185,7 +185,7 @@ int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, boo
 	s->ring_ok = io_uring_queue_init(DEV_QD, &s->ring, 0) == 0;
 	*b = (struct iolab_probe_backend){.ops = &dev_ops, .blocks = s->t.size / lbs,
 					  .block_bytes = lbs, .can_write = write,
-					  .jitter_ns = 60000, .priv = s};
+					  .jitter_ns = 1000, .priv = s};
 	snprintf(b->desc, sizeof(b->desc), "%s", path);
 	if (b->blocks < 4096) {
 		unsigned long long nb = (unsigned long long)b->blocks;

@@ -35,6 +35,8 @@ struct pc {
 	uint64_t rng, t0, budget;
 	uint32_t b4k;          /* blocks in 4 KiB (at least 1) */
 	double rev, tol, hit_thr;
+	double spt_rel;        /* relative difference of two sectors-per-track figures that the
+				* timing noise cannot tell apart (0: exact) */
 	/* layout, once the zones are known */
 	uint32_t zcyl[IOLAB_PROBE_MAX_ZONES + 1]; /* first cylinder of each zone; [nzones] = total */
 	uint32_t tau[IOLAB_PROBE_MAX_ZONES];      /* track starts: lbn = first_lbn + tau + k*spt */
@@ -174,39 +176,93 @@ static int profile(struct pc *c)
 	return 0;
 }
 
+/* ---- timing noise ---------------------------------------------------------------------- */
+
+/* Back-to-back reads of one block: after the first, cache hits (or, on a drive without a
+ * cache, a revolution each) that take the same time on the drive, so the spread of their
+ * latencies is the host's: the 90th percentile of the lateness beyond the quickest becomes the
+ * noise, and the tolerance between two stamps twice that (1 us at least, the resolution the
+ * exact simulated drive is held to). Everything that compares times takes its tolerance from
+ * here; the figures that come from many reads are refined with more of them when it is not 0. */
+static int noise(struct pc *c)
+{
+	struct iolab_probe_result *r = c->r;
+	enum { N = 41 };
+	double lat[N];
+	uint64_t x = rand_lbn(c, 1);
+	TRY(rd(c, x, NULL, NULL));
+	for (unsigned i = 0; i < N; i++)
+		TRY(rd(c, x, NULL, &lat[i]));
+	qsort(lat, N, sizeof(*lat), cmp_dbl);
+	r->noise_ns = lat[N * 9 / 10] - lat[0];
+	c->tol = fmax(fmax(1000, (double)c->b->jitter_ns), 2 * r->noise_ns);
+	return 0;
+}
+
 /* ---- rotation ------------------------------------------------------------------------ */
 
-/* The largest period in [2, 20] ms (30000..3000 rpm) of which every t[i] - t[0] is a whole
- * multiple within tol; least squares over them. */
+/* Gaps t[i] - t[i-1] within tol of a whole multiple of period p (ok[i] set for those). */
+static unsigned whole_gaps(const uint64_t *t, unsigned n, double p, double tol, bool *ok)
+{
+	unsigned cnt = 0;
+	for (unsigned i = 1; i < n; i++) {
+		double q = (double)(t[i] - t[i - 1]) / p;
+		ok[i] = q >= 0.5 && fabs(q - round(q)) * p <= tol;
+		cnt += ok[i];
+	}
+	return cnt;
+}
+
+/* The largest period in [2, 20] ms (30000..3000 rpm) of which the gaps between successive t[i]
+ * are whole multiples within tol, all but a quarter of them (a late stamp spoils the two gaps
+ * beside it); least squares over those. Candidates come from each gap in turn. */
 static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, double *resid)
 {
 	if (n < 4)
 		return false;
-	double d1 = (double)(t[1] - t[0]);
-	for (double k = ceil(d1 / 20e6); k >= 1 && d1 / k >= 2e6; k++) {
-		double p = d1 / k, worst = 0;
-		for (unsigned i = 2; i < n && worst <= tol; i++) {
-			double q = (double)(t[i] - t[0]) / p;
-			worst = fabs(q - round(q)) * p;
+	bool ok[64], best_ok[64];
+	double best = 0;
+	unsigned need = (n - 1) - (tol > 1000 ? (n - 1) / 4 : 0);
+	for (unsigned g = 1; g < n && g < 64; g++) {
+		double d1 = (double)(t[g] - t[g - 1]);
+		for (double k = ceil(d1 / 20e6); k >= 1 && d1 / k >= 2e6; k++) {
+			double p = d1 / k;
+			if (p <= best)
+				break;
+			if (whole_gaps(t, n, p, tol, ok) >= need) {
+				best = p;
+				memcpy(best_ok, ok, sizeof(ok));
+				break;
+			}
 		}
-		if (worst > tol)
-			continue;
-		double sn = 0, sd = 0;
-		for (unsigned i = 1; i < n; i++) {
-			double q = round((double)(t[i] - t[0]) / p);
-			sn += q * (double)(t[i] - t[0]);
-			sd += q * q;
-		}
-		*rev = sn / sd;
-		*resid = 0;
-		for (unsigned i = 1; i < n; i++) {
-			double q = (double)(t[i] - t[0]) / *rev, e = fabs(q - round(q)) * *rev;
-			if (e > *resid)
-				*resid = e;
-		}
-		return true;
 	}
-	return false;
+	if (best == 0)
+		return false;
+	/* a multiple of the revolution fits some gaps by chance (half of them, for twice it):
+	 * a fraction of it that fits more gaps is the revolution */
+	unsigned have = whole_gaps(t, n, best, tol, best_ok);
+	for (unsigned m = 2; best / m >= 2e6; m++)
+		if (whole_gaps(t, n, best / m, tol, ok) > have) {
+			best /= m;
+			have = whole_gaps(t, n, best, tol, best_ok);
+			m = 1;
+		}
+	double sn = 0, sd = 0;
+	for (unsigned i = 1; i < n; i++) {
+		if (!best_ok[i])
+			continue;
+		double d = (double)(t[i] - t[i - 1]), q = round(d / best);
+		sn += q * d;
+		sd += q * q;
+	}
+	*rev = sn / sd;
+	*resid = 0;
+	for (unsigned i = 1; i < n; i++) {
+		double q = (double)(t[i] - t[i - 1]) / *rev, e = fabs(q - round(q)) * *rev;
+		if (best_ok[i] && e > *resid)
+			*resid = e;
+	}
+	return true;
 }
 
 /* Reads x, then k fresh random blocks and a far decoy, then x again: true if that hit. */
@@ -224,8 +280,9 @@ static int evicted(struct pc *c, uint64_t x, unsigned k, uint64_t *done, bool *h
 static int rotation(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
-	enum { CYCLES = 12 };
-	uint64_t t[CYCLES + 1];
+	enum { CYCLES_MAX = 24 };
+	unsigned CYCLES = c->tol > 1000 ? CYCLES_MAX : 12; /* more gaps when some may miss */
+	uint64_t t[CYCLES_MAX + 1];
 	unsigned k_hit = 0, k = 1;
 	for (; k <= 1024; k *= 2) {
 		uint64_t x = rand_lbn(c, 1);
@@ -258,10 +315,14 @@ static int rotation(struct pc *c)
 
 /* ---- sectors per track, zones --------------------------------------------------------- */
 
-/* Median phase step of J reads s blocks apart from lbn: s sector times within a track. */
+/* Sectors per track from J reads s blocks apart from lbn: within a track they complete s
+ * sector times apart. Steps within tol of the median are on one track (a track boundary adds a
+ * skew, a late stamp spoils two steps); over each run of such steps the phases add up, and
+ * only the stamps at its ends count, so the runs' total phase over their total blocks gives the
+ * sector time with the noise of two stamps a run. */
 static int steps(struct pc *c, uint64_t lbn, uint32_t s, unsigned J, double *spt, double *spread)
 {
-	double st[64];
+	double st[64], m2[64];
 	unsigned n = 0;
 	uint64_t prev = 0, done;
 	if (J > 64)
@@ -276,11 +337,15 @@ static int steps(struct pc *c, uint64_t lbn, uint32_t s, unsigned J, double *spt
 		*spt = 0;
 		return 0;
 	}
-	double m = median(st, n);
+	memcpy(m2, st, n * sizeof(*st));
+	double m = median(m2, n), tol = fmax(c->tol, 0.01 * m), sum = 0;
 	unsigned agree = 0;
 	for (unsigned i = 0; i < n; i++)
-		agree += fabs(st[i] - m) <= fmax(c->tol, 0.01 * m);
-	*spt = m > 0 ? s * c->rev / m : 0;
+		if (fabs(st[i] - m) <= tol) {
+			agree++;
+			sum += st[i];
+		}
+	*spt = sum > 0 ? (double)s * agree * c->rev / sum : 0;
 	*spread = 1 - (double)agree / n;
 	return 0;
 }
@@ -292,7 +357,7 @@ static int spt_at(struct pc *c, uint64_t lbn, uint32_t hint, uint32_t *spt, doub
 	double est = hint, v = 0;
 	*spt = 0;
 	for (unsigned it = 0; it < 4; it++) {
-		TRY(steps(c, lbn, s, hint || it ? 14 : 10, &v, spread));
+		TRY(steps(c, lbn, s, c->spt_rel > 0 ? 40 : hint || it ? 14 : 10, &v, spread));
 		lbn += (uint64_t)s * 15 + 64;
 		if (lbn >= c->b->blocks)
 			lbn = c->b->blocks / 2 + rnd(c) % (c->b->blocks / 4);
@@ -309,7 +374,7 @@ static int spt_at(struct pc *c, uint64_t lbn, uint32_t hint, uint32_t *spt, doub
 static bool same_spt(struct pc *c, uint32_t a, uint32_t b)
 {
 	uint32_t d = a > b ? a - b : b - a;
-	return c->b->virtual_time ? d == 0 : d <= a / 100;
+	return d <= a * c->spt_rel;
 }
 
 static int add_zone(struct pc *c, uint64_t first, uint32_t spt, double spread)
@@ -1073,6 +1138,7 @@ int iolab_probe_run(struct iolab_probe_backend *b, const struct iolab_probe_opts
 			 .t0 = b->ops->now(b), .budget = (uint64_t)((opts->time_s > 0 ? opts->time_s : 120) * 1e9),
 			 .b4k = 4096 / b->block_bytes ? 4096 / b->block_bytes : 1,
 			 .tol = b->jitter_ns > 1000 ? (double)b->jitter_ns : 1000};
+	/* (noise() sets the tolerance from the measured noise) */
 	int rc = 0;
 	if (opts->write && !b->can_write) {
 		rc = iolab_errf(err, EPERM, "%s: write tests need a device opened for writing", b->desc);
@@ -1089,9 +1155,13 @@ int iolab_probe_run(struct iolab_probe_backend *b, const struct iolab_probe_opts
 		goto out;
 	}
 	c->hit_thr = 0.25 * r->rand_lat_med_ns;
+	if ((rc = noise(c)))
+		goto out;
 	progress(c, "rotation");
 	if ((rc = rotation(c)) || !r->rotating)
 		goto out;
+	/* the steps' phase over a revolution or so, within a run of stamps' noise */
+	c->spt_rel = c->tol > 1000 ? c->tol / c->rev : 0;
 	progress(c, "zones");
 	if ((rc = zones(c)) || (rc = layout(c)))
 		goto out;

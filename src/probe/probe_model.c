@@ -110,6 +110,9 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 	fprintf(f, "# rotation         measured: %.4f ms a revolution (%.3f rpm), from %u whole-revolution "
 		   "gaps,\n#                  worst residual %.1f us\n", r->rev_ns / 1e6, r->rpm,
 		r->rev_samples, r->rev_resid_ns / 1e3);
+	fprintf(f, "# timing noise     measured: %.1f us (90th percentile of a stamp's lateness over back-to-back\n"
+		   "#                  reads of one block); tolerance between two stamps twice that\n",
+		r->noise_ns / 1e3);
 	fprintf(f, "# surfaces         %s: %u (tracks between two cylinder skews)\n",
 		measured_or(r->surfaces_measured), r->surfaces);
 	fprintf(f, "# mapping          ASSUMED: cylinder (a serpentine order times the same)\n");
