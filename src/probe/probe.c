@@ -33,6 +33,7 @@ struct pc {
 	struct iolab_probe_result *r;
 	struct iolab_err *err;
 	uint64_t rng, t0, budget;
+	uint64_t t_ref;        /* a reference stamp for angles (track_angle()) */
 	uint32_t b4k;          /* blocks in 4 KiB (at least 1) */
 	double rev, tol, hit_thr;
 	double spt_rel;        /* relative difference of two sectors-per-track figures that the
@@ -178,23 +179,55 @@ static int profile(struct pc *c)
 
 /* ---- timing noise ---------------------------------------------------------------------- */
 
-/* Back-to-back reads of one block: after the first, cache hits (or, on a drive without a
- * cache, a revolution each) that take the same time on the drive, so the spread of their
- * latencies is the host's: the 90th percentile of the lateness beyond the quickest becomes the
- * noise, and the tolerance between two stamps twice that (1 us at least, the resolution the
- * exact simulated drive is held to). Everything that compares times takes its tolerance from
- * here; the figures that come from many reads are refined with more of them when it is not 0. */
+/* The lateness of stamps t[0..n) beyond the lower envelope of a line through them: the line
+ * through two of them that leaves every stamp on or above it and is nearest them in sum (noise
+ * only ever adds delay, so the quickest stamps lie on it). into[] gets the lateness. */
+static void lateness(const uint64_t *t, unsigned n, double *into)
+{
+	double best = INFINITY, a0 = 0, p0 = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n; j++) {
+			double p = ((double)t[j] - (double)t[i]) / (j - i), sum = 0;
+			double a = (double)t[i] - p * i;
+			for (unsigned k = 0; k < n && sum < best; k++) {
+				double e = (double)t[k] - a - p * k;
+				sum += e < -0.5 ? INFINITY : e;
+			}
+			if (sum < best)
+				best = sum, a0 = a, p0 = p;
+		}
+	for (unsigned k = 0; k < n; k++)
+		into[k] = fmax(0, (double)t[k] - a0 - p0 * k);
+}
+
+/* Back-to-back reads of one block: after the first, cache hits that take the same time on
+ * the drive, so the spread of their latencies is the host's; or, on a drive that does not
+ * serve them from its cache, a revolution each, completing at the same angle: then a late
+ * stamp also shortens the next latency, and the lateness is that of the stamps beyond the
+ * lower envelope of their line. The 90th percentile of the lateness becomes the noise, and the
+ * tolerance between two stamps twice that (1 us at least, the resolution the exact simulated
+ * drive is held to). Everything that compares times takes its tolerance from here; the
+ * figures that come from many reads are refined with more of them when it is not 0. */
 static int noise(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
 	enum { N = 41 };
 	double lat[N];
-	uint64_t x = rand_lbn(c, 1);
+	uint64_t x = rand_lbn(c, 1), t[N];
 	TRY(rd(c, x, NULL, NULL));
 	for (unsigned i = 0; i < N; i++)
-		TRY(rd(c, x, NULL, &lat[i]));
+		TRY(rd(c, x, &t[i], &lat[i]));
+	double m[N];
+	memcpy(m, lat, sizeof(m));
+	if (median(m, N) >= c->hit_thr) {
+		lateness(t, N, lat);
+	} else {
+		qsort(lat, N, sizeof(*lat), cmp_dbl);
+		for (unsigned i = N; i-- > 0;)
+			lat[i] -= lat[0];
+	}
 	qsort(lat, N, sizeof(*lat), cmp_dbl);
-	r->noise_ns = lat[N * 9 / 10] - lat[0];
+	r->noise_ns = lat[N * 9 / 10];
 	c->tol = fmax(fmax(1000, (double)c->b->jitter_ns), 2 * r->noise_ns);
 	return 0;
 }
@@ -516,6 +549,54 @@ static uint32_t circ(uint32_t a, uint32_t b, uint32_t m)
 	return d < m - d ? d : m - d;
 }
 
+/* The angle at which block lbn passes (as the phase of its completion from the probe's first
+ * stamp, c->t_ref). Through timing noise, R reads along its track (s blocks apart, forward) each
+ * give it less their sector times, and the earliest is taken: noise only ever adds delay. */
+static int track_angle(struct pc *c, uint64_t lbn, uint32_t spt, double *ang)
+{
+	enum { RMAX = 8 };
+	unsigned R = c->tol > 1000 ? RMAX : 1;
+	uint32_t s = spt / 8 > 1 ? spt / 8 : 1;
+	double sec = c->rev / spt, a0 = 0, d[RMAX], m[RMAX];
+	for (unsigned k = 0; k < R; k++) {
+		uint64_t done;
+		TRY(rd(c, lbn + (uint64_t)k * s, &done, NULL));
+		double u = phase(c, done, c->t_ref) - (double)k * s * sec;
+		if (!k)
+			a0 = u;
+		d[k] = m[k] = remainder(u - a0, c->rev);
+	}
+	/* a read the read-ahead had already passed (after a late stamp) is early: far below the
+	 * others, out of what the noise can do */
+	double med = median(m, R), lo = INFINITY;
+	for (unsigned k = 0; k < R; k++)
+		if (d[k] >= med - c->tol && d[k] < lo)
+			lo = d[k];
+	*ang = fmod(a0 + lo + 2 * c->rev, c->rev);
+	return 0;
+}
+
+/* Sectors by which two skews measured by track_angle() may differ and be one: 2 when exact;
+ * through noise, what is left of the tolerance in the earliest of its reads (at least 2). */
+static uint32_t skew_slack(struct pc *c, uint32_t spt)
+{
+	if (c->tol <= 1000)
+		return 2;
+	double w = ceil(c->tol / 8 / (c->rev / spt));
+	return w > 2 ? (uint32_t)w : 2;
+}
+
+/* The median of the skews within w of v (circularly, around v). */
+static uint32_t agreeing_median(const uint32_t *sk, unsigned n, uint32_t v, uint32_t w, uint32_t spt)
+{
+	double d[128];
+	unsigned m = 0;
+	for (unsigned a = 0; a < n && m < 128; a++)
+		if (circ(sk[a], v, spt) <= w)
+			d[m++] = remainder((double)sk[a] - v, spt);
+	return (uint32_t)((lround(v + median(d, m)) % (long)spt + spt) % spt);
+}
+
 /* Skews in zone i from J reads one track apart; *period gets the tracks between two cylinder
  * skews (0: not seen). */
 static int skews(struct pc *c, unsigned i, unsigned J, unsigned *period)
@@ -530,33 +611,39 @@ static int skews(struct pc *c, unsigned i, unsigned J, unsigned *period)
 		J = (unsigned)(z->nblocks / z->spt) > 4 ? (unsigned)(z->nblocks / z->spt) - 3 : 0;
 	if (J < 4)
 		return 0;
-	uint64_t lbn = z->first_lbn + z->nblocks / 3, prev = 0, done;
-	double sec = c->rev / z->spt;
+	uint64_t lbn = z->first_lbn + z->nblocks / 3;
+	double sec = c->rev / z->spt, prev = 0, ang;
 	for (unsigned j = 0; j < J; j++) {
-		TRY(rd(c, lbn + (uint64_t)j * z->spt, &done, NULL));
-		if (j)
-			sk[n++] = (uint32_t)(lround(phase(c, done, prev) / sec) % z->spt);
-		prev = done;
+		TRY(track_angle(c, lbn + (uint64_t)j * z->spt, z->spt, &ang));
+		if (j) {
+			double p = fmod(ang - prev + 2 * c->rev, c->rev);
+			sk[n++] = (uint32_t)(lround(p / sec) % z->spt);
+		}
+		prev = ang;
 	}
-	/* the track skew: the value most steps agree with (within a sector) */
+	/* the track skew: the value most steps agree with (within a sector; through noise, within
+	 * what the noise left in an earliest-of-R angle, and the median of those) */
+	uint32_t w = skew_slack(c, z->spt), w1 = c->tol > 1000 ? w : 1;
 	unsigned best = 0;
 	uint32_t ts = sk[0];
 	for (unsigned a = 0; a < n; a++) {
 		unsigned cnt = 0;
 		for (unsigned b2 = 0; b2 < n; b2++)
-			cnt += circ(sk[a], sk[b2], z->spt) <= 1;
+			cnt += circ(sk[a], sk[b2], z->spt) <= w1;
 		if (cnt > best)
 			best = cnt, ts = sk[a];
 	}
+	if (c->tol > 1000)
+		ts = agreeing_median(sk, n, ts, w1, z->spt);
 	z->track_skew = ts;
 	z->cyl_skew = ts;
 	z->skew_measured = true;
 	int last = -1;
 	unsigned gaps[128], ng = 0;
 	for (unsigned a = 0; a < n; a++) {
-		if (circ(sk[a], ts, z->spt) <= 2)
+		if (circ(sk[a], ts, z->spt) <= w)
 			continue;
-		z->cyl_skew = sk[a];
+		z->cyl_skew = c->tol > 1000 ? agreeing_median(sk, n, sk[a], w, z->spt) : sk[a];
 		if (last >= 0)
 			gaps[ng++] = a - (unsigned)last;
 		last = (int)a;
@@ -934,16 +1021,18 @@ static int interface(struct pc *c)
 	struct iolab_probe_result *r = c->r;
 	double lat[2];
 	uint32_t n[2] = {1, 16};
+	/* through noise, the quickest of 9: noise only ever adds delay to a hit */
+	unsigned T = c->tol > 1000 ? 9 : 3;
 	for (unsigned k = 0; k < 2; k++) {
-		double l[3];
-		for (unsigned t = 0; t < 3; t++) {
+		double l[9];
+		for (unsigned t = 0; t < T; t++) {
 			uint32_t cyl = (uint32_t)(rnd(c) % c->zcyl[r->nzones]);
 			uint64_t x = track_lbn(c, cyl, fresh_track(c, cyl, 0));
 			TRY(rd(c, x, NULL, NULL));
 			c->b->ops->idle(c->b, (uint64_t)(40 * c->rev));
 			TRY(io1(c, x + (c->hit_off ? c->hit_off : 1), n[k], false, NULL, &l[t]));
 		}
-		lat[k] = median(l, 3);
+		lat[k] = T > 3 ? (qsort(l, T, sizeof(*l), cmp_dbl), l[0]) : median(l, 3);
 	}
 	double bulk = (lat[1] - lat[0]) / (n[1] - n[0]);
 	if (lat[1] < c->hit_thr && bulk > 0) {

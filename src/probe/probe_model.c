@@ -54,10 +54,12 @@ int iolab_probe_model(const struct iolab_probe_result *r, const char *name, cons
 	m->head_switch_ns = (uint64_t)llround(r->head_switch_ns);
 	/* the track skew is the drive's own measure of a head switch (a sequential read crosses
 	 * to the next track without losing a revolution): a switch measured within a sector
-	 * (the bisection's resolution) above the skew's time is taken as the skew's time */
+	 * (the bisection's resolution), or through timing noise within the tolerance between
+	 * two stamps (twice the noise), above the skew's time is taken as the skew's time */
 	const struct iolab_probe_zone *z0 = &r->zone[0];
 	double sec = r->rev_ns / z0->spt, skew_ns = z0->track_skew * sec;
-	if (z0->skew_measured && r->head_switch_ns > skew_ns && r->head_switch_ns <= skew_ns + sec)
+	double res = fmax(sec, 2 * r->noise_ns);
+	if (z0->skew_measured && r->head_switch_ns > skew_ns && r->head_switch_ns <= skew_ns + res)
 		m->head_switch_ns = (uint64_t)floor(skew_ns);
 	m->write_settle_ns = 0;
 	m->bus_ns_per_block = (uint64_t)llround(r->bus_ns_per_block);
