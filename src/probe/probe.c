@@ -834,6 +834,11 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 		unsigned probes, double *v, double *spread)
 {
 	double lo = 0, hi = INFINITY;
+	/* through noise a stamp is late by some d >= 0, which the next read's issue shares: a read
+	 * at its first pass still bounds V from above (latency = angle + d' - d >= V + d'), but
+	 * one a revolution late bounds it from below only to within d' (its own lateness): it is
+	 * taken less the tolerance, and V is the least latency that made its first pass */
+	double slack = c->tol > 1000 ? c->tol : 0;
 	unsigned S = c->r->surfaces, good = 0;
 	for (unsigned i = 0; i < 3 * probes && good < probes; i++) {
 		uint32_t ct = lo_cyl + (uint32_t)(rnd(c) % (hi_cyl - lo_cyl + 1)), ca = ct + d;
@@ -885,13 +890,13 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 		good++;
 		if (lat < hi)
 			hi = lat;
-		if (lat - c->rev > lo)
-			lo = lat - c->rev;
+		if (lat - c->rev - slack > lo)
+			lo = lat - c->rev - slack;
 	}
 	if (isinf(hi))
 		return iolab_errf(c->err, EIO, "%s: no read behaved as a cache miss at its predicted "
 				  "angle: cannot time positioning", c->b->desc);
-	*v = (lo + hi) / 2;
+	*v = slack > 0 && lo > hi ? hi : (lo + hi) / 2;
 	*spread = fabs(hi - lo);
 	return 0;
 }
