@@ -207,10 +207,8 @@ uint32_t iolab_lower_bound(const uint64_t *s, uint32_t n, uint64_t x)
 	return lo;
 }
 
-int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p)
+unsigned iolab_layout_zone_of(const struct iolab_disk_model *m, uint64_t lbn)
 {
-	if (m->g4)
-		return iolab_g4_map(m, lbn, p);
 	unsigned lo = 0, hi = m->nzones;
 	while (hi - lo > 1) {
 		unsigned mid = (lo + hi) / 2;
@@ -219,6 +217,14 @@ int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iola
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p)
+{
+	if (m->g4)
+		return iolab_g4_map(m, lbn, p);
+	unsigned lo = iolab_layout_zone_of(m, lbn);
 	const struct iolab_zone *z = &m->zone[lo];
 	if (lbn >= z->first_lbn + z->nblocks)
 		return -ERANGE;

@@ -21,6 +21,8 @@ struct iolab_phys {
 /* Physical place of lbn. Returns 0 or -ERANGE past the last block. */
 /* The index of the first of s[0..n) (ascending) that is >= x; n if none. */
 uint32_t iolab_lower_bound(const uint64_t *s, uint32_t n, uint64_t x);
+/* The zone holding lbn (zones in order of their first block). */
+unsigned iolab_layout_zone_of(const struct iolab_disk_model *m, uint64_t lbn);
 int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p);
 
 /* Moves p (a result of iolab_layout_map) to the next block: in O(1) within p's run (run_end),

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "iolab/parse_number.h"
+#include "layout.h"
 #include "layout_g4.h"
 
 #define G4_MAX_ITEMS 1000000u
@@ -307,19 +308,6 @@ int iolab_g4_finish(struct iolab_disk_model *m, char *why, size_t len)
 	return rc;
 }
 
-static unsigned zone_of(const struct iolab_disk_model *m, uint64_t lbn)
-{
-	unsigned lo = 0, hi = m->nzones;
-	while (hi - lo > 1) {
-		unsigned mid = (lo + hi) / 2;
-		if (m->zone[mid].first_lbn <= lbn)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int place(const struct iolab_disk_model *m, struct iolab_phys *p, uint64_t lbn, int64_t cyl,
 		 uint32_t head, uint32_t sector, uint32_t spt, double angle, uint64_t run)
 {
@@ -350,7 +338,7 @@ int iolab_g4_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_ph
 	for (uint32_t i = 0; i < g->nremap; i++) {
 		const struct iolab_g4_remap *r = &g->remap[i];
 		if (r->lbn <= lbn && lbn - r->lbn < r->len) {
-			p->zone = zone_of(m, lbn);
+			p->zone = iolab_layout_zone_of(m, lbn);
 			uint32_t s = r->sector + (uint32_t)(lbn - r->lbn);
 			return place(m, p, lbn, r->cyl, r->head, s, r->spt, (double)s / r->spt,
 				     r->len - (lbn - r->lbn));
