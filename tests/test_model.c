@@ -44,24 +44,6 @@ static void disksim_file(char *buf, size_t n, const char *name)
 	th_data_path(buf, n, rel);
 }
 
-static char *slurp_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		print_error("cannot open %s: %s\n", path, strerror(errno));
-		fail();
-	}
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -716,7 +698,7 @@ static void bad_import(const char *file, const char *from, const char *to, ...)
 		char src[1024], dst[1024];
 		disksim_file(src, sizeof(src), files[i]);
 		snprintf(dst, sizeof(dst), "%s/%s", dir, files[i]);
-		char *text = slurp_file(src);
+		char *text = th_read_file(src, NULL);
 		if (!strcmp(files[i], file)) {
 			char *t = replaced(text, from, to);
 			free(text);
@@ -798,7 +780,7 @@ static void atlas_copy(char *spec, size_t n, const char *spec_name, const char *
 		char src[1024], dst[1024];
 		disksim_file(src, sizeof(src), files[i]);
 		snprintf(dst, sizeof(dst), "%s/%s", dir, i ? files[i] : spec_name);
-		char *text = slurp_file(src);
+		char *text = th_read_file(src, NULL);
 		if (!i && from) {
 			char *t = replaced(text, from, to);
 			free(text);

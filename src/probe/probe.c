@@ -1082,6 +1082,22 @@ static int ra_hit(struct pc *c, unsigned pos, uint32_t off, bool *hit)
 	return is_hit(c, x + off, hit);
 }
 
+/* Narrows a hit at offset *hit and a miss at offset miss (either side) to neighbours: *hit
+ * ends next to the boundary between them. */
+static int ra_bisect(struct pc *c, unsigned pos, uint32_t *hit, uint32_t miss)
+{
+	while (*hit > miss ? *hit - miss > 1 : miss - *hit > 1) {
+		uint32_t m = *hit > miss ? miss + (*hit - miss) / 2 : *hit + (miss - *hit) / 2;
+		bool h;
+		TRY(ra_hit(c, pos, m, &h));
+		if (h)
+			*hit = m;
+		else
+			miss = m;
+	}
+	return 0;
+}
+
 /* The blocks past a read that its segment holds after idling: offsets [*lo, *hi] (both 0: none).
  * The read-ahead fills a segment as a ring: when it reads further than the segment holds, only
  * its last segment_blocks remain, so the first block after the read may miss while later ones
@@ -1100,14 +1116,7 @@ static int readahead_window(struct pc *c, unsigned pos, uint32_t *lo, uint32_t *
 		a -= 32;
 		miss = a > 32 ? a - 32 : 1;
 		uint32_t h = a;
-		while (h - miss > 1) { /* the first hit */
-			uint32_t m = miss + (h - miss) / 2;
-			TRY(ra_hit(c, pos, m, &hit));
-			if (hit)
-				h = m;
-			else
-				miss = m;
-		}
+		TRY(ra_bisect(c, pos, &h, miss)); /* the first hit */
 		*lo = h;
 		b = a + 1;
 	} else {
@@ -1120,14 +1129,7 @@ static int readahead_window(struct pc *c, unsigned pos, uint32_t *lo, uint32_t *
 		if (hit)
 			a = b, b = 2 * b - *lo + 1;
 	}
-	while (b - a > 1) {
-		uint32_t m = a + (b - a) / 2;
-		TRY(ra_hit(c, pos, m, &hit));
-		if (hit)
-			a = m;
-		else
-			b = m;
-	}
+	TRY(ra_bisect(c, pos, &a, b)); /* the last hit */
 	*hi = a;
 	return 0;
 }

@@ -226,6 +226,14 @@ static void map(const struct iolab_disk *d, uint64_t lbn, struct iolab_phys *p)
 		iolab_layout_map(d->m, d->m->blocks - 1, p); /* the caller checked bounds */
 }
 
+/* Place of block lbn + k of a transfer: looked up for k = 0, stepped on from block k - 1 (in
+ * p) after that. */
+static void place(const struct iolab_disk *d, uint64_t lbn, uint32_t k, struct iolab_phys *p)
+{
+	if (k == 0 || iolab_layout_next(d->m, p))
+		map(d, lbn + k, p);
+}
+
 /* Place of the read-ahead's next block, stepping from the last one looked up. */
 static void pf_place(struct iolab_disk *d, struct iolab_phys *p)
 {
@@ -562,10 +570,7 @@ static double media_read_zl(struct iolab_disk *d, uint64_t lbn, uint32_t n, doub
 	struct zl_track z = {0};
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
-		if (k == 0)
-			map(d, lbn, &p);
-		else if (iolab_layout_next(d->m, &p))
-			map(d, lbn + k, &p);
+		place(d, lbn, k, &p);
 		double end = zl_sector(d, &z, &p, t, 0, false);
 		if (k == 0 && d->m->read_free_blocks)
 			*pre = passed_before(d, &p, z.land, lbn);
@@ -590,10 +595,7 @@ static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double 
 		return media_read_zl(d, lbn, n, t, bus, pre);
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
-		if (k == 0)
-			map(d, lbn, &p);
-		else if (iolab_layout_next(d->m, &p))
-			map(d, lbn + k, &p);
+		place(d, lbn, k, &p);
 		if (k == 0 && d->m->read_free_blocks && mech) {
 			double land = t + move_ns(d, &p, false);
 			t = reach(d, &p, t, false);
@@ -753,18 +755,18 @@ static double media_write(struct iolab_disk *d, uint64_t lbn, uint32_t n, double
 	if (d->m->zero_latency_write && d->m->access == IOLAB_ACCESS_MECHANICS && n) {
 		/* a sector is written once it passes with its data */
 		struct zl_track z = {0};
+		struct iolab_phys p;
 		for (uint32_t k = 0; k < n; k++) {
-			struct iolab_phys p;
-			map(d, lbn + k, &p);
+			place(d, lbn, k, &p);
 			zl_sector(d, &z, &p, t, data0 + (double)(k + 1) * bulk, true);
 			d->st.media_ns += p.sector_ns;
 		}
 		zl_close(d, &z);
 		return z.end;
 	}
+	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
-		struct iolab_phys p;
-		map(d, lbn + k, &p);
+		place(d, lbn, k, &p);
 		t = reach(d, &p, t, true);
 		double arrive = data0 + (double)(k + 1) * bulk;
 		if (t < arrive) { /* pass the sector by until its data is there */
