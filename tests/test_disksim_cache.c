@@ -186,6 +186,40 @@ static void test_fast_write_levels(void **state)
 	iolab_model_free(&m);
 }
 
+/* Combine seq writes (p20): a write that appends to the one being flushed joins its segment and
+ * completes from the cache, while the segment (32 blocks) has room from its first block to the
+ * write's start (DiskSim 4.0, disksim_diskcache.c); the next one waits for the flush. 4-block
+ * writes each issued when the last completes: the media (1 ms a sector) is slower than the
+ * interface (0.1 ms a block), so the flush is still running at each. */
+static void test_combine_seq_writes(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	th_import_spec("fast1.diskspecs", &m);
+	for (int combine = 0; combine <= 1; combine++) {
+		m.combine_writes = combine;
+		struct iolab_disk *d = iolab_disk_new(&m);
+		uint64_t t = 0, svc[9];
+		for (unsigned i = 0; i < 9; i++) {
+			svc[i] = serve(d, 4 * i, 4, true, t);
+			t += svc[i];
+		}
+		const struct iolab_disk_stats *st = iolab_disk_stats(d);
+		assert_int_equal(svc[0], 600000); /* 0.2 ms overhead + 4 x 0.1 ms */
+		if (combine) {
+			for (unsigned i = 1; i < 8; i++) /* LBNs 4..31 join */
+				assert_int_equal(svc[i], 600000);
+			assert_true(svc[8] > 600000 + 20 * MS); /* LBN 32: waits for the 32-block flush */
+			assert_int_equal(st->write_waits, 1);
+		} else {
+			assert_true(svc[1] > 600000 + MS); /* waits for the first flush */
+			assert_int_equal(st->write_waits, 8);
+		}
+		iolab_disk_free(d);
+	}
+	iolab_model_free(&m);
+}
+
 static void test_model_file_round_trip(void **state)
 {
 	(void)state;
@@ -245,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_mode4_next_track),
 		cmocka_unit_test(test_min_readahead),
 		cmocka_unit_test(test_fast_write_levels),
+		cmocka_unit_test(test_combine_seq_writes),
 		cmocka_unit_test(test_model_file_round_trip),
 		cmocka_unit_test(test_refusals),
 	};

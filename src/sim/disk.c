@@ -794,14 +794,21 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	/* Combine seq writes (p20): an appending write whose predecessor is still being flushed
 	 * joins its segment, and its flush follows on. */
 	bool join = wb && m->combine_writes && appends && d->wr_back && d->arm_free > ta;
+	struct segment *s = NULL; /* the segment an appending write joins */
+	for (unsigned i = 0; join && i < d->nseg && !s; i++)
+		if (d->seg[i].used && d->seg[i].from_write && d->seg[i].end == lbn)
+			s = &d->seg[i];
+	/* ... while the segment has room from its first block to this write's start
+	 * (DiskSim 4.0 disksim_diskcache.c, write segment selection) */
+	join = join && s && lbn - s->lo < m->segment_blocks;
 	double ovh = (double)(wb ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
 	d->st.overhead_ns += ovh;
 	double stop = pf_stop(d, ta);
 	/* Cached copies of these blocks are dropped; the written data takes a segment. */
 	for (unsigned i = 0; i < d->nseg; i++) {
-		struct segment *s = &d->seg[i];
-		if (s->used && s->lo < end && lbn < s->end)
-			s->used = false;
+		struct segment *c = &d->seg[i];
+		if (c->used && c->lo < end && lbn < c->end)
+			c->used = false;
 	}
 	double start = ta + ovh;
 	unsigned joined = d->max_dirty; /* the flush this write joins */
@@ -834,9 +841,13 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	d->arm_free = mend;
 	d->wr_end = end;
 	d->wr_back = wb;
-	if (joined < d->max_dirty) {
+	if (joined < d->max_dirty) { /* the joined flush and segment grow */
 		d->flush_end[joined] = mend;
-	} else if (wb) {
+		seg_extend(d, s, end);
+		touch(d, s);
+		return data_end;
+	}
+	if (wb) {
 		/* Keep this flush's end. The list never holds more than max_dirty: the flushes
 		 * that have ended by `start` are dropped, and if max_dirty were still in progress
 		 * at ta, the write waited above until the first of them ended, so at most
@@ -845,14 +856,7 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 		flushing(d, start);
 		d->flush_end[d->nflush++] = mend;
 	}
-	struct segment *s = NULL;
-	for (unsigned i = 0; joined < d->max_dirty && i < d->nseg && !s; i++)
-		if (d->seg[i].used && d->seg[i].from_write && d->seg[i].end == lbn)
-			s = &d->seg[i]; /* the joined write's segment grows */
-	if (s) {
-		seg_extend(d, s, end);
-		touch(d, s);
-	} else if ((s = m->segments ? take_segment(d, true) : NULL)) {
+	if ((s = m->segments ? take_segment(d, true) : NULL)) {
 		s->used = true;
 		s->from_write = true;
 		s->start = lbn;
