@@ -274,6 +274,25 @@ static void test_whole_simulation_file(void **state)
 	iolab_model_free(&b);
 }
 
+/* §3 p6 (libparam): `TYPE NAME { ... }` defines NAME, and a parameter whose value is NAME uses
+ * that block: named.parv gives the scheduler, the mechanics and the dm_disk by name. It is
+ * sparing0's drive with MECH0's write settle (0.25 ms instead of mech.inc's 0.5 ms). */
+static void test_named_blocks(void **state)
+{
+	(void)state;
+	struct iolab_disk_model a, b;
+	th_import_spec("named.parv", &a);
+	th_import_spec("sparing0.diskspecs", &b);
+	assert_int_equal(a.blocks, b.blocks);
+	assert_int_equal(a.nzones, b.nzones);
+	assert_int_equal(a.rev_ns, b.rev_ns);
+	assert_int_equal(a.sched, b.sched);
+	assert_int_equal(b.write_settle_ns, 500000);
+	assert_int_equal(a.write_settle_ns, 250000);
+	iolab_model_free(&a);
+	iolab_model_free(&b);
+}
+
 /* Copies the files of tests/data/disksim-specs a drive needs into a new directory, `file` with
  * `from` replaced by `to`; imports `spec` from there, which must fail with each needle. */
 static void bad_variant(const char *spec, const char *file, const char *from, const char *to, ...)
@@ -386,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_g4),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_whole_simulation_file),
+		cmocka_unit_test(test_named_blocks),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -642,6 +642,68 @@ static int parse_file(const char *file, const char *text, struct dval *top, stru
 	}
 }
 
+/* Named blocks (libparam): `TYPE NAME { ... }` defines NAME, and a later parameter whose whole
+ * value is NAME takes a copy of that block ("Scheduler = SCHED0"). Names are case-sensitive,
+ * as in DiskSim; a block is known from its closing brace on, so it cannot name itself. */
+struct named {
+	const struct dval **blk;
+	unsigned n, cap;
+	size_t copied; /* values copied so far: names of names must not grow without bound */
+};
+
+static size_t dval_count(const struct dval *v)
+{
+	size_t n = 1;
+	for (unsigned i = 0; i < v->nparam; i++)
+		n += dval_count(&v->param[i].v);
+	for (unsigned i = 0; i < v->nitem; i++)
+		n += dval_count(&v->item[i]);
+	return n;
+}
+
+static int resolve_names(struct dval *v, struct named *nb, struct iolab_err *err)
+{
+	for (unsigned i = 0; i < v->nparam; i++) {
+		struct dval *pv = &v->param[i].v;
+		if (pv->kind != V_SCALAR) {
+			if (resolve_names(pv, nb, err))
+				return -EINVAL;
+			continue;
+		}
+		for (unsigned k = nb->n; k-- > 0;)
+			if (!strcmp(nb->blk[k]->bname, pv->text)) {
+				nb->copied += dval_count(nb->blk[k]);
+				if (nb->copied > 1000000)
+					return iolab_errf(err, EINVAL, "%s:%u: field '%s': named blocks "
+							  "used by name expand to more than a million "
+							  "values", v->param[i].file, v->param[i].line,
+							  v->param[i].name);
+				struct dval c;
+				if (dval_copy(nb->blk[k], &c)) {
+					dval_free(&c);
+					return oom(err, v->file);
+				}
+				dval_free(pv);
+				*pv = c;
+				break;
+			}
+	}
+	for (unsigned i = 0; i < v->nitem; i++)
+		if (resolve_names(&v->item[i], nb, err))
+			return -EINVAL;
+	if (v->kind == V_BLOCK && v->bname) {
+		if (nb->n == nb->cap) {
+			nb->cap = nb->cap ? 2 * nb->cap : 8;
+			const struct dval **n = realloc(nb->blk, nb->cap * sizeof(*n));
+			if (!n)
+				return oom(err, v->file);
+			nb->blk = n;
+		}
+		nb->blk[nb->n++] = v;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Looking parameters up */
 
@@ -1514,8 +1576,8 @@ static void set_about(struct iolab_disk_model *m, const char *dname)
 		s += len ? len : 1;
 	}
 	clean[n] = 0;
-	snprintf(m->about, sizeof(m->about), "%s: DIXtrac-extracted model from the DiskSim 4.0 "
-		 "validation suite", clean);
+	snprintf(m->about, sizeof(m->about), "%s: imported from a DiskSim 4.0 disk "
+		 "specification", clean);
 }
 
 /* DiskSim 4.0 does not use a dm_layout_g1 disk's Block count (manual B.4.1 p73: "not used
@@ -1542,6 +1604,11 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	int rc = slurp(diskspecs_path, &spec_text, err);
 	if (!rc)
 		rc = parse_file(diskspecs_path, spec_text, &spec_top, &src, err);
+	if (!rc) {
+		struct named nb = {0};
+		rc = resolve_names(&spec_top, &nb, err);
+		free(nb.blk);
+	}
 	if (!rc && !(disk = top_block(&spec_top, "disksim_disk")))
 		rc = iolab_errf(err, EINVAL, "%s:1: field 'disksim_disk': missing (no 'disksim_disk "
 				"NAME { ... }' block)", diskspecs_path);
