@@ -1629,9 +1629,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	}
 	if (!rc)
 		rc = import_specs(disk, m, err);
-	if (!rc && !m->g4)
-		rc = zones_capacity(m, err);
-	if (!rc && ((rc = iolab_model_finish(m, err)) || (rc = iolab_model_check(m, err))))
+	if (!rc && (((!m->g4 && (rc = zones_capacity(m, err)))) ||
+		    (rc = iolab_model_finish(m, err)) || (rc = iolab_model_check(m, err))))
 		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)
 		iolab_model_free(m);
