@@ -138,6 +138,30 @@ static void test_mode4_next_track(void **state)
 	iolab_model_free(&m);
 }
 
+/* Read-ahead on idle hit (p19): a read served wholly from the cache while the media is idle
+ * starts the read-ahead. Mode 4: reading 3..4 reads ahead to 10 (the end of block 5's track);
+ * then 8..9 is a hit, and with the field set the idle media reads on to 20 (the end of block
+ * 10's track), so block 15 is a hit; without it, a miss. */
+static void test_readahead_on_idle_hit(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	th_import_spec("ra-idle.diskspecs", &m);
+	assert_true(m.readahead_on_idle_hit);
+	for (int on = 0; on <= 1; on++) {
+		m.readahead_on_idle_hit = on;
+		struct iolab_disk *d = iolab_disk_new(&m);
+		serve(d, 3, 2, false, 0);
+		serve(d, 8, 2, false, 1000 * MS);
+		const struct iolab_disk_stats *st = iolab_disk_stats(d);
+		assert_int_equal(st->read_hits, 1);
+		serve(d, 15, 1, false, 2000 * MS);
+		assert_int_equal(st->read_hits, on ? 2 : 1);
+		iolab_disk_free(d);
+	}
+	iolab_model_free(&m);
+}
+
 /* Minimum read-ahead (p19): sectors "that must be prefetched after a read request before
  * servicing another (read or write) request". */
 static void test_min_readahead(void **state)
@@ -229,6 +253,7 @@ static void test_model_file_round_trip(void **state)
 	m.readahead_min_blocks = 7;
 	m.write_back_sequential = true;
 	m.prefetch_stop_in_sector = true;
+	m.readahead_on_idle_hit = true;
 	char buf[16384];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	assert_int_equal(iolab_model_write(&m, f), 0);
@@ -240,6 +265,7 @@ static void test_model_file_round_trip(void **state)
 	assert_int_equal(b.readahead, IOLAB_PF_CYLINDER);
 	assert_int_equal(b.readahead_min_blocks, 7);
 	assert_true(b.write_back && b.write_back_sequential && b.prefetch_stop_in_sector);
+	assert_true(b.readahead_on_idle_hit);
 	iolab_model_free(&b);
 	/* readahead and readahead_track together contradict each other */
 	static char both[sizeof(buf) + 32];
@@ -278,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_mode3_segment),
 		cmocka_unit_test(test_mode4_next_track),
 		cmocka_unit_test(test_min_readahead),
+		cmocka_unit_test(test_readahead_on_idle_hit),
 		cmocka_unit_test(test_fast_write_levels),
 		cmocka_unit_test(test_combine_seq_writes),
 		cmocka_unit_test(test_model_file_round_trip),

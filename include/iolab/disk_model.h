@@ -180,6 +180,9 @@ struct iolab_disk_model {
 					  flush (DiskSim Combine seq writes) */
 	bool prefetch_stop_in_sector;  /* a new command stops the read-ahead at once, not at the
 					  end of the sector in progress (Stop prefetch in sector) */
+	bool readahead_on_idle_hit;    /* a read served wholly from the cache while the media is
+					  idle starts the read-ahead after the cached data
+					  (DiskSim Read-ahead on idle hit) */
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block

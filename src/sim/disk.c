@@ -689,6 +689,13 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
 				raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
 				hold_read(d, lbn, end, bus);
+			} else if (m->readahead_on_idle_hit && !d->pf_on && !s->from_write &&
+				   d->arm_free <= start) {
+				/* Read-ahead on idle hit (manual 3.4.5 p19): the idle media reads on
+				 * from the end of the cached data. */
+				start_readahead(d, s, s->end, start,
+						readahead_limit(d, lbn, r->blocks, s->start));
+				hold_read(d, lbn, end, bus);
 			}
 			return bus;
 		}

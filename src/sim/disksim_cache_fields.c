@@ -8,8 +8,6 @@
 #define NO_DISCONNECT "iolab's drive never disconnects from the interface and reconnects"
 
 const struct iolab_ds_neutral iolab_ds_neutral[] = {
-	{"Read-ahead on idle hit", 0, 0, "is not supported: iolab starts no read-ahead after a read "
-	 "served wholly from the cache (only 0)"},
 	{"Write hit stop prefetch", 1, 1, "is not supported: every write stops iolab's read-ahead "
 	 "(only 1)"},
 	{"Immed transfer partial hit", 1, 1, "is not supported: iolab sends the cached part of a "

@@ -1440,6 +1440,8 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 	    (find(d, "Minimum read-ahead (blks)") &&
 	     get_u32(d, "Minimum read-ahead (blks)", 0, 1 << 24, &m->readahead_min_blocks, err)) ||
 	    (find(d, "Combine seq writes") && get_flag(d, "Combine seq writes", &m->combine_writes, err)) ||
+	    (find(d, "Read-ahead on idle hit") &&
+	     get_flag(d, "Read-ahead on idle hit", &m->readahead_on_idle_hit, err)) ||
 	    (find(d, "Stop prefetch in sector") &&
 	     get_flag(d, "Stop prefetch in sector", &m->prefetch_stop_in_sector, err)))
 		return -EINVAL;

@@ -41,6 +41,7 @@ static const char *const top_names[] = {
 	"seek_type", "seek_hpl", "seek_first_ten_ms", "seek_constant_ms", "access_time",
 	"access_constant_ms", "overhead_completion_ms",
 	"readahead", "readahead_min_blocks", "combine_writes", "prefetch_stop_in_sector",
+	"readahead_on_idle_hit",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -264,6 +265,8 @@ static int cache_field(struct mparser *p, const char *k, char *v)
 		return yesno(p, k, v, &m->combine_writes);
 	if (!strcmp(k, "prefetch_stop_in_sector"))
 		return yesno(p, k, v, &m->prefetch_stop_in_sector);
+	if (!strcmp(k, "readahead_on_idle_hit"))
+		return yesno(p, k, v, &m->readahead_on_idle_hit);
 	return 1;
 }
 
@@ -853,6 +856,8 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		fprintf(f, "combine_writes = yes\n");
 	if (m->prefetch_stop_in_sector)
 		fprintf(f, "prefetch_stop_in_sector = yes\n");
+	if (m->readahead_on_idle_hit)
+		fprintf(f, "readahead_on_idle_hit = yes\n");
 	fputc('\n', f);
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
 	if (m->nseek) {
