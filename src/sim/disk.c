@@ -650,10 +650,15 @@ static void start_readahead(struct iolab_disk *d, struct segment *s, uint64_t ne
 	d->pf_floor = iolab_readahead_floor(d->m, next, limit);
 }
 
-static void raise_limit(struct iolab_disk *d, uint64_t limit)
+/* A read ending at `end` served from the running read-ahead takes it on to `limit`, and its
+ * Minimum read-ahead counts from `end` as after a read from the media (manual 3.4.5 p19). */
+static void extend_readahead(struct iolab_disk *d, uint64_t limit, uint64_t end)
 {
 	if (limit > d->pf_limit)
 		d->pf_limit = limit;
+	uint64_t floor = iolab_readahead_floor(d->m, end, d->pf_limit);
+	if (floor > d->pf_floor)
+		d->pf_floor = floor;
 }
 
 static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double ta)
@@ -687,7 +692,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		if (have == end) {
 			d->st.read_hits++;
 			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
-				raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
+				extend_readahead(d, readahead_limit(d, lbn, r->blocks, s->start), end);
 				hold_read(d, lbn, end, bus);
 			} else if (m->readahead_on_idle_hit && !d->pf_on && !s->from_write &&
 				   d->arm_free <= start) {
@@ -701,7 +706,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		}
 		d->st.read_partial_hits++;
 		if (on_pf) {
-			raise_limit(d, readahead_limit(d, lbn, r->blocks, s->start));
+			extend_readahead(d, readahead_limit(d, lbn, r->blocks, s->start), end);
 			pf_follow(d, have, (uint32_t)(end - have), &bus);
 			hold_read(d, lbn, end, bus);
 			return bus;
@@ -724,7 +729,7 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
 		double bus = ta + (double)m->ovh_read_hit[prev];
 		struct segment *ps = &d->seg[d->pf_seg];
-		raise_limit(d, readahead_limit(d, lbn, r->blocks, ps->start));
+		extend_readahead(d, readahead_limit(d, lbn, r->blocks, ps->start), end);
 		pf_follow(d, lbn, r->blocks, &bus);
 		hold_read(d, lbn, end, bus);
 		touch(d, ps);
