@@ -286,11 +286,8 @@ static void test_refusals(void **state)
 	refused("refuse-ra5.diskspecs", "refuse-ra5.diskspecs:5: field 'Buffer continuous read': "
 		"'5' is out of range (0..4)");
 	refused("refuse-fast3.diskspecs", ":6: field 'Fast write level': '3' is out of range (0..2)");
-	refused("refuse-preseek.diskspecs", ":7: field 'Preseeking level': '2' is not supported");
 	refused("refuse-stopwrite.diskspecs", ":7: field 'Write hit stop prefetch': '0' is not "
 		"supported: every write stops iolab's read-ahead");
-	refused("refuse-watermark.diskspecs", ":7: field 'High (read) water mark': '0.5' is not "
-		"supported");
 	refused("refuse-caching2.diskspecs", ":6: field 'Enable caching in buffer': '2' is not "
 		"supported");
 }

@@ -183,6 +183,24 @@ struct iolab_disk_model {
 	bool readahead_on_idle_hit;    /* a read served wholly from the cache while the media is
 					  idle starts the read-ahead after the cached data
 					  (DiskSim Read-ahead on idle hit) */
+	/* the interface connection (docs/model-format.md, "Disconnecting from the interface"):
+	   a read that waits for the media lets go of the interface and reconnects once the buffer
+	   holds its water mark; the time each step takes */
+	bool never_disconnect;         /* holds the interface from arrival to completion */
+	bool hold_bus_read;            /* once a read has reconnected, it holds the interface */
+	double read_water_mark;        /* reconnect when this fraction of the request
+					  (water_mark_by_request) or of a segment is buffered */
+	bool water_mark_by_request;
+	bool partial_hit_waits;        /* a partial hit's cached part waits for the water mark
+					  too (DiskSim Immed transfer partial hit = 0) */
+	bool write_disconnect_if_seeking; /* a write-through lets go of the interface when its
+					  data is in while the arm is still seeking */
+	uint64_t ovh_data_prep;        /* before a command's first data transfer */
+	uint64_t ovh_reselect[2];      /* reconnecting: the first time, later times */
+	uint64_t ovh_read_disconnect[2]; /* a read letting go, after a read [0], a write [1] */
+	uint64_t ovh_write_disconnect; /* a write letting go */
+	uint64_t min_write_delay_ns;   /* a nonsequential write reaches the media no sooner than
+					  this after its command overhead (Minimum seek delay) */
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block

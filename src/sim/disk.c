@@ -36,6 +36,7 @@
 
 #include "iolab/disk_sim.h"
 #include "layout.h"
+#include "disk_xfer.h"
 #include "readahead.h"
 
 struct segment {
@@ -563,10 +564,9 @@ static double zl_sector(struct iolab_disk *d, struct zl_track *z, const struct i
 
 /* media_read with zero-latency reads: the host still gets the blocks in order, each once it
  * is in the buffer. */
-static double media_read_zl(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
-			    uint32_t *pre)
+static double media_read_zl(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t,
+			    struct iolab_xfer *x, uint32_t *pre)
 {
-	double bulk = (double)d->m->bus_ns_per_block;
 	struct zl_track z = {0};
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
@@ -575,24 +575,23 @@ static double media_read_zl(struct iolab_disk *d, uint64_t lbn, uint32_t n, doub
 		if (k == 0 && d->m->read_free_blocks)
 			*pre = passed_before(d, &p, z.land, lbn);
 		d->st.media_ns += p.sector_ns;
-		*bus = (*bus > end ? *bus : end) + bulk;
+		iolab_xfer_block(x, end);
 	}
 	zl_close(d, &z);
 	return z.end;
 }
 
-/* Reads blocks [lbn, lbn + n) with the arm free at t; the interface starts no earlier than
- * *bus. Updates *bus to the end of the last transfer; returns the media end. *pre gets the
- * blocks before lbn read for free while waiting for the first one (read_free_blocks). */
-static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t, double *bus,
-			 uint32_t *pre)
+/* Reads blocks [lbn, lbn + n) with the arm free at t, handing each to the interface (x) as it
+ * is buffered; returns the media end. *pre gets the blocks before lbn read for free while
+ * waiting for the first one (read_free_blocks). */
+static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double t,
+			 struct iolab_xfer *x, uint32_t *pre)
 {
-	double bulk = (double)d->m->bus_ns_per_block;
 	*pre = 0;
 	/* zero latency needs the rotational position: not with constant or average access times */
 	bool mech = d->m->access == IOLAB_ACCESS_MECHANICS;
 	if (d->m->zero_latency_read && mech && n)
-		return media_read_zl(d, lbn, n, t, bus, pre);
+		return media_read_zl(d, lbn, n, t, x, pre);
 	struct iolab_phys p;
 	for (uint32_t k = 0; k < n; k++) {
 		place(d, lbn, k, &p);
@@ -605,15 +604,15 @@ static double media_read(struct iolab_disk *d, uint64_t lbn, uint32_t n, double 
 			t = reach(d, &p, t, false) + p.sector_ns;
 		}
 		d->st.media_ns += p.sector_ns;
-		*bus = (*bus > t ? *bus : t) + bulk;
+		iolab_xfer_block(x, t);
 	}
 	return t;
 }
 
-/* Blocks of the running read-ahead: continues it to cover [lbn, lbn + n), pushing the bus. */
-static void pf_follow(struct iolab_disk *d, uint64_t lbn, uint32_t n, double *bus)
+/* Blocks of the running read-ahead: continues it to cover [lbn, lbn + n), handing them to the
+ * interface (x). */
+static void pf_follow(struct iolab_disk *d, uint64_t lbn, uint32_t n, struct iolab_xfer *x)
 {
-	double bulk = (double)d->m->bus_ns_per_block;
 	while (d->pf_next < lbn + n) {
 		struct iolab_phys p;
 		pf_place(d, &p);
@@ -621,7 +620,7 @@ static void pf_follow(struct iolab_disk *d, uint64_t lbn, uint32_t n, double *bu
 		d->st.media_ns += p.sector_ns;
 		d->pf_t = end;
 		if (d->pf_next >= lbn)
-			*bus = (*bus > end ? *bus : end) + bulk;
+			iolab_xfer_block(x, end);
 		d->pf_next++;
 		seg_extend(d, &d->seg[d->pf_seg], d->pf_next);
 	}
@@ -665,8 +664,8 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 {
 	const struct iolab_disk_model *m = d->m;
 	int prev = d->last_write;
-	double bulk = (double)m->bus_ns_per_block;
 	uint64_t lbn = r->lbn, end = r->lbn + r->blocks;
+	struct iolab_xfer x;
 	if (d->pf_on)
 		pf_credit(d, ta);
 	struct segment *s = find_hit(d, lbn);
@@ -685,11 +684,15 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		if (d->arm_free > ta && !on_pf && s->from_write)
 			start = d->arm_free + (double)m->ovh_read_hit[prev];
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
-		double bus = start;
 		uint64_t have = s->end < end ? s->end : end;
-		bus += (double)(have - lbn) * bulk;
+		/* a partial hit's cached part waits for the water mark unless sent at once */
+		bool at_once = have == end || !m->partial_hit_waits ||
+			       have - lbn >= iolab_xfer_water_mark(m, r->blocks);
+		iolab_xfer_start(&x, m, prev, r->blocks, start, at_once);
+		iolab_xfer_blocks(&x, (uint32_t)(have - lbn), start);
 		touch(d, s);
 		if (have == end) {
+			double bus = iolab_xfer_end(&x);
 			d->st.read_hits++;
 			if (on_pf) { /* the read-ahead goes on, as far as this request would take it */
 				extend_readahead(d, readahead_limit(d, lbn, r->blocks, s->start), end);
@@ -707,33 +710,33 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		d->st.read_partial_hits++;
 		if (on_pf) {
 			extend_readahead(d, readahead_limit(d, lbn, r->blocks, s->start), end);
-			pf_follow(d, have, (uint32_t)(end - have), &bus);
-			hold_read(d, lbn, end, bus);
-			return bus;
+			pf_follow(d, have, (uint32_t)(end - have), &x);
+			hold_read(d, lbn, end, iolab_xfer_end(&x));
+			return iolab_xfer_end(&x);
 		}
 		/* The rest from the media, starting where the segment ends. */
 		double arm = ta + (double)m->ovh_read_miss[prev];
 		if (arm < d->arm_free)
 			arm = d->arm_free;
 		uint32_t pre;
-		double mend = media_read(d, have, (uint32_t)(end - have), arm, &bus, &pre);
+		double mend = media_read(d, have, (uint32_t)(end - have), arm, &x, &pre);
 		seg_extend(d, s, end);
 		d->arm_free = mend;
 		start_readahead(d, s, end, mend, readahead_limit(d, lbn, r->blocks, s->start));
-		hold_read(d, lbn, end, bus);
-		return bus;
+		hold_read(d, lbn, end, iolab_xfer_end(&x));
+		return iolab_xfer_end(&x);
 	}
 	if (joins) {
 		/* The read-ahead is about to read these blocks: follow it instead of stopping it. */
 		d->st.read_partial_hits++;
 		d->st.overhead_ns += (double)m->ovh_read_hit[prev];
-		double bus = ta + (double)m->ovh_read_hit[prev];
+		iolab_xfer_start(&x, m, prev, r->blocks, ta + (double)m->ovh_read_hit[prev], false);
 		struct segment *ps = &d->seg[d->pf_seg];
 		extend_readahead(d, readahead_limit(d, lbn, r->blocks, ps->start), end);
-		pf_follow(d, lbn, r->blocks, &bus);
-		hold_read(d, lbn, end, bus);
+		pf_follow(d, lbn, r->blocks, &x);
+		hold_read(d, lbn, end, iolab_xfer_end(&x));
 		touch(d, ps);
-		return bus;
+		return iolab_xfer_end(&x);
 	}
 	/* Miss: once the read-ahead has stopped, seek, rotate, read. */
 	double arm = ta + (double)m->ovh_read_miss[prev] + (stop > ta ? stop - ta : 0);
@@ -741,9 +744,10 @@ static double serve_read(struct iolab_disk *d, struct iolab_disk_req *r, double 
 		arm = d->arm_free;
 	d->st.overhead_ns += (double)m->ovh_read_miss[prev];
 	d->st.queue_ns += arm - ta - (double)m->ovh_read_miss[prev];
-	double bus = arm;
+	iolab_xfer_start(&x, m, prev, r->blocks, ta + (double)m->ovh_read_miss[prev], false);
 	uint32_t pre;
-	double mend = media_read(d, lbn, r->blocks, arm, &bus, &pre);
+	double mend = media_read(d, lbn, r->blocks, arm, &x, &pre);
+	double bus = iolab_xfer_end(&x);
 	d->arm_free = mend;
 	struct segment *ns = m->segments ? take_segment(d, false) : NULL;
 	if (ns) {
@@ -841,11 +845,20 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 			start = first;
 		}
 	}
+	start += (double)m->ovh_data_prep; /* before the first data moves (manual 3.4.5 p22) */
 	double data_end = start + (double)r->blocks * bulk;
 	d->st.bus_ns += (double)r->blocks * bulk;
 	double arm = ta + ovh + (stop > ta ? stop - ta : 0);
+	if (!appends && arm < ta + ovh + (double)m->min_write_delay_ns)
+		arm = ta + ovh + (double)m->min_write_delay_ns; /* Minimum seek delay (p24) */
 	if (arm < d->arm_free)
 		arm = d->arm_free;
+	double seek_end = arm;
+	if (!wb && m->write_disconnect_if_seeking && !m->never_disconnect) {
+		struct iolab_phys p;
+		map(d, lbn, &p);
+		seek_end += move_ns(d, &p, true);
+	}
 	struct iolab_disk_stats saved = d->st;
 	double mend = media_write(d, lbn, r->blocks, arm, start);
 	if (wb)
@@ -877,7 +890,15 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 		seg_extend(d, s, end);
 		touch(d, s);
 	}
-	return wb ? data_end : (mend > data_end ? mend : data_end);
+	if (wb)
+		return data_end;
+	if (seek_end > data_end) {
+		/* Disconnect write if seek (p20): the data is in and the arm still moving: the
+		 * drive lets go of the interface and reselects to report completion. */
+		double back = data_end + (double)m->ovh_write_disconnect;
+		return (mend > back ? mend : back) + (double)m->ovh_reselect[0];
+	}
+	return mend > data_end ? mend : data_end;
 }
 
 /* With read-ahead over requested data, a segment does not keep what it has sent to the host:

@@ -6,6 +6,7 @@
 struct iolab_ds_neutral {
 	const char *name; /* the disksim_disk parameter */
 	double lo, hi;    /* accepted values: what iolab's drive does */
+	double hi_alone;  /* accepted up to this with one command at a time (Max queue length 1) */
 	const char *why;  /* what iolab cannot represent, for the refusal */
 };
 

@@ -1376,27 +1376,54 @@ static int get_ovh(const struct dval *d, const char *what, double scale, double 
 	return 0;
 }
 
-/* The controller overheads iolab has no counterpart for (DiskSim 4.0 manual 3.4.5 pp16-24):
- * accepted when 0 or absent, refused otherwise, so that no time is dropped silently. The
- * completion overheads are modelled (import_specs). */
-static int refuse_unmodelled(const struct dval *d, struct iolab_err *err)
+/* An optional overhead in ms (absent: 0), scaled like every processing overhead. */
+static int get_opt_ms(const struct dval *d, const char *name, double scale, uint64_t *ns,
+		      struct iolab_err *err)
 {
-	static const char *const names[] = {
-		"Data preparation overhead", "First reselect overhead", "Other reselect overhead",
-		"Read disconnect afterread", "Read disconnect afterwrite", "Write disconnect overhead",
-		"Extra write disconnect", "Minimum seek delay",
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct dparam *p = find(d, names[i]);
-		double x;
-		if (!p)
-			continue;
-		if (value_num(p, 0, 1e6, &x, err))
-			return -EINVAL;
-		if (x != 0)
-			return perr(p, "is not supported: iolab models no reselect, disconnect, data "
-				    "preparation or minimum seek delay (only 0 is accepted)", err);
-	}
+	const struct dparam *p = find(d, name);
+	double x = 0;
+	if (p && value_num(p, 0, 1e6, &x, err))
+		return -EINVAL;
+	*ns = (uint64_t)llround(x * scale * 1e6);
+	return 0;
+}
+
+/* An optional 0/1 parameter (absent: dflt). */
+static int get_opt_flag(const struct dval *d, const char *name, bool dflt, bool *out,
+			struct iolab_err *err)
+{
+	*out = dflt;
+	return find(d, name) ? get_flag(d, name, out, err) : 0;
+}
+
+/* Disconnecting from the interface and the overheads around it (manual 3.4.5 pp16-24;
+ * docs/model-format.md, "Disconnecting from the interface"). The extra write disconnect
+ * observed in one SCSI drive (Extra write disconnect) is refused when on. */
+static int get_link(const struct dval *d, double scale, struct iolab_disk_model *m,
+		    struct iolab_err *err)
+{
+	bool immed, extra;
+	const struct dparam *wm = find(d, "High (read) water mark");
+	if (get_opt_ms(d, "Data preparation overhead", scale, &m->ovh_data_prep, err) ||
+	    get_opt_ms(d, "First reselect overhead", scale, &m->ovh_reselect[0], err) ||
+	    get_opt_ms(d, "Other reselect overhead", scale, &m->ovh_reselect[1], err) ||
+	    get_opt_ms(d, "Read disconnect afterread", scale, &m->ovh_read_disconnect[0], err) ||
+	    get_opt_ms(d, "Read disconnect afterwrite", scale, &m->ovh_read_disconnect[1], err) ||
+	    get_opt_ms(d, "Write disconnect overhead", scale, &m->ovh_write_disconnect, err) ||
+	    get_opt_ms(d, "Minimum seek delay", 1, &m->min_write_delay_ns, err) ||
+	    get_opt_flag(d, "Never disconnect", false, &m->never_disconnect, err) ||
+	    get_opt_flag(d, "Hold bus entire read xfer", false, &m->hold_bus_read, err) ||
+	    get_opt_flag(d, "Set watermark by reqsize", false, &m->water_mark_by_request, err) ||
+	    get_opt_flag(d, "Immed transfer partial hit", true, &immed, err) ||
+	    get_opt_flag(d, "Disconnect write if seek", false, &m->write_disconnect_if_seeking, err) ||
+	    get_opt_flag(d, "Extra write disconnect", false, &extra, err) ||
+	    (wm && value_num(wm, 0, 1, &m->read_water_mark, err)))
+		return -EINVAL;
+	m->partial_hit_waits = !immed;
+	if (extra)
+		return perr(find(d, "Extra write disconnect"), "is not supported: the extra "
+			    "disconnect after a write command (manual 3.4.5 p23) is not modelled (only 0)",
+			    err);
 	return 0;
 }
 
@@ -1414,7 +1441,8 @@ static int get_flag01(const struct dval *d, const char *name, bool *out, struct 
 
 /* The cache and buffer parameters iolab does not model: accepted at the value that matches
  * iolab's drive (or absent), refused otherwise (disksim_cache_fields.c). */
-static int check_neutral(const struct dval *d, struct iolab_err *err)
+static int check_neutral(const struct dval *d, const struct iolab_disk_model *m,
+			 struct iolab_err *err)
 {
 	for (unsigned i = 0; i < iolab_ds_nneutral; i++) {
 		const struct iolab_ds_neutral *f = &iolab_ds_neutral[i];
@@ -1424,7 +1452,7 @@ static int check_neutral(const struct dval *d, struct iolab_err *err)
 			continue;
 		if (value_num(p, -1e9, 1e9, &x, err))
 			return -EINVAL;
-		if (x < f->lo || x > f->hi)
+		if (x < f->lo || x > (m->queue_depth == 1 ? f->hi_alone : f->hi))
 			return perr(p, f->why, err);
 	}
 	return 0;
@@ -1454,7 +1482,7 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 		m->readahead_min_blocks = 0;
 	/* Level 1 is imported like 2: docs/model-format.md, "Cache and buffer fields". */
 	m->write_back = fast != 0;
-	return check_neutral(d, err);
+	return 0;
 }
 
 /* disksim_disk block of the .diskspecs file: controller, cache, queue. */
@@ -1480,7 +1508,7 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 			return -EINVAL;
 		m->ovh_complete[i] = (uint64_t)llround(x * scale * 1e6);
 	}
-	if (refuse_unmodelled(d, err))
+	if (get_link(d, scale, m, err))
 		return -EINVAL;
 
 	/* cache */
@@ -1534,7 +1562,8 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 		return perr(find(sched, "Scheduling policy"), why, err);
 	}
 	}
-	return 0;
+	/* the fields iolab does not model, some of which act only with a second command */
+	return check_neutral(d, m, err);
 }
 
 /* m->name: the file's stem, with characters other than letters, digits, '.', '_' and '-' made '_'. */

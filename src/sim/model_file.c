@@ -41,7 +41,10 @@ static const char *const top_names[] = {
 	"seek_type", "seek_hpl", "seek_first_ten_ms", "seek_constant_ms", "access_time",
 	"access_constant_ms", "overhead_completion_ms",
 	"readahead", "readahead_min_blocks", "combine_writes", "prefetch_stop_in_sector",
-	"readahead_on_idle_hit",
+	"readahead_on_idle_hit", "never_disconnect", "hold_bus_read", "read_water_mark",
+	"water_mark_of", "partial_hit_waits", "write_disconnect_if_seeking", "overhead_data_prep_ms",
+	"overhead_reselect_ms", "overhead_read_disconnect_ms", "overhead_write_disconnect_ms",
+	"min_write_delay_ms",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -270,6 +273,73 @@ static int cache_field(struct mparser *p, const char *k, char *v)
 	return 1;
 }
 
+/* The interface connection fields (docs/model-format.md, "Disconnecting from the interface";
+ * DiskSim 4.0 manual 3.4.5 pp16-24). Returns 1 if k is none of them. */
+static int link_field(struct mparser *p, const char *k, char *v)
+{
+	struct iolab_disk_model *m = p->m;
+	if (!strcmp(k, "never_disconnect"))
+		return yesno(p, k, v, &m->never_disconnect);
+	if (!strcmp(k, "hold_bus_read"))
+		return yesno(p, k, v, &m->hold_bus_read);
+	if (!strcmp(k, "read_water_mark"))
+		return num(p, k, v, 0, 1, &m->read_water_mark);
+	if (!strcmp(k, "water_mark_of")) {
+		if (strcmp(v, "request") && strcmp(v, "segment"))
+			return ferr(p, k, "is not request or segment", v);
+		m->water_mark_by_request = !strcmp(v, "request");
+		return 0;
+	}
+	if (!strcmp(k, "partial_hit_waits"))
+		return yesno(p, k, v, &m->partial_hit_waits);
+	if (!strcmp(k, "write_disconnect_if_seeking"))
+		return yesno(p, k, v, &m->write_disconnect_if_seeking);
+	if (!strcmp(k, "overhead_data_prep_ms"))
+		return ms(p, k, v, &m->ovh_data_prep);
+	if (!strcmp(k, "overhead_reselect_ms")) {
+		char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
+		if (!a || !b || strtok_r(NULL, " \t", &sv))
+			return ferr(p, k, "needs two times in ms: the first reconnection, later ones", NULL);
+		return ms(p, k, a, &m->ovh_reselect[0]) || ms(p, k, b, &m->ovh_reselect[1]) ? -EINVAL : 0;
+	}
+	if (!strcmp(k, "overhead_read_disconnect_ms"))
+		return ms_pair(p, k, v, m->ovh_read_disconnect);
+	if (!strcmp(k, "overhead_write_disconnect_ms"))
+		return ms(p, k, v, &m->ovh_write_disconnect);
+	if (!strcmp(k, "min_write_delay_ms"))
+		return ms(p, k, v, &m->min_write_delay_ns);
+	return 1;
+}
+
+/* Writes the interface connection fields that differ from their defaults. */
+static void put_link_fields(const struct iolab_disk_model *m, FILE *f)
+{
+	if (m->never_disconnect)
+		fprintf(f, "never_disconnect = yes\n");
+	if (m->hold_bus_read)
+		fprintf(f, "hold_bus_read = yes\n");
+	if (m->read_water_mark)
+		fprintf(f, "read_water_mark = %.6g\n", m->read_water_mark);
+	if (m->water_mark_by_request)
+		fprintf(f, "water_mark_of = request\n");
+	if (m->partial_hit_waits)
+		fprintf(f, "partial_hit_waits = yes\n");
+	if (m->write_disconnect_if_seeking)
+		fprintf(f, "write_disconnect_if_seeking = yes\n");
+	if (m->ovh_data_prep)
+		fprintf(f, "overhead_data_prep_ms = %.6f\n", m->ovh_data_prep / 1e6);
+	if (m->ovh_reselect[0] || m->ovh_reselect[1])
+		fprintf(f, "overhead_reselect_ms = %.6f %.6f\n", m->ovh_reselect[0] / 1e6,
+			m->ovh_reselect[1] / 1e6);
+	if (m->ovh_read_disconnect[0] || m->ovh_read_disconnect[1])
+		fprintf(f, "overhead_read_disconnect_ms = %.6f %.6f\n", m->ovh_read_disconnect[0] / 1e6,
+			m->ovh_read_disconnect[1] / 1e6);
+	if (m->ovh_write_disconnect)
+		fprintf(f, "overhead_write_disconnect_ms = %.6f\n", m->ovh_write_disconnect / 1e6);
+	if (m->min_write_delay_ns)
+		fprintf(f, "min_write_delay_ms = %.6f\n", m->min_write_delay_ns / 1e6);
+}
+
 static int top_field(struct mparser *p, const char *k, char *v)
 {
 	struct iolab_disk_model *m = p->m;
@@ -371,6 +441,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 	int rc = seek_field(p, k, v);
 	if (rc == 1)
 		rc = cache_field(p, k, v);
+	if (rc == 1)
+		rc = link_field(p, k, v);
 	return rc != 1 ? rc : ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
 }
 
@@ -858,6 +930,7 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		fprintf(f, "prefetch_stop_in_sector = yes\n");
 	if (m->readahead_on_idle_hit)
 		fprintf(f, "readahead_on_idle_hit = yes\n");
+	put_link_fields(m, f);
 	fputc('\n', f);
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
 	if (m->nseek) {
