@@ -12,6 +12,8 @@
  *  - "Fast write level" (p20): 1 as the model's write_back = sequential (only a write that
  *    appends to the previous write completes from the cache) against 2 (every write does);
  *    the importer's mapping of 1 (docs/model-format.md, "Cache and buffer fields");
+ *  - "Combine seq writes", "Read-ahead on idle hit", "Write hit stop prefetch" = 0 and "Read
+ *    directly to buffer" = 0 (pp19-20), each against the drive without it;
  *  - refusals: values outside the manual's ranges, and the parameters iolab does not model at a
  *    value other than the one matching its drive, each with the field and the line.
  */
@@ -244,6 +246,72 @@ static void test_combine_seq_writes(void **state)
 	iolab_model_free(&m);
 }
 
+/* Write hit stop prefetch = 0 (p20): a write into the cache leaves the read-ahead running. A read
+ * of 3..4 starts the read-ahead to the end of its segment (LBN 35); a write far away (LBN 100)
+ * arrives as the read completes. Block 30, asked a second later, is a hit only if the read-ahead
+ * went on past the write. */
+static void test_write_keeps_readahead(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	th_import_spec("keep-ra.diskspecs", &m);
+	assert_true(m.write_keeps_readahead);
+	for (int keep = 0; keep <= 1; keep++) {
+		m.write_keeps_readahead = keep;
+		struct iolab_disk *d = iolab_disk_new(&m);
+		uint64_t t = serve(d, 3, 2, false, 0);
+		t += serve(d, 100, 2, true, t);
+		uint64_t hits = iolab_disk_stats(d)->read_hits;
+		serve(d, 30, 1, false, t + 1000 * MS);
+		assert_int_equal(iolab_disk_stats(d)->read_hits - hits, keep ? 1 : 0);
+		iolab_disk_free(d);
+	}
+	iolab_model_free(&m);
+}
+
+/* How far the read-ahead has read when a 32-block read of 3..34 completes: the first block after
+ * 34 that a read asked at that moment misses. Over an interface slower than the media (ms a
+ * block against 1 ms a sector) the read-ahead may overwrite a slot of the segment only once the
+ * host has been sent that block, so it goes at the interface's pace. */
+static uint64_t readahead_reach(const struct iolab_disk_model *m)
+{
+	for (uint64_t probe = 35;; probe++) {
+		struct iolab_disk *d = iolab_disk_new(m);
+		uint64_t done = serve(d, 3, 32, false, 0);
+		uint64_t hits = iolab_disk_stats(d)->read_hits;
+		serve(d, probe, 1, false, done);
+		bool hit = iolab_disk_stats(d)->read_hits > hits;
+		iolab_disk_free(d);
+		if (!hit || probe > 100)
+			return probe;
+	}
+}
+
+/* Read directly to buffer = 0 (p20): a separate sector buffer lets a sector's read start a
+ * sector time before its slot is free. Over interfaces of 2 to 8 ms a block the read-ahead is
+ * never behind, and for some a block ahead (when the slot frees while its sector passes). */
+static void test_sector_buffer(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	th_import_spec("keep-ra.diskspecs", &m);
+	assert_true(m.sector_buffer);
+	unsigned ahead = 0;
+	for (uint64_t bus = 2000; bus <= 8000; bus += 250) {
+		m.bus_ns_per_block = bus * 1000;
+		m.sector_buffer = true;
+		uint64_t with = readahead_reach(&m);
+		m.sector_buffer = false;
+		uint64_t without = readahead_reach(&m);
+		assert_true(with >= without);
+		ahead += with > without;
+	}
+	print_message("a sector buffer put the read-ahead ahead for %u of 25 interface speeds\n",
+		      ahead);
+	assert_true(ahead > 0);
+	iolab_model_free(&m);
+}
+
 static void test_model_file_round_trip(void **state)
 {
 	(void)state;
@@ -254,6 +322,8 @@ static void test_model_file_round_trip(void **state)
 	m.write_back_sequential = true;
 	m.prefetch_stop_in_sector = true;
 	m.readahead_on_idle_hit = true;
+	m.write_keeps_readahead = true;
+	m.sector_buffer = true;
 	char buf[16384];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	assert_int_equal(iolab_model_write(&m, f), 0);
@@ -265,7 +335,7 @@ static void test_model_file_round_trip(void **state)
 	assert_int_equal(b.readahead, IOLAB_PF_CYLINDER);
 	assert_int_equal(b.readahead_min_blocks, 7);
 	assert_true(b.write_back && b.write_back_sequential && b.prefetch_stop_in_sector);
-	assert_true(b.readahead_on_idle_hit);
+	assert_true(b.readahead_on_idle_hit && b.write_keeps_readahead && b.sector_buffer);
 	iolab_model_free(&b);
 	/* readahead and readahead_track together contradict each other */
 	static char both[sizeof(buf) + 32];
@@ -286,8 +356,6 @@ static void test_refusals(void **state)
 	refused("refuse-ra5.diskspecs", "refuse-ra5.diskspecs:5: field 'Buffer continuous read': "
 		"'5' is out of range (0..4)");
 	refused("refuse-fast3.diskspecs", ":6: field 'Fast write level': '3' is out of range (0..2)");
-	refused("refuse-stopwrite.diskspecs", ":7: field 'Write hit stop prefetch': '0' is not "
-		"supported: every write stops iolab's read-ahead");
 	refused("refuse-caching2.diskspecs", ":6: field 'Enable caching in buffer': '2' is not "
 		"supported");
 }
@@ -304,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_readahead_on_idle_hit),
 		cmocka_unit_test(test_fast_write_levels),
 		cmocka_unit_test(test_combine_seq_writes),
+		cmocka_unit_test(test_write_keeps_readahead),
+		cmocka_unit_test(test_sector_buffer),
 		cmocka_unit_test(test_model_file_round_trip),
 		cmocka_unit_test(test_refusals),
 	};

@@ -180,6 +180,11 @@ struct iolab_disk_model {
 					  flush (DiskSim Combine seq writes) */
 	bool prefetch_stop_in_sector;  /* a new command stops the read-ahead at once, not at the
 					  end of the sector in progress (Stop prefetch in sector) */
+	bool write_keeps_readahead;    /* a write into the cache leaves the read-ahead running
+					  (DiskSim Write hit stop prefetch = 0) */
+	bool sector_buffer;            /* a sector is read into a separate buffer, so its read may
+					  start before its cache slot is free (DiskSim Read directly
+					  to buffer = 0) */
 	bool readahead_on_idle_hit;    /* a read served wholly from the cache while the media is
 					  idle starts the read-ahead after the cached data
 					  (DiskSim Read-ahead on idle hit) */

@@ -315,15 +315,19 @@ static void seg_extend(struct iolab_disk *d, struct segment *s, uint64_t end)
  * Returns when block b's slot is free: at once if it held data from before the hold read; when
  * the host has been sent that block, if it is one of the hold read's (they leave one bus time
  * apart, the last at hold_done, so block x has gone by hold_done - (hold_end - 1 - x) bus
- * times); at hold_done if it is read-ahead data beyond the read. */
-static double slot_free(const struct iolab_disk *d, uint64_t b)
+ * times); at hold_done if it is read-ahead data beyond the read. With a separate sector buffer
+ * (sector_buffer) the sector may be read into it first: its read may start a sector time
+ * (sector_ns) before the slot is free. Returns when the read of block b may start. */
+static double slot_free(const struct iolab_disk *d, uint64_t b, double sector_ns)
 {
 	uint64_t seg = d->m->segment_blocks;
 	if (b < d->hold_lo + seg)
 		return -INFINITY;
+	double early = d->m->sector_buffer ? sector_ns : 0;
 	if (b - seg >= d->hold_end)
-		return d->hold_done;
-	return d->hold_done - (double)(d->hold_end - 1 - (b - seg)) * (double)d->m->bus_ns_per_block;
+		return d->hold_done - early;
+	return d->hold_done - (double)(d->hold_end - 1 - (b - seg)) * (double)d->m->bus_ns_per_block -
+	       early;
 }
 
 /* How many of the blocks b, b + 1, ... (at most run), the first starting at `start` (when its
@@ -339,7 +343,7 @@ static uint64_t slot_run(const struct iolab_disk *d, uint64_t b, double start, d
 	if (j0 >= run)
 		return run;
 	double bulk = (double)d->m->bus_ns_per_block;
-	double slack = start + (double)j0 * sector_ns - slot_free(d, b + j0);
+	double slack = start + (double)j0 * sector_ns - slot_free(d, b + j0, sector_ns);
 	if (slack < 0)
 		return j0 > 0 ? j0 : 1; /* (the first block's slot is free by construction) */
 	if (bulk <= sector_ns)
@@ -357,7 +361,7 @@ static void pf_credit(struct iolab_disk *d, double until)
 		struct iolab_phys p;
 		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
-		double room = slot_free(d, d->pf_next);
+		double room = slot_free(d, d->pf_next, p.sector_ns);
 		double start = reach_bg(d, &p, room > d->pf_t ? room : d->pf_t, false, true);
 		if (start + p.sector_ns > until) {
 			d->cyl = cyl;
@@ -390,6 +394,13 @@ static void pf_credit(struct iolab_disk *d, double until)
 	d->pf_on = false;
 }
 
+/* Lets the read-ahead run to its limit (or the end of the disk). */
+static void pf_finish(struct iolab_disk *d)
+{
+	pf_credit(d, d->pf_t + (double)(d->pf_limit - d->pf_next + 2) * 10 *
+		  ((double)d->m->rev_ns + 1e9)); /* time enough for any seek and rotation */
+}
+
 /* Stops the read-ahead at t: returns when the arm is free (the end of the seek or sector in
  * progress, or t if it had already finished). */
 static double pf_stop(struct iolab_disk *d, double t)
@@ -401,8 +412,7 @@ static double pf_stop(struct iolab_disk *d, double t)
 		 * read-ahead, manual 3.4.5 p19). */
 		uint64_t limit = d->pf_limit;
 		d->pf_limit = d->pf_floor < limit ? d->pf_floor : limit;
-		pf_credit(d, d->pf_t + (double)(d->pf_limit - d->pf_next + 2) * 10 *
-			  ((double)d->m->rev_ns + 1e9)); /* time enough for any seek and rotation */
+		pf_finish(d);
 		d->pf_limit = limit;
 		d->pf_floor = 0;
 		if (d->pf_t >= t) {
@@ -418,7 +428,7 @@ static double pf_stop(struct iolab_disk *d, double t)
 		return t > d->pf_t ? t : d->pf_t;
 	struct iolab_phys p;
 	pf_place(d, &p);
-	double room = slot_free(d, d->pf_next), from = room > d->pf_t ? room : d->pf_t;
+	double room = slot_free(d, d->pf_next, p.sector_ns), from = room > d->pf_t ? room : d->pf_t;
 	double mv = move_ns(d, &p, false), seek_end = from + mv;
 	d->cyl = p.cyl;
 	d->head = p.head;
@@ -819,7 +829,17 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	join = join && s && lbn - s->lo < m->segment_blocks;
 	double ovh = (double)(wb ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
 	d->st.overhead_ns += ovh;
-	double stop = pf_stop(d, ta);
+	double stop;
+	if (wb && m->write_keeps_readahead && d->pf_on &&
+	    (end <= d->seg[d->pf_seg].start || lbn >= d->pf_limit)) {
+		/* Write hit stop prefetch = 0 (p20): a write into the cache leaves the read-ahead
+		 * to run to its end, and its flush follows. */
+		pf_credit(d, ta);
+		pf_finish(d);
+		stop = d->pf_t > ta ? d->pf_t : ta;
+	} else {
+		stop = pf_stop(d, ta);
+	}
 	/* Cached copies of these blocks are dropped; the written data takes a segment. */
 	for (unsigned i = 0; i < d->nseg; i++) {
 		struct segment *c = &d->seg[i];

@@ -8,10 +8,6 @@
 #include "disksim_cache_fields.h"
 
 const struct iolab_ds_neutral iolab_ds_neutral[] = {
-	{"Write hit stop prefetch", 1, 1, 1, "is not supported: every write stops iolab's read-ahead "
-	 "(only 1)"},
-	{"Read directly to buffer", 1, 1, 1, "is not supported: iolab's read-ahead reads a sector only "
-	 "into a free buffer slot; a separate sector buffer is not modelled (only 1)"},
 	/* these act only on a write larger than a segment, which iolab's drive takes whole */
 	{"Low (write) water mark", 0, 1, 1, "is out of range (0..1)"},
 	{"Hold bus entire write xfer", 0, 1, 1, "is out of range (0..1)"},

@@ -1462,6 +1462,7 @@ static int check_neutral(const struct dval *d, const struct iolab_disk_model *m,
 static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	uint32_t cont, fast;
+	bool stop_pf, direct;
 	/* absent (iolab's specs before these were read): 0 */
 	if (get_u32(d, "Buffer continuous read", 0, 4, &cont, err) ||
 	    get_u32(d, "Fast write level", 0, 2, &fast, err) ||
@@ -1470,6 +1471,8 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 	    (find(d, "Combine seq writes") && get_flag(d, "Combine seq writes", &m->combine_writes, err)) ||
 	    (find(d, "Read-ahead on idle hit") &&
 	     get_flag(d, "Read-ahead on idle hit", &m->readahead_on_idle_hit, err)) ||
+	    get_opt_flag(d, "Write hit stop prefetch", true, &stop_pf, err) ||
+	    get_opt_flag(d, "Read directly to buffer", true, &direct, err) ||
 	    (find(d, "Stop prefetch in sector") &&
 	     get_flag(d, "Stop prefetch in sector", &m->prefetch_stop_in_sector, err)))
 		return -EINVAL;
@@ -1482,6 +1485,8 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 		m->readahead_min_blocks = 0;
 	/* Level 1 is imported like 2: docs/model-format.md, "Cache and buffer fields". */
 	m->write_back = fast != 0;
+	m->write_keeps_readahead = !stop_pf;
+	m->sector_buffer = !direct;
 	return 0;
 }
 

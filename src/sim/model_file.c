@@ -41,7 +41,7 @@ static const char *const top_names[] = {
 	"seek_type", "seek_hpl", "seek_first_ten_ms", "seek_constant_ms", "access_time",
 	"access_constant_ms", "overhead_completion_ms",
 	"readahead", "readahead_min_blocks", "combine_writes", "prefetch_stop_in_sector",
-	"readahead_on_idle_hit", "never_disconnect", "hold_bus_read", "read_water_mark",
+	"readahead_on_idle_hit", "write_keeps_readahead", "sector_buffer", "never_disconnect", "hold_bus_read", "read_water_mark",
 	"water_mark_of", "partial_hit_waits", "write_disconnect_if_seeking", "overhead_data_prep_ms",
 	"overhead_reselect_ms", "overhead_read_disconnect_ms", "overhead_write_disconnect_ms",
 	"min_write_delay_ms",
@@ -270,6 +270,10 @@ static int cache_field(struct mparser *p, const char *k, char *v)
 		return yesno(p, k, v, &m->prefetch_stop_in_sector);
 	if (!strcmp(k, "readahead_on_idle_hit"))
 		return yesno(p, k, v, &m->readahead_on_idle_hit);
+	if (!strcmp(k, "write_keeps_readahead"))
+		return yesno(p, k, v, &m->write_keeps_readahead);
+	if (!strcmp(k, "sector_buffer"))
+		return yesno(p, k, v, &m->sector_buffer);
 	return 1;
 }
 
@@ -930,6 +934,10 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		fprintf(f, "prefetch_stop_in_sector = yes\n");
 	if (m->readahead_on_idle_hit)
 		fprintf(f, "readahead_on_idle_hit = yes\n");
+	if (m->write_keeps_readahead)
+		fprintf(f, "write_keeps_readahead = yes\n");
+	if (m->sector_buffer)
+		fprintf(f, "sector_buffer = yes\n");
 	put_link_fields(m, f);
 	fputc('\n', f);
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
