@@ -2,7 +2,7 @@
  * disk.c), from the DiskSim 4.0 manual 3.4.5 pp16-24: Never disconnect, Hold bus entire read
  * xfer, High (read) water mark with Set watermark by reqsize, Immed transfer partial hit, Data
  * preparation, First/Other reselect, Read disconnect and Write disconnect overheads, Disconnect
- * write if seek and Minimum seek delay.
+ * write if seek, Minimum seek delay and Extra write disconnect with its Extradisc values.
  *
  *  - the transfer rule on its own, with blocks buffered at 1, 2, 3 and 4 ms and 0.1 ms a block
  *    on the interface, each figure worked out by hand in its comment;
@@ -103,6 +103,10 @@ static void test_import(void **state)
 	assert_int_equal(m.ovh_read_disconnect[1], 60000);
 	assert_int_equal(m.ovh_write_disconnect, 70000);
 	assert_int_equal(m.min_write_delay_ns, 2500000);
+	assert_true(m.extra_write_disconnect);
+	assert_int_equal(m.extradisc_ns[0], 500000);
+	assert_int_equal(m.extradisc_ns[2], 200000);
+	assert_int_equal(m.extradisc_ns[4], 10000);
 	/* the model file keeps them */
 	char buf[16384];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
@@ -118,6 +122,8 @@ static void test_import(void **state)
 	assert_int_equal(b.ovh_read_disconnect[1], m.ovh_read_disconnect[1]);
 	assert_int_equal(b.ovh_write_disconnect, m.ovh_write_disconnect);
 	assert_int_equal(b.min_write_delay_ns, m.min_write_delay_ns);
+	assert_true(b.extra_write_disconnect);
+	assert_memory_equal(b.extradisc_ns, m.extradisc_ns, sizeof(m.extradisc_ns));
 	iolab_model_free(&b);
 	iolab_model_free(&m);
 }
@@ -159,6 +165,7 @@ static void test_through_the_drive(void **state)
 	z.ovh_data_prep = z.ovh_reselect[0] = z.ovh_reselect[1] = 0;
 	z.ovh_read_disconnect[0] = z.ovh_read_disconnect[1] = z.ovh_write_disconnect = 0;
 	z.min_write_delay_ns = 0;
+	z.extra_write_disconnect = false;
 	double base[4], t[4];
 	run(&z, base);
 	/* a miss: the sectors pass every 1 ms, the interface takes 0.1 ms a block */
@@ -198,6 +205,19 @@ static void test_through_the_drive(void **state)
 	run(&a, t);
 	assert_true(t[3] >= 50000 + 200);
 	assert_true(base[3] < 50000);
+	/* the extra write disconnect, on a write into the cache (done when its data is in): its
+	 * own command overhead 0.5 ms instead of the write's 0.2, then disconnection 0.1, delay 0.2
+	 * and reselection 0.3 before the data: 0.9 ms later */
+	z.write_back = true;
+	run(&z, base);
+	a = z;
+	a.extra_write_disconnect = true;
+	a.extradisc_ns[0] = 500000;
+	a.extradisc_ns[1] = 100000;
+	a.extradisc_ns[2] = 200000;
+	a.ovh_reselect[0] = 300000;
+	run(&a, t);
+	assert_true(t[3] - base[3] > 899.999 && t[3] - base[3] < 900.001);
 	iolab_model_free(&m);
 }
 

@@ -336,14 +336,12 @@ static void test_completion_overhead(void **state)
 	iolab_model_free(&m);
 }
 
-/* What iolab does not model is refused, naming the field and its line: the extra write
- * disconnect (manual 3.4.5 p23), and the fields that act only with a second command in the
- * drive (preseeking, sneaky hits, write prebuffering: p17) once the drive queues commands. */
+/* What iolab does not model is refused, naming the field and its line: the fields that act
+ * only with a second command in the drive (preseeking, sneaky hits, write prebuffering: manual
+ * 3.4.5 p17) once the drive queues commands. */
 static void test_unmodelled_overheads(void **state)
 {
 	(void)state;
-	bad_import("seek-hpl.diskspecs", "Extra write disconnect = 0", "Extra write disconnect = 1",
-		   "seek-hpl.diskspecs:50: field 'Extra write disconnect'", "not supported", NULL);
 	bad_import("seek-hpl.diskspecs", "Max queue length = 1,",
 		   "Max queue length = 4, Preseeking level = 2,",
 		   "seek-hpl.diskspecs:66: field 'Preseeking level'", "command queuing", NULL);

@@ -206,6 +206,11 @@ struct iolab_disk_model {
 	uint64_t ovh_write_disconnect; /* a write letting go */
 	uint64_t min_write_delay_ns;   /* a nonsequential write reaches the media no sooner than
 					  this after its command overhead (Minimum seek delay) */
+	bool extra_write_disconnect;   /* a nonsequential write lets go of the interface before its
+					  data (DiskSim Extra write disconnect), with extradisc_ns:
+					  its command overhead, disconnection, delay before it comes
+					  back, second disconnection, and seek delay */
+	uint64_t extradisc_ns[5];
 };
 
 /* Computes the derived fields and checks consistency (zones cover the cylinders in order, block

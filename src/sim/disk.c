@@ -828,6 +828,11 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	 * (DiskSim 4.0 disksim_diskcache.c, write segment selection) */
 	join = join && s && lbn - s->lo < m->segment_blocks;
 	double ovh = (double)(wb ? m->ovh_write_hit[prev] : m->ovh_write_miss[prev]);
+	/* Extra write disconnect (manual 3.4.5 p23): a write that does not continue the previous
+	 * one lets go of the interface before its data, and comes back for it. */
+	bool extra = m->extra_write_disconnect && !m->never_disconnect && !appends;
+	if (extra)
+		ovh = (double)m->extradisc_ns[0];
 	d->st.overhead_ns += ovh;
 	double stop;
 	if (wb && m->write_keeps_readahead && d->pf_on &&
@@ -865,10 +870,15 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 			start = first;
 		}
 	}
+	if (extra && start < ta + ovh + (double)(m->extradisc_ns[1] + m->extradisc_ns[2] +
+						  m->ovh_reselect[0]))
+		start = ta + ovh + (double)(m->extradisc_ns[1] + m->extradisc_ns[2] +
+					     m->ovh_reselect[0]); /* disconnect, delay, reselect */
 	start += (double)m->ovh_data_prep; /* before the first data moves (manual 3.4.5 p22) */
 	double data_end = start + (double)r->blocks * bulk;
 	d->st.bus_ns += (double)r->blocks * bulk;
-	double arm = ta + ovh + (stop > ta ? stop - ta : 0);
+	double arm = ta + ovh + (stop > ta ? stop - ta : 0) +
+		     (extra ? (double)m->extradisc_ns[4] : 0); /* Extradisc seek delta */
 	if (!appends && arm < ta + ovh + (double)m->min_write_delay_ns)
 		arm = ta + ovh + (double)m->min_write_delay_ns; /* Minimum seek delay (p24) */
 	if (arm < d->arm_free)
@@ -915,8 +925,8 @@ static double serve_write(struct iolab_disk *d, struct iolab_disk_req *r, double
 	if (seek_end > data_end) {
 		/* Disconnect write if seek (p20): the data is in and the arm still moving: the
 		 * drive lets go of the interface and reselects to report completion. */
-		double back = data_end + (double)m->ovh_write_disconnect;
-		return (mend > back ? mend : back) + (double)m->ovh_reselect[0];
+		double back = data_end + (double)(extra ? m->extradisc_ns[3] : m->ovh_write_disconnect);
+		return (mend > back ? mend : back) + (double)m->ovh_reselect[extra ? 1 : 0];
 	}
 	return mend > data_end ? mend : data_end;
 }

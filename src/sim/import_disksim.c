@@ -1397,12 +1397,12 @@ static int get_opt_flag(const struct dval *d, const char *name, bool dflt, bool 
 }
 
 /* Disconnecting from the interface and the overheads around it (manual 3.4.5 pp16-24;
- * docs/model-format.md, "Disconnecting from the interface"). The extra write disconnect
- * observed in one SCSI drive (Extra write disconnect) is refused when on. */
+ * docs/model-format.md, "Disconnecting from the interface"), with the extra write disconnect
+ * observed in one SCSI drive (p23). */
 static int get_link(const struct dval *d, double scale, struct iolab_disk_model *m,
 		    struct iolab_err *err)
 {
-	bool immed, extra;
+	bool immed;
 	const struct dparam *wm = find(d, "High (read) water mark");
 	if (get_opt_ms(d, "Data preparation overhead", scale, &m->ovh_data_prep, err) ||
 	    get_opt_ms(d, "First reselect overhead", scale, &m->ovh_reselect[0], err) ||
@@ -1416,14 +1416,17 @@ static int get_link(const struct dval *d, double scale, struct iolab_disk_model 
 	    get_opt_flag(d, "Set watermark by reqsize", false, &m->water_mark_by_request, err) ||
 	    get_opt_flag(d, "Immed transfer partial hit", true, &immed, err) ||
 	    get_opt_flag(d, "Disconnect write if seek", false, &m->write_disconnect_if_seeking, err) ||
-	    get_opt_flag(d, "Extra write disconnect", false, &extra, err) ||
+	    get_opt_flag(d, "Extra write disconnect", false, &m->extra_write_disconnect, err) ||
+	    get_opt_ms(d, "Extradisc command overhead", scale, &m->extradisc_ns[0], err) ||
+	    get_opt_ms(d, "Extradisc disconnect overhead", scale, &m->extradisc_ns[1], err) ||
+	    get_opt_ms(d, "Extradisc inter-disconnect delay", 1, &m->extradisc_ns[2], err) ||
+	    get_opt_ms(d, "Extradisc 2nd disconnect overhead", scale, &m->extradisc_ns[3], err) ||
+	    get_opt_ms(d, "Extradisc seek delta", 1, &m->extradisc_ns[4], err) ||
 	    (wm && value_num(wm, 0, 1, &m->read_water_mark, err)))
 		return -EINVAL;
 	m->partial_hit_waits = !immed;
-	if (extra)
-		return perr(find(d, "Extra write disconnect"), "is not supported: the extra "
-			    "disconnect after a write command (manual 3.4.5 p23) is not modelled (only 0)",
-			    err);
+	if (!m->extra_write_disconnect)
+		memset(m->extradisc_ns, 0, sizeof(m->extradisc_ns)); /* used only with it */
 	return 0;
 }
 

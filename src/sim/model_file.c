@@ -44,7 +44,7 @@ static const char *const top_names[] = {
 	"readahead_on_idle_hit", "write_keeps_readahead", "sector_buffer", "never_disconnect", "hold_bus_read", "read_water_mark",
 	"water_mark_of", "partial_hit_waits", "write_disconnect_if_seeking", "overhead_data_prep_ms",
 	"overhead_reselect_ms", "overhead_read_disconnect_ms", "overhead_write_disconnect_ms",
-	"min_write_delay_ms",
+	"min_write_delay_ms", "extra_write_disconnect_ms",
 };
 static const char *const zone_names[] = {
 	"cylinders", "sectors_per_track", "track_skew_sectors", "cylinder_skew_sectors",
@@ -312,6 +312,15 @@ static int link_field(struct mparser *p, const char *k, char *v)
 		return ms(p, k, v, &m->ovh_write_disconnect);
 	if (!strcmp(k, "min_write_delay_ms"))
 		return ms(p, k, v, &m->min_write_delay_ns);
+	if (!strcmp(k, "extra_write_disconnect_ms")) {
+		double t[5];
+		if (numbers(p, k, v, 5, 0, 1e6, t))
+			return -EINVAL;
+		for (int i = 0; i < 5; i++)
+			m->extradisc_ns[i] = (uint64_t)llround(t[i] * 1e6);
+		m->extra_write_disconnect = true;
+		return 0;
+	}
 	return 1;
 }
 
@@ -342,6 +351,10 @@ static void put_link_fields(const struct iolab_disk_model *m, FILE *f)
 		fprintf(f, "overhead_write_disconnect_ms = %.6f\n", m->ovh_write_disconnect / 1e6);
 	if (m->min_write_delay_ns)
 		fprintf(f, "min_write_delay_ms = %.6f\n", m->min_write_delay_ns / 1e6);
+	if (m->extra_write_disconnect)
+		fprintf(f, "extra_write_disconnect_ms = %.6f %.6f %.6f %.6f %.6f\n",
+			m->extradisc_ns[0] / 1e6, m->extradisc_ns[1] / 1e6, m->extradisc_ns[2] / 1e6,
+			m->extradisc_ns[3] / 1e6, m->extradisc_ns[4] / 1e6);
 }
 
 static int top_field(struct mparser *p, const char *k, char *v)
