@@ -1185,6 +1185,13 @@ static int vmin(struct pc *c, uint32_t lo_cyl, uint32_t hi_cyl, uint32_t d, uint
 }
 
 /* Seek distances: about three an octave up to the last cylinder a zone-0 start can reach. */
+static int cmp_seek_dist(const void *a, const void *b)
+{
+	uint32_t x = ((const struct iolab_probe_seek *)a)->dist;
+	uint32_t y = ((const struct iolab_probe_seek *)b)->dist;
+	return x < y ? -1 : x > y;
+}
+
 static unsigned seek_dists(uint32_t maxd, uint32_t *d, unsigned cap)
 {
 	unsigned n = 0;
@@ -1280,26 +1287,34 @@ static int positioning(struct pc *c)
 	uint32_t maxd = total > 66 ? total - 1 - 64 : total - 1;
 	unsigned nd = seek_dists(maxd, d, IOLAB_PROBE_MAX_SEEK);
 	r->nseek = 0;
-	for (unsigned i = 0; i < nd; i++) {
-		if (used(c) > 0.9) {
-			skip(c, "seek curve beyond the distances listed");
-			break;
+	/* Every fourth distance and the longest first, whatever the budget, so that the curve
+	 * spans the stroke; then the others while the budget lasts. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < nd; i++) {
+			bool coarse = i % 4 == 0 || i == nd - 1;
+			if (coarse != (pass == 0))
+				continue;
+			if (pass == 1 && used(c) > 0.9) {
+				skip(c, "seek curve: only the distances listed");
+				break;
+			}
+			uint32_t hi_c = total - 1 - d[i] < z0 ? total - 1 - d[i] : z0;
+			uint32_t lo_c = hi_c > 64 ? hi_c - 64 : 0;
+			double v;
+			int rc = vmin(c, lo_c, hi_c, d[i], 0, 14, &v, &sp);
+			if (rc == -EIO)
+				continue; /* no usable read at this distance: the table goes without it */
+			if (rc)
+				return rc;
+			/* the target's sector time depends on its zone: out with the overheads */
+			uint32_t zc = zone_of_cyl(c, lo_c);
+			double s = v - c->rev / r->zone[zc].spt - base;
+			r->seek[r->nseek++] = (struct iolab_probe_seek){
+				.dist = d[i], .ns = s > 1000 ? s : 1000, .spread_ns = sp};
+			progress(c, "seek");
 		}
-		uint32_t hi_c = total - 1 - d[i] < z0 ? total - 1 - d[i] : z0;
-		uint32_t lo_c = hi_c > 64 ? hi_c - 64 : 0;
-		double v;
-		int rc = vmin(c, lo_c, hi_c, d[i], 0, 14, &v, &sp);
-		if (rc == -EIO)
-			continue; /* no usable read at this distance: the table goes without it */
-		if (rc)
-			return rc;
-		/* the target's sector time depends on its zone: take it out with the overheads */
-		uint32_t zc = zone_of_cyl(c, lo_c);
-		double s = v - c->rev / r->zone[zc].spt - base;
-		r->seek[r->nseek++] = (struct iolab_probe_seek){.dist = d[i], .ns = s > 1000 ? s : 1000,
-								 .spread_ns = sp};
-		progress(c, "seek");
 	}
+	qsort(r->seek, r->nseek, sizeof(r->seek[0]), cmp_seek_dist);
 	fit_seek(r);
 	return 0;
 }
