@@ -64,7 +64,7 @@ static void rotating_device(void **state)
 	bool attached = th_loop_attach(file, false, dev, sizeof(dev));
 	struct th_out o = {0};
 	if (attached) {
-		o = th_iolab("probe", dev, "-o", out, "--time", "30", NULL);
+		o = th_iolab("probe", dev, "-o", out, "--time", "20", NULL);
 		th_loop_detach(dev);
 	}
 	char cmd[600];

@@ -116,14 +116,19 @@ static int ms(struct mparser *p, const char *field, const char *v, uint64_t *ns)
 	return rc;
 }
 
-/* "a b": two times in ms (after a read, after a write). */
-static int ms_pair(struct mparser *p, const char *field, char *v, uint64_t out[2])
+/* "a b": two times in ms; `what` names them for the message ("after a read, after a write"). */
+static int ms_pair(struct mparser *p, const char *field, char *v, uint64_t out[2], const char *what)
 {
 	char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
-	if (!a || !b || strtok_r(NULL, " \t", &sv))
-		return ferr(p, field, "needs two times in ms: after a read, after a write", NULL);
+	if (!a || !b || strtok_r(NULL, " \t", &sv)) {
+		char why[96];
+		snprintf(why, sizeof(why), "needs two times in ms: %s", what);
+		return ferr(p, field, why, NULL);
+	}
 	return ms(p, field, a, &out[0]) || ms(p, field, b, &out[1]) ? -EINVAL : 0;
 }
+
+#define AFTER_RW "after a read, after a write"
 
 static int yesno(struct mparser *p, const char *field, const char *v, bool *out)
 {
@@ -237,12 +242,8 @@ static int seek_field(struct mparser *p, const char *k, char *v)
 		return ms(p, k, v, &m->seek_const_ns);
 	if (!strcmp(k, "access_constant_ms"))
 		return ms(p, k, v, &m->access_const_ns);
-	if (!strcmp(k, "overhead_completion_ms")) {
-		char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
-		if (!a || !b || strtok_r(NULL, " \t", &sv))
-			return ferr(p, k, "needs two times in ms: a read's, a write's", NULL);
-		return ms(p, k, a, &m->ovh_complete[0]) || ms(p, k, b, &m->ovh_complete[1]) ? -EINVAL : 0;
-	}
+	if (!strcmp(k, "overhead_completion_ms"))
+		return ms_pair(p, k, v, m->ovh_complete, "a read's, a write's");
 	return 1;
 }
 
@@ -300,14 +301,10 @@ static int link_field(struct mparser *p, const char *k, char *v)
 		return yesno(p, k, v, &m->write_disconnect_if_seeking);
 	if (!strcmp(k, "overhead_data_prep_ms"))
 		return ms(p, k, v, &m->ovh_data_prep);
-	if (!strcmp(k, "overhead_reselect_ms")) {
-		char *sv, *a = strtok_r(v, " \t", &sv), *b = strtok_r(NULL, " \t", &sv);
-		if (!a || !b || strtok_r(NULL, " \t", &sv))
-			return ferr(p, k, "needs two times in ms: the first reconnection, later ones", NULL);
-		return ms(p, k, a, &m->ovh_reselect[0]) || ms(p, k, b, &m->ovh_reselect[1]) ? -EINVAL : 0;
-	}
+	if (!strcmp(k, "overhead_reselect_ms"))
+		return ms_pair(p, k, v, m->ovh_reselect, "the first reconnection, later ones");
 	if (!strcmp(k, "overhead_read_disconnect_ms"))
-		return ms_pair(p, k, v, m->ovh_read_disconnect);
+		return ms_pair(p, k, v, m->ovh_read_disconnect, AFTER_RW);
 	if (!strcmp(k, "overhead_write_disconnect_ms"))
 		return ms(p, k, v, &m->ovh_write_disconnect);
 	if (!strcmp(k, "min_write_delay_ms"))
@@ -407,13 +404,13 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		return rc;
 	}
 	if (!strcmp(k, "overhead_read_hit_ms"))
-		return ms_pair(p, k, v, m->ovh_read_hit);
+		return ms_pair(p, k, v, m->ovh_read_hit, AFTER_RW);
 	if (!strcmp(k, "overhead_read_miss_ms"))
-		return ms_pair(p, k, v, m->ovh_read_miss);
+		return ms_pair(p, k, v, m->ovh_read_miss, AFTER_RW);
 	if (!strcmp(k, "overhead_write_hit_ms"))
-		return ms_pair(p, k, v, m->ovh_write_hit);
+		return ms_pair(p, k, v, m->ovh_write_hit, AFTER_RW);
 	if (!strcmp(k, "overhead_write_miss_ms"))
-		return ms_pair(p, k, v, m->ovh_write_miss);
+		return ms_pair(p, k, v, m->ovh_write_miss, AFTER_RW);
 	if (!strcmp(k, "cache_segments"))
 		return u32(p, k, v, 0, 1024, (uint32_t *)&m->segments);
 	if (!strcmp(k, "separate_write_segment"))
