@@ -247,26 +247,30 @@ static unsigned whole_gaps(const uint64_t *t, unsigned n, double p, double tol, 
 	return cnt;
 }
 
-/* The largest period in [2, 20] ms (30000..3000 rpm) of which the gaps between successive t[i]
- * are whole multiples within tol, all but a quarter of them (a late stamp spoils the two gaps
- * beside it); least squares over those. Candidates come from each gap in turn. */
+/* The period in [2, 20] ms (30000..3000 rpm) of which the gaps between successive t[i] are whole
+ * multiples within tol, all but a quarter of them (a late stamp spoils the two gaps beside it);
+ * least squares over those. Candidates come from each gap in turn. Through noise a wrong period
+ * can fit within tol by chance (a real-time device gave 19 ms for 4 ms), but not within half of
+ * it as often as the revolution does: of the candidates that fit the most gaps within tol / 2,
+ * the largest (the revolution's fractions fit as many; cf. below for its multiples). */
 static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, double *resid)
 {
 	if (n < 4)
 		return false;
 	bool ok[64], best_ok[64];
 	double best = 0;
-	unsigned need = (n - 1) - (tol > 1000 ? (n - 1) / 4 : 0);
+	unsigned need = (n - 1) - (tol > 1000 ? (n - 1) / 4 : 0), best_tight = 0;
 	for (unsigned g = 1; g < n && g < 64; g++) {
 		double d1 = (double)(t[g] - t[g - 1]);
 		for (double k = ceil(d1 / 20e6); k >= 1 && d1 / k >= 2e6; k++) {
 			double p = d1 / k;
-			if (p <= best)
-				break;
-			if (whole_gaps(t, n, p, tol, ok) >= need) {
+			if (whole_gaps(t, n, p, tol, ok) < need)
+				continue;
+			unsigned tight = whole_gaps(t, n, p, tol / 2, ok);
+			if (tight > best_tight || (tight == best_tight && p > best)) {
 				best = p;
-				memcpy(best_ok, ok, sizeof(ok));
-				break;
+				best_tight = tight;
+				whole_gaps(t, n, p, tol, best_ok);
 			}
 		}
 	}
