@@ -15,7 +15,7 @@ static void send(struct iolab_xfer *x, uint32_t k)
 		x->bus += (double)x->m->ovh_data_prep;
 		x->prepared = true;
 	}
-	x->bus += (double)k * (double)x->m->bus_ns_per_block;
+	x->bus += (double)k * x->bulk;
 	x->left -= k;
 }
 
@@ -42,8 +42,8 @@ uint32_t iolab_xfer_water_mark(const struct iolab_disk_model *m, uint32_t n)
 void iolab_xfer_start(struct iolab_xfer *x, const struct iolab_disk_model *m, bool after_write,
 		      uint32_t n, double t0, bool connected)
 {
-	*x = (struct iolab_xfer){.m = m, .bus = t0, .n = n, .left = n, .connected = true,
-				 .after_write = after_write};
+	*x = (struct iolab_xfer){.m = m, .bulk = (double)m->bus_ns_per_block, .bus = t0, .n = n,
+				 .left = n, .connected = true, .after_write = after_write};
 	if (!connected && !m->never_disconnect && n)
 		disconnect(x, t0);
 }
@@ -54,7 +54,7 @@ void iolab_xfer_blocks(struct iolab_xfer *x, uint32_t k, double ready)
 		iolab_xfer_block(x, ready);
 }
 
-void iolab_xfer_block(struct iolab_xfer *x, double ready)
+void iolab_xfer_block_slow(struct iolab_xfer *x, double ready)
 {
 	const struct iolab_disk_model *m = x->m;
 	if (!x->left)

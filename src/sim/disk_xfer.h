@@ -14,6 +14,7 @@
 
 struct iolab_xfer {
 	const struct iolab_disk_model *m;
+	double bulk;       /* the interface's time a block */
 	double bus;        /* the interface is free for the next block */
 	double disc_end;   /* the last disconnection's processing is over */
 	double pend_max;   /* the latest ready time of the blocks waiting for the reconnection */
@@ -30,7 +31,16 @@ struct iolab_xfer {
 void iolab_xfer_start(struct iolab_xfer *x, const struct iolab_disk_model *m, bool after_write,
 		      uint32_t n, double t0, bool connected);
 /* The next block of the request (in order) is in the buffer at `ready`. */
-void iolab_xfer_block(struct iolab_xfer *x, double ready);
+void iolab_xfer_block_slow(struct iolab_xfer *x, double ready);
+static inline void iolab_xfer_block(struct iolab_xfer *x, double ready)
+{
+	if (x->connected && x->prepared && x->left && ready <= x->bus) { /* the common case */
+		x->bus += x->bulk;
+		x->left--;
+		return;
+	}
+	iolab_xfer_block_slow(x, ready);
+}
 /* Blocks 0..k-1 of the request are in the buffer by `ready` (a cache hit's part). */
 void iolab_xfer_blocks(struct iolab_xfer *x, uint32_t k, double ready);
 /* The blocks a read of n blocks must have buffered to reconnect (at least 1, at most n). */
