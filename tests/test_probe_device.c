@@ -7,7 +7,10 @@
  * Asserted: the device is judged rotating and a model written; its rpm within 0.5 % of the
  * model's (docs/probe.md, "Accuracy"). The figures that depend on sector-level timing (zones,
  * surfaces, seek curve, IOPS of the probed model) are printed: through ~90 us of host noise
- * they are not held to the simulator's self-check bounds. */
+ * they are not held to the simulator's self-check bounds. Built with AddressSanitizer, iolab is
+ * several times slower and its own timing noise is not a host's (one such run found 9068 rpm):
+ * the test then skips, saying so; the device backend still runs under the sanitizers in
+ * test_probe.c (a loop device that does not rotate). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +42,10 @@ static bool mounted(const char *file)
 static void rotating_device(void **state)
 {
 	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	fprintf(stderr, "SKIP: timing through a real-time device means nothing in a sanitizer build\n");
+	skip();
+#endif
 	const char *tool = getenv("IOLAB_SIMDISK");
 	if (!tool || access(tool, X_OK) || geteuid() != 0 || access("/dev/fuse", R_OK | W_OK)) {
 		fprintf(stderr, "SKIP: needs root, /dev/fuse and tests/simdisk_fuse (IOLAB_SIMDISK)\n");

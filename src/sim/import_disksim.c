@@ -1508,15 +1508,9 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	m->bus_ns_per_block = (uint64_t)llround(bus * 1e6);
 	/* Completion overheads (manual 3.4.5 p17): just before the completion message, in parallel
 	 * with background media work; scaled like every processing overhead. */
-	static const char *const compl[2] = {"Read completion overhead", "Write completion overhead"};
-	for (int i = 0; i < 2; i++) {
-		const struct dparam *p = find(d, compl[i]);
-		double x = 0;
-		if (p && value_num(p, 0, 1e6, &x, err))
-			return -EINVAL;
-		m->ovh_complete[i] = (uint64_t)llround(x * scale * 1e6);
-	}
-	if (get_link(d, scale, m, err))
+	if (get_opt_ms(d, "Read completion overhead", scale, &m->ovh_complete[0], err) ||
+	    get_opt_ms(d, "Write completion overhead", scale, &m->ovh_complete[1], err) ||
+	    get_link(d, scale, m, err))
 		return -EINVAL;
 
 	/* cache */
