@@ -185,6 +185,31 @@ static void test_min_readahead(void **state)
 	iolab_model_free(&m);
 }
 
+/* ... also after a read served from the running read-ahead: with Buffer continuous read = 3 a
+ * read of 3..4 reads ahead to 37; 30 ms later 18..19 come from the running read-ahead, so 15
+ * more (to 34) are read before a far read is served, and 34 is then cached. Without a minimum
+ * the far read stops the read-ahead before 34. */
+static void test_min_readahead_after_hit(void **state)
+{
+	(void)state;
+	struct iolab_disk_model m;
+	th_import_spec("ra3.diskspecs", &m);
+	for (uint32_t min = 0; min <= 15; min += 15) {
+		m.readahead_min_blocks = min;
+		struct iolab_disk *d = iolab_disk_new(&m);
+		uint64_t t = serve(d, 3, 2, false, 0);
+		uint64_t hits = iolab_disk_stats(d)->read_hits;
+		t += 30 * MS;
+		t += serve(d, 18, 2, false, t);
+		assert_int_equal(iolab_disk_stats(d)->read_hits, hits + 1);
+		t += serve(d, 100, 1, false, t);
+		serve(d, 34, 1, false, t);
+		assert_int_equal(iolab_disk_stats(d)->read_hits, hits + (min ? 2 : 1));
+		iolab_disk_free(d);
+	}
+	iolab_model_free(&m);
+}
+
 /* Fast write level 1 (p20): write-back "as long as each request arriving at the disk is a write
  * request that appends to the current segment of dirty data"; 2: also when mixed with others. */
 static void test_fast_write_levels(void **state)
@@ -369,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_mode3_segment),
 		cmocka_unit_test(test_mode4_next_track),
 		cmocka_unit_test(test_min_readahead),
+		cmocka_unit_test(test_min_readahead_after_hit),
 		cmocka_unit_test(test_readahead_on_idle_hit),
 		cmocka_unit_test(test_fast_write_levels),
 		cmocka_unit_test(test_combine_seq_writes),
