@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,24 @@ static int seek_field(struct mparser *p, const char *k, char *v)
 	return 1;
 }
 
+/* The yes/no fields that default to no and are written only when yes: the DiskSim cache and
+ * interface-connection details ("Cache and buffer fields", "Disconnecting from the interface"). */
+#define FLAG(f) {#f, offsetof(struct iolab_disk_model, f)}
+static const struct {
+	const char *key;
+	size_t off;
+} opt_flags[] = {
+	FLAG(combine_writes), FLAG(prefetch_stop_in_sector), FLAG(readahead_on_idle_hit),
+	FLAG(write_keeps_readahead), FLAG(sector_buffer), FLAG(never_disconnect),
+	FLAG(hold_bus_read), FLAG(partial_hit_waits), FLAG(write_disconnect_if_seeking),
+};
+#undef FLAG
+
+static bool *opt_flag(struct iolab_disk_model *m, unsigned i)
+{
+	return (bool *)((char *)m + opt_flags[i].off);
+}
+
 /* The cache and buffer fields of docs/model-format.md "Cache and buffer fields" (DiskSim 4.0
  * manual 3.4.5 pp19-20). Returns 1 if k is none of them. */
 static int cache_field(struct mparser *p, const char *k, char *v)
@@ -265,16 +284,9 @@ static int cache_field(struct mparser *p, const char *k, char *v)
 	}
 	if (!strcmp(k, "readahead_min_blocks"))
 		return u32(p, k, v, 0, 1 << 24, &m->readahead_min_blocks);
-	if (!strcmp(k, "combine_writes"))
-		return yesno(p, k, v, &m->combine_writes);
-	if (!strcmp(k, "prefetch_stop_in_sector"))
-		return yesno(p, k, v, &m->prefetch_stop_in_sector);
-	if (!strcmp(k, "readahead_on_idle_hit"))
-		return yesno(p, k, v, &m->readahead_on_idle_hit);
-	if (!strcmp(k, "write_keeps_readahead"))
-		return yesno(p, k, v, &m->write_keeps_readahead);
-	if (!strcmp(k, "sector_buffer"))
-		return yesno(p, k, v, &m->sector_buffer);
+	for (unsigned i = 0; i < sizeof(opt_flags) / sizeof(opt_flags[0]); i++)
+		if (!strcmp(k, opt_flags[i].key))
+			return yesno(p, k, v, opt_flag(m, i));
 	return 1;
 }
 
@@ -283,10 +295,6 @@ static int cache_field(struct mparser *p, const char *k, char *v)
 static int link_field(struct mparser *p, const char *k, char *v)
 {
 	struct iolab_disk_model *m = p->m;
-	if (!strcmp(k, "never_disconnect"))
-		return yesno(p, k, v, &m->never_disconnect);
-	if (!strcmp(k, "hold_bus_read"))
-		return yesno(p, k, v, &m->hold_bus_read);
 	if (!strcmp(k, "read_water_mark"))
 		return num(p, k, v, 0, 1, &m->read_water_mark);
 	if (!strcmp(k, "water_mark_of")) {
@@ -295,10 +303,6 @@ static int link_field(struct mparser *p, const char *k, char *v)
 		m->water_mark_by_request = !strcmp(v, "request");
 		return 0;
 	}
-	if (!strcmp(k, "partial_hit_waits"))
-		return yesno(p, k, v, &m->partial_hit_waits);
-	if (!strcmp(k, "write_disconnect_if_seeking"))
-		return yesno(p, k, v, &m->write_disconnect_if_seeking);
 	if (!strcmp(k, "overhead_data_prep_ms"))
 		return ms(p, k, v, &m->ovh_data_prep);
 	if (!strcmp(k, "overhead_reselect_ms"))
@@ -321,21 +325,17 @@ static int link_field(struct mparser *p, const char *k, char *v)
 	return 1;
 }
 
-/* Writes the interface connection fields that differ from their defaults. */
+/* Writes the optional flags that are yes and the interface connection fields that differ from
+ * their defaults. */
 static void put_link_fields(const struct iolab_disk_model *m, FILE *f)
 {
-	if (m->never_disconnect)
-		fprintf(f, "never_disconnect = yes\n");
-	if (m->hold_bus_read)
-		fprintf(f, "hold_bus_read = yes\n");
+	for (unsigned i = 0; i < sizeof(opt_flags) / sizeof(opt_flags[0]); i++)
+		if (*(const bool *)((const char *)m + opt_flags[i].off))
+			fprintf(f, "%s = yes\n", opt_flags[i].key);
 	if (m->read_water_mark)
 		fprintf(f, "read_water_mark = %.6g\n", m->read_water_mark);
 	if (m->water_mark_by_request)
 		fprintf(f, "water_mark_of = request\n");
-	if (m->partial_hit_waits)
-		fprintf(f, "partial_hit_waits = yes\n");
-	if (m->write_disconnect_if_seeking)
-		fprintf(f, "write_disconnect_if_seeking = yes\n");
 	if (m->ovh_data_prep)
 		fprintf(f, "overhead_data_prep_ms = %.6f\n", m->ovh_data_prep / 1e6);
 	if (m->ovh_reselect[0] || m->ovh_reselect[1])
@@ -938,16 +938,6 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		m->write_segments, m->read_hits_on_write_data ? "yes" : "no");
 	if (m->readahead_min_blocks)
 		fprintf(f, "readahead_min_blocks = %u\n", m->readahead_min_blocks);
-	if (m->combine_writes)
-		fprintf(f, "combine_writes = yes\n");
-	if (m->prefetch_stop_in_sector)
-		fprintf(f, "prefetch_stop_in_sector = yes\n");
-	if (m->readahead_on_idle_hit)
-		fprintf(f, "readahead_on_idle_hit = yes\n");
-	if (m->write_keeps_readahead)
-		fprintf(f, "write_keeps_readahead = yes\n");
-	if (m->sector_buffer)
-		fprintf(f, "sector_buffer = yes\n");
 	put_link_fields(m, f);
 	fputc('\n', f);
 	fprintf(f, "# command queue\nqueue_depth = %u\nscheduler = %s\n", m->queue_depth, sched[m->sched]);
