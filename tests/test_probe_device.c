@@ -85,6 +85,18 @@ static void rotating_device(void **state)
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
 
+	/* the rotation's and the noise's comments, for a reader of a failure */
+	FILE *f = fopen(out, "r");
+	assert_non_null(f);
+	char line[256];
+	bool more = false;
+	while (fgets(line, sizeof(line), f)) {
+		bool head = !strncmp(line, "# rotation", 10) || !strncmp(line, "# timing noise", 14);
+		more = head || (more && !strncmp(line, "#     ", 6));
+		if (more)
+			fputs(line, stdout);
+	}
+	fclose(f);
 	struct iolab_disk_model m, pm;
 	struct iolab_err err;
 	assert_int_equal(iolab_model_open("sas15k", &m, &err), 0);

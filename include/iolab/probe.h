@@ -131,7 +131,7 @@ struct iolab_probe_result {
 	double noise_ns;        /* timing noise: 90th percentile of a stamp's lateness (0: exact) */      /* why the device was judged not to rotate */
 	/* rotation */
 	double rev_ns, rpm;
-	unsigned rev_samples;   /* revolution counts behind it */
+	unsigned rev_samples;   /* re-reads in phase behind it */
 	double rev_resid_ns;    /* worst residual of those */
 	/* layout */
 	unsigned nzones;

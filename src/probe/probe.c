@@ -180,25 +180,37 @@ static int profile(struct pc *c)
 
 /* ---- timing noise ---------------------------------------------------------------------- */
 
-/* The lateness of stamps t[0..n) beyond the lower envelope of a line through them: the line
- * through two of them that leaves every stamp on or above it and is nearest them in sum (noise
- * only ever adds delay, so the quickest stamps lie on it). into[] gets the lateness. */
+/* The lateness of stamps t[0..n), each some whole number of periods after the first plus its
+ * delay, beyond their lower envelope: of the lines a + p * m (m whole) through two of them, p
+ * near their median gap p0 (a stamp may miss a revolution, or several), the one that leaves
+ * the least lateness in sum (noise only ever adds delay, so the quickest stamps lie on it; a
+ * stamp early for a line is late by nearly a period for it). into[] gets the lateness. */
 static void lateness(const uint64_t *t, unsigned n, double *into)
 {
-	double best = INFINITY, a0 = 0, p0 = 0;
-	for (unsigned i = 0; i < n; i++)
+	double gap[64];
+	unsigned ng = 0;
+	for (unsigned i = 1; i < n && ng < 64; i++)
+		gap[ng++] = (double)(t[i] - t[i - 1]);
+	double p0 = median(gap, ng), best = INFINITY, a0 = (double)t[0], q0 = p0;
+	for (unsigned i = 0; i < n && p0 > 0; i++)
 		for (unsigned j = i + 1; j < n; j++) {
-			double p = ((double)t[j] - (double)t[i]) / (j - i), sum = 0;
-			double a = (double)t[i] - p * i;
+			double d = (double)(t[j] - t[i]), m = round(d / p0);
+			if (m < 1)
+				continue;
+			double p = d / m, a = (double)t[i], sum = 0;
 			for (unsigned k = 0; k < n && sum < best; k++) {
-				double e = (double)t[k] - a - p * k;
-				sum += e < -0.5 ? INFINITY : e;
+				double e = fmod((double)t[k] - a, p);
+				e = e < 0 ? e + p : e;
+				sum += e > p - 0.5 ? 0 : e;
 			}
 			if (sum < best)
-				best = sum, a0 = a, p0 = p;
+				best = sum, a0 = a, q0 = p;
 		}
-	for (unsigned k = 0; k < n; k++)
-		into[k] = fmax(0, (double)t[k] - a0 - p0 * k);
+	for (unsigned k = 0; k < n; k++) {
+		double e = fmod((double)t[k] - a0, q0);
+		e = e < 0 ? e + q0 : e;
+		into[k] = e > q0 - 0.5 ? 0 : e;
+	}
 }
 
 /* Back-to-back reads of one block: after the first, cache hits that take the same time on
@@ -235,72 +247,81 @@ static int noise(struct pc *c)
 
 /* ---- rotation ------------------------------------------------------------------------ */
 
-/* Gaps t[i] - t[i-1] within tol of a whole multiple of period p (ok[i] set for those). */
-static unsigned whole_gaps(const uint64_t *t, unsigned n, double p, double tol, bool *ok)
+/* The most stamps t[0..n) that lie within w of one another modulo the period p: noise only
+ * delays a stamp, so those on time gather at one phase and a late one falls outside. *from
+ * gets that phase (after t[0]). */
+static unsigned in_phase(const uint64_t *t, unsigned n, double p, double w, double *from)
 {
-	unsigned cnt = 0;
-	for (unsigned i = 1; i < n; i++) {
-		double q = (double)(t[i] - t[i - 1]) / p;
-		ok[i] = q >= 0.5 && fabs(q - round(q)) * p <= tol;
-		cnt += ok[i];
+	double ph[2 * 32];
+	for (unsigned i = 0; i < n; i++)
+		ph[i] = fmod((double)(t[i] - t[0]), p);
+	qsort(ph, n, sizeof(*ph), cmp_dbl);
+	for (unsigned i = 0; i < n; i++)
+		ph[n + i] = ph[i] + p;
+	unsigned best = 0;
+	for (unsigned i = 0, j = 0; i < n; i++) {
+		while (j < i + n && ph[j] <= ph[i] + w)
+			j++;
+		if (j - i > best)
+			best = j - i, *from = ph[i];
 	}
-	return cnt;
+	return best;
 }
 
-/* The period in [2, 20] ms (30000..3000 rpm) of which the gaps between successive t[i] are whole
- * multiples within tol, all but a quarter of them (a late stamp spoils the two gaps beside it);
- * least squares over those. Candidates come from each gap in turn. Through noise a wrong period
- * can fit within tol by chance (a real-time device gave 19 ms for 4 ms), but not within half of
- * it as often as the revolution does: of the candidates that fit the most gaps within tol / 2,
- * the largest (the revolution's fractions fit as many; cf. below for its multiples). */
-static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, double *resid)
+/* The revolution from stamps t[0..n) (n <= 32) of one block's re-reads, each a whole number of
+ * revolutions after the first plus its lateness: the period in [2, 20] ms (30000..3000 rpm) that
+ * puts the most of them in phase within w. Candidates divide the time between an early stamp
+ * and a late one by a whole number (a long span, so that one is precise to the noise over it);
+ * the revolution's fractions put as many in phase and its multiples about half (a stamp's
+ * revolution count is as often odd as even), so of the candidates within an eighth of the
+ * most, the largest. At least half the stamps must be in phase, else w doubles (to 8 times the
+ * tolerance at most: the noise of this stretch may exceed the one measured). The period is then
+ * refined by least squares over the stamps in phase; *in gets their count, *resid the worst
+ * residual. */
+static bool find_rev(const uint64_t *t, unsigned n, double tol, double *rev, double *resid,
+		     unsigned *in)
 {
-	if (n < 4)
+	if (n < 4 || n > 32)
 		return false;
-	bool ok[64], best_ok[64];
-	double best = 0;
-	unsigned need = (n - 1) - (tol > 1000 ? (n - 1) / 4 : 0), best_tight = 0;
-	for (unsigned g = 1; g < n && g < 64; g++) {
-		double d1 = (double)(t[g] - t[g - 1]);
-		for (double k = ceil(d1 / 20e6); k >= 1 && d1 / k >= 2e6; k++) {
-			double p = d1 / k;
-			if (whole_gaps(t, n, p, tol, ok) < need)
-				continue;
-			unsigned tight = whole_gaps(t, n, p, tol / 2, ok);
-			if (tight > best_tight || (tight == best_tight && p > best)) {
-				best = p;
-				best_tight = tight;
-				whole_gaps(t, n, p, tol, best_ok);
+	for (double w = tol; w <= 8 * tol; w *= 2) {
+		double top[33] = {0}, from = 0; /* top[s]: the largest period with s in phase */
+		for (unsigned i = 0; i < n / 3 + 1; i++)
+			for (unsigned j = n - 1 - n / 3; j < n; j++) {
+				double d = (double)(t[j] - t[i]);
+				for (double m = ceil(d / 20e6); m >= 1 && d / m >= 2e6; m++) {
+					unsigned s = in_phase(t, n, d / m, w, &from);
+					top[s] = fmax(top[s], d / m);
+				}
 			}
-		}
-	}
-	if (best == 0)
-		return false;
-	/* a multiple of the revolution fits some gaps by chance (half of them, for twice it):
-	 * a fraction of it that fits more gaps is the revolution */
-	unsigned have = whole_gaps(t, n, best, tol, best_ok);
-	for (unsigned m = 2; best / m >= 2e6; m++)
-		if (whole_gaps(t, n, best / m, tol, ok) > have) {
-			best /= m;
-			have = whole_gaps(t, n, best, tol, best_ok);
-			m = 1;
-		}
-	double sn = 0, sd = 0;
-	for (unsigned i = 1; i < n; i++) {
-		if (!best_ok[i])
+		unsigned most = n;
+		while (most > 0 && top[most] == 0)
+			most--;
+		if (most < (n + 1) / 2)
 			continue;
-		double d = (double)(t[i] - t[i - 1]), q = round(d / best);
-		sn += q * d;
-		sd += q * q;
+		double p = 0;
+		for (unsigned s = most - most / 8; s <= most; s++)
+			p = fmax(p, top[s]);
+		*in = in_phase(t, n, p, w, &from);
+		double m[32], x[32], mm = 0, xm = 0;
+		unsigned k = 0;
+		for (unsigned i = 0; i < n; i++) {
+			double d = (double)(t[i] - t[0]) - from, q = floor(d / p + 0.5);
+			if (d - q * p >= -0.5 && d - q * p <= w + 0.5)
+				m[k] = q, x[k] = (double)(t[i] - t[0]), mm += q, xm += x[k], k++;
+		}
+		mm /= k, xm /= k;
+		double sn = 0, sd = 0;
+		for (unsigned i = 0; i < k; i++)
+			sn += (m[i] - mm) * (x[i] - xm), sd += (m[i] - mm) * (m[i] - mm);
+		if (sd <= 0)
+			continue;
+		*rev = sn / sd;
+		*resid = 0;
+		for (unsigned i = 0; i < k; i++)
+			*resid = fmax(*resid, fabs(x[i] - xm - *rev * (m[i] - mm)));
+		return true;
 	}
-	*rev = sn / sd;
-	*resid = 0;
-	for (unsigned i = 1; i < n; i++) {
-		double q = (double)(t[i] - t[i - 1]) / *rev, e = fabs(q - round(q)) * *rev;
-		if (best_ok[i] && e > *resid)
-			*resid = e;
-	}
-	return true;
+	return false;
 }
 
 /* Reads x, then k fresh random blocks and a far decoy, then x again: true if that hit. */
@@ -331,41 +352,44 @@ static int rotation(struct pc *c)
 {
 	struct iolab_probe_result *r = c->r;
 	enum { CYCLES_MAX = 24 };
-	unsigned CYCLES = c->tol > 1000 ? CYCLES_MAX : 12; /* more gaps when some may miss */
+	unsigned CYCLES = c->tol > 1000 ? CYCLES_MAX : 12; /* more stamps when some may be late */
 	uint64_t t[CYCLES_MAX + 1], t2[CYCLES_MAX + 1];
 	unsigned k_hit = 0, k = 1, tries = 0;
-	for (; k <= 1024; k *= 2) {
-		unsigned n, n2;
+	while (k <= 1024) {
+		unsigned n, n2, in, in2;
 		bool hit;
+		double resid, from;
 		TRY(rereads(c, k, CYCLES, t, &n, &hit));
 		if (hit) {
 			k_hit = k;
+			k *= 2;
 			continue;
 		}
-		if (!find_rev(t, n, c->tol, &c->rev, &r->rev_resid_ns))
+		if (!find_rev(t, n, c->tol, &c->rev, &resid, &in))
 			break;
-		if (c->tol > 1000) {
-			/* through noise a wrong period can fit one block's gaps by chance: another
-			 * block's gaps must fit it too (all but a quarter), or it is measured again */
-			bool ok[CYCLES_MAX + 1];
+		if (c->tol > 1000 && tries < 3) {
+			/* through noise a wrong period can gather one block's stamps by chance:
+			 * another block's must be in phase with it too (half of them, within 4
+			 * tolerances or an eighth of a revolution), or it is measured again */
 			TRY(rereads(c, k, CYCLES, t2, &n2, &hit));
-			if (!hit && whole_gaps(t2, n2, c->rev, c->tol, ok) < (n2 - 1) - (n2 - 1) / 4 &&
-			    ++tries < 4) {
-				k /= 2; /* the same k again */
+			in2 = hit ? n2 : in_phase(t2, n2, c->rev, fmin(4 * c->tol, c->rev / 8), &from);
+			if (in2 < (n2 + 1) / 2) {
+				tries++;
 				continue;
 			}
 		}
 		r->rev_ns = c->rev;
 		r->rpm = 60e9 / c->rev;
-		r->rev_samples = n - 1;
+		r->rev_samples = in;
+		r->rev_resid_ns = resid;
 		/* x stayed cached through k_hit + 1 other misses and left after k + 1: the
 		 * segments lie between (a first guess; cache() narrows it) */
 		r->segments = k_hit ? k_hit + 2 : 1;
 		return 0;
 	}
 	r->rotating = false;
-	snprintf(r->why_not, sizeof(r->why_not), "re-reads of one block after %u others show no "
-		 "common period between 2 and 20 ms", k);
+	snprintf(r->why_not, sizeof(r->why_not), "re-reads of one block after %u others do not "
+		 "complete in phase with any period between 2 and 20 ms", k);
 	return 0;
 }
 
@@ -1637,3 +1661,4 @@ out:
 	free(c);
 	return rc;
 }
+

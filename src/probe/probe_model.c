@@ -109,8 +109,8 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 		   "time.\n# Method and accuracy: docs/probe.md. MEASURED figures come from latencies; "
 		   "ASSUMED ones are\n# stated defaults the probe cannot see.\n#\n", source, r->ios,
 		r->elapsed_ns / 1e9);
-	fprintf(f, "# rotation         measured: %.4f ms a revolution (%.3f rpm), from %u whole-revolution "
-		   "gaps,\n#                  worst residual %.1f us\n", r->rev_ns / 1e6, r->rpm,
+	fprintf(f, "# rotation         measured: %.4f ms a revolution (%.3f rpm), from %u re-reads of one "
+		   "block\n#                  in phase, worst residual %.1f us\n", r->rev_ns / 1e6, r->rpm,
 		r->rev_samples, r->rev_resid_ns / 1e3);
 	fprintf(f, "# timing noise     measured: %.1f us (90th percentile of a stamp's lateness over back-to-back\n"
 		   "#                  reads of one block); tolerance between two stamps twice that\n",
