@@ -3,7 +3,7 @@
 set -eu
 pkgs="build-essential cmake pkg-config liburing-dev libaio-dev libblkid-dev libjansson-dev libsqlite3-dev
       libcmocka-dev clang libclang-rt-14-dev fio jq e2fsprogs util-linux
-      libjs-chart.js chromium fuse3 libfuse3-dev"
+      libjs-chart.js chromium fuse3 libfuse3-dev libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -44,6 +44,8 @@ struct iolab_config {
 	char target[IOLAB_TARGETS_MAX][4096];
 	uint64_t size;               /* scratch file size to create (0: targets must exist) */
 	uint64_t offset, length;     /* region; length 0 = to the end */
+	bool split;                  /* --split: under MPI, each rank takes its own slice of the
+					region (docs/scale-out.md); alone, the whole region */
 	unsigned stroke_pct;         /* 0 = not set; else use the first PCT % of each target */
 
 	unsigned npattern;
@@ -163,6 +165,16 @@ struct iolab_spread {
 	double mean, stddev, min, max, ci95;
 };
 
+/* One rank's share of a point run across MPI ranks (docs/scale-out.md). */
+struct iolab_rank_result {
+	unsigned rank;
+	char host[64];
+	double iops, mbps, seconds;
+	uint64_t ios, bytes;
+	double clock_offset_ns; /* its clock against rank 0's (cluster.h) */
+	struct iolab_hist lat;  /* reads and writes */
+};
+
 struct iolab_point {
 	/* parameters */
 	const char *run;  /* config name */
@@ -227,6 +239,10 @@ struct iolab_point {
 	bool replay, replay_timed;
 	uint64_t replay_records, replay_skipped;
 	struct iolab_hist issue_err, lat_issued;
+	/* run across MPI ranks (on rank 0): each rank's share, in rank order; the figures above
+	 * are then the job's (histograms merged, rates summed), 0 and NULL alone */
+	unsigned nranks;
+	struct iolab_rank_result *ranks;
 };
 
 struct iolab_results {
@@ -252,6 +268,10 @@ typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
 /* Set from a signal handler, to the signal's number, to stop the run after the current point
  * (which is marked partial). SIGTERM also removes the scratch files the run created. */
 extern volatile sig_atomic_t iolab_stop_requested;
+
+/* Under MPI (cluster.h): %r and %h in c's targets become this rank's number and host name;
+ * nothing alone. */
+void iolab_config_for_rank(struct iolab_config *c);
 
 /* Number of points c expands into. */
 unsigned iolab_config_points(const struct iolab_config *c);

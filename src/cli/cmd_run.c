@@ -25,6 +25,7 @@
 #include "iolab/parse_number.h"
 #include "iolab/replay.h"
 #include "iolab/run.h"
+#include "iolab/cluster.h"
 #include "iolab/store.h"
 #include "iolab/trace_record.h"
 
@@ -594,6 +595,7 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			c->subsys = subsys;
 			c->model_name = a->config;
 		}
+		iolab_config_for_rank(c); /* mpirun: %r, %h in the targets */
 		cfg[i] = c;
 	}
 	return EXIT_OK;
@@ -681,6 +683,10 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	}
 	if (replay && (status = take_trace(&a, replay, &rp)))
 		goto out;
+	if (iolab_cluster_rank() != 0) { /* under mpirun rank 0 writes the job's results */
+		a.json = a.csv = a.db = a.label = NULL;
+		a.no_db = true;
+	}
 	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");

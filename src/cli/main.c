@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "iolab/cluster.h"
 
 static const struct {
 	const char *name;
@@ -76,8 +77,15 @@ int main(int argc, char **argv)
 		printf("iolab %s\n", IOLAB_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(cmd, commands[i].name))
-			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		struct iolab_err err;
+		if (iolab_cluster_start(&argc, &argv, &err))
+			return cli_errorf(EXIT_USAGE, "%s", err.msg);
+		int status = stdout_checked(commands[i].fn(argc - 1, argv + 1));
+		iolab_cluster_end();
+		return status;
+	}
 	return cli_errorf(EXIT_USAGE, "unknown command '%s' (try 'iolab --help')", cmd);
 }

@@ -102,6 +102,23 @@ static json_t *replay_obj(const struct iolab_point *p)
 	return o;
 }
 
+/* Under MPI, each rank's share of the point (docs/scale-out.md); null for one process. */
+static json_t *ranks_arr(const struct iolab_point *p)
+{
+	if (!p->nranks)
+		return json_null();
+	json_t *a = json_array();
+	for (unsigned i = 0; i < p->nranks; i++) {
+		const struct iolab_rank_result *r = &p->ranks[i];
+		json_array_append_new(a, json_pack("{s:i,s:s,s:f,s:f,s:I,s:I,s:f,s:o,s:o,s:f}", "rank",
+			r->rank, "host", r->host, "iops", r->iops, "mb_per_s", r->mbps, "ios",
+			(json_int_t)r->ios, "bytes", (json_int_t)r->bytes, "seconds", r->seconds,
+			"lat_us", lat_obj(&r->lat), "lat_hist", hist_obj(&r->lat), "clock_offset_us",
+			r->clock_offset_ns / 1e3));
+	}
+	return a;
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -142,6 +159,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "lat_us", lat_obj(&all->lat));
 	json_object_set_new(o, "lat_hist", json_pack("{s:o,s:o}", "read", hist_obj(&p->dir[0].lat),
 						      "write", hist_obj(&p->dir[1].lat)));
+	json_object_set_new(o, "ranks", ranks_arr(p));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",

@@ -220,6 +220,27 @@ static void explain(FILE *f, const struct iolab_results *r)
 	}
 }
 
+/* Under MPI, a row per host under each point's (docs/scale-out.md). */
+static void rank_lines(FILE *f, const struct iolab_results *r)
+{
+	bool any = false;
+	for (unsigned i = 0; i < r->n; i++)
+		any |= r->point[i].nranks > 0;
+	if (!any)
+		return;
+	fprintf(f, "\nper host (a point's row above is their sum over the common window; clock = the "
+		   "host's clock less rank 0's):\n%3s %5s %-20s %11s %9s %9s %9s %9s %10s\n", "#", "rank",
+		"host", "IOPS", "MB/s", "mean us", "p99 us", "max us", "clock us");
+	for (unsigned i = 0; i < r->n; i++)
+		for (unsigned k = 0; k < r->point[i].nranks; k++) {
+			const struct iolab_rank_result *q = &r->point[i].ranks[k];
+			fprintf(f, "%3u %5u %-20.20s %11.0f %9.1f %9.1f %9.1f %9.1f %10.1f\n", i + 1, q->rank,
+				q->host, q->iops, q->mbps, iolab_hist_mean(&q->lat) / 1e3,
+				iolab_hist_percentile(&q->lat, 99) / 1e3,
+				(double)(q->lat.count ? q->lat.max : 0) / 1e3, q->clock_offset_ns / 1e3);
+		}
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false, ctl = false;
@@ -289,6 +310,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fputc('\n', f);
 		free(all);
 	}
+	rank_lines(f, r);
 	rebuild_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);

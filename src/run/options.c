@@ -251,6 +251,11 @@ static int set_direct(struct iolab_config *c, const char *f, const char *v, stru
 	return iolab_parse_bool(f, v, &c->direct, err);
 }
 
+static int set_split(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->split, err);
+}
+
 static int set_buffered(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	bool b;
@@ -562,6 +567,8 @@ static const struct option_entry table[] = {
 	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
 	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
 	{{"stroke", "PCT", "use only the first PCT % of each target (short-stroking)"}, set_stroke},
+	{{"split", NULL, "under mpirun: each rank takes its own slice of the region (docs/scale-out.md)"},
+	 set_split},
 	{{"pattern", "NAME[,NAME]", "access pattern(s) (default rand-read; see 'iolab patterns')"}, set_pattern},
 	{{"bs", "SIZE[,SIZE]", "transfer size(s), replacing the pattern's size mix"}, set_bs},
 	{{"qd", "N[,N]", "outstanding I/Os per worker (default 1; with --rate: the most, default 1024)"},
@@ -638,7 +645,7 @@ static const char *const exclusive[][2] = {
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
 	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
-	"precondition",
+	"precondition", "split",
 };
 
 const char *iolab_option_excludes(const char *name)

@@ -22,7 +22,9 @@
 #include "iolab/subsys_shape.h"
 #include "iolab/target.h"
 #include "iolab/trace_record.h"
+#include "iolab/cluster.h"
 #include "run_internal.h"
+#include "scaleout.h"
 
 volatile sig_atomic_t iolab_stop_requested;
 
@@ -88,6 +90,7 @@ void iolab_results_free(struct iolab_results *res)
 	for (unsigned i = 0; i < res->n; i++) {
 		free(res->point[i].sec_ios);
 		free(res->point[i].sec_bytes);
+		free(res->point[i].ranks);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -218,6 +221,7 @@ static void close_env(struct run_env *env, bool discard)
 			iolab_target_discard(&env->tgt[i]);
 		else
 			iolab_target_close(&env->tgt[i]);
+	env->n = 0;
 }
 
 /* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
@@ -313,7 +317,8 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 					  t->path, t->size, c->offset, len);
 		}
 		env->region[i] = (struct iolab_region){.start = c->offset, .len = len};
-		env->working_set += len;
+		scale_split(c, &env->region[i]);
+		env->working_set += env->region[i].len;
 	}
 	return 0;
 }
@@ -704,6 +709,8 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 			return rc;
 		}
 	}
+	if (!scale_spread(c))
+		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
 	int rc = start_workers(&ctl, w, pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
@@ -1166,11 +1173,15 @@ static void replay_dest(const struct iolab_config *c, const struct run_env *env,
 	}
 }
 
-static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
-		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
-		      struct iolab_err *err)
+/* Checks every point of c and opens its targets (env, with the precondition done); returns 0 or
+ * -errno (err says why), env then closed. */
+static int prepare_points(const struct iolab_config *c, struct iolab_subsys *desc,
+			  struct replay_run *rr, struct run_env *env, struct iolab_err *err)
 {
 	int rc;
+	if (iolab_cluster_active() && (c->steady || c->record))
+		return iolab_errf(err, EINVAL, "--%s: not across MPI ranks (run it on one)",
+				  c->steady ? "steady-state" : "record");
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))
@@ -1199,31 +1210,42 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		return iolab_errf(err, EINVAL, "--precondition: engine '%s' has no target to write",
 				  c->engine->name);
 	writes |= c->precondition; /* the same permission as a write pattern */
-	struct run_env env;
-	rc = open_env(c, writes, &env, err);
+	rc = open_env(c, writes, env, err);
 	if (rc)
 		return rc;
-	env.desc = desc;
+	env->desc = desc;
 	for (unsigned k = 0; k < npoints && !rc; k++) {
 		decode(c, rr, k, &pp);
 		rc = desc ? shape_point(c, &pp, desc, err) : 0;
-		if (!rc && env.no_io)
-			rc = virtual_region(c, &pp, &env, err);
-		if (!rc && rr && (k == 0 || env.no_io)) { /* every record against the targets */
-			replay_dest(c, &env, &rr->dest);
+		if (!rc && env->no_io)
+			rc = virtual_region(c, &pp, env, err);
+		if (!rc && rr && (k == 0 || env->no_io)) { /* every record against the targets */
+			replay_dest(c, env, &rr->dest);
 			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
 		}
 		if (!rc)
-			rc = check_point(c, &env, &pp, err);
+			rc = check_point(c, env, &pp, err);
 		if (!rc && !rr) {
 			struct iolab_gen g;
-			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env.region, env.n, 0, 1, 0, err);
+			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env->region, env->n, 0, 1, 0, err);
 		}
 	}
-	if (rc) {
+	return rc;
+}
+
+static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
+		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
+		      struct iolab_err *err)
+{
+	struct run_env env = {0};
+	/* every rank's checks pass before any rank writes (docs/scale-out.md) */
+	int rc = prepare_points(c, desc, rr, &env, err);
+	if ((rc = iolab_cluster_agree(rc, err->msg, err))) {
 		close_env(&env, true);
 		return rc;
 	}
+	unsigned npoints = iolab_config_points(c);
+	struct point_params pp;
 	if (c->precondition && (rc = precondition(c, &env, res, err))) {
 		close_env(&env, false);
 		return rc;
@@ -1237,7 +1259,21 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		res->point = np;
 		res->cap = res->n + npoints;
 	}
-	for (unsigned k = 0; k < npoints && !iolab_stop_requested; k++) {
+	/* spread over the ranks (a simulation): this rank's points, their places and ends */
+	bool spreads = scale_spread(c);
+	unsigned first = res->n, mine = 0, *ks = calloc(npoints, sizeof(*ks));
+	unsigned char *why = calloc(npoints, 1);
+	if (!ks || !why) {
+		free(ks);
+		free(why);
+		close_env(&env, true);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
+	for (unsigned k = 0; k < npoints; k++) {
+		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
+			break;
+		if (spreads && k % iolab_cluster_size() != iolab_cluster_rank())
+			continue;
 		decode(c, rr, k, &pp);
 		if (desc) /* checked above */
 			shape_point(c, &pp, desc, NULL);
@@ -1326,22 +1362,36 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		double lat_ns = (double)(p->dir[0].lat.sum + p->dir[1].lat.sum);
 		p->qd_reached = p->seconds > 0 ? lat_ns / (p->seconds * 1e9) : 0;
 		add_warnings(c, &env, &pp, p);
-		if (p->first_error && !c->on_error_continue) {
-			res->io_failed = true;
-			break;
-		}
+		bool failed = p->first_error && !c->on_error_continue;
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
-		if (!rr && p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested) {
+		bool short_run = !rr && p->dir[0].ios + p->dir[1].ios < in_flight * p->reps &&
+				 !iolab_stop_requested;
+		if (spreads) {
+			ks[mine] = k;
+			why[mine++] = failed ? SCALE_IO_FAILED : short_run ? SCALE_SHORT : SCALE_GO;
+		}
+		bool stop = scale_point(c, p, failed || short_run);
+		if (failed) {
+			res->io_failed = true;
+			break;
+		}
+		if (short_run) {
 			res->short_point = res->n;
 			break;
 		}
+		if (stop)
+			break;
 	}
+	if (spreads)
+		rc = scale_collect(c, res, first, mine, ks, why, npoints);
+	free(ks);
+	free(why);
 	if (iolab_stop_requested)
 		res->interrupted = true;
 	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
-	return 0;
+	return rc ? iolab_errf(err, -rc, "out of memory") : 0;
 }
 
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,

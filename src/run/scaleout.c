@@ -1,0 +1,244 @@
+/* scaleout.c: a run across MPI ranks (scaleout.h): each rank's targets named by %r and %h, a
+ * shared target split among the ranks, the merge of one point's shares on rank 0, and a
+ * simulation sweep's points gathered in order. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/cluster.h"
+#include "scaleout.h"
+
+void iolab_config_for_rank(struct iolab_config *c)
+{
+	if (!iolab_cluster_active())
+		return;
+	for (unsigned i = 0; i < c->ntargets; i++) {
+		char out[sizeof(c->target[i])];
+		size_t n = 0;
+		for (const char *s = c->target[i]; *s && n + 1 < sizeof(out); s++) {
+			if (s[0] == '%' && (s[1] == 'r' || s[1] == 'h')) {
+				int w = s[1] == 'r'
+					? snprintf(out + n, sizeof(out) - n, "%u", iolab_cluster_rank())
+					: snprintf(out + n, sizeof(out) - n, "%s", iolab_cluster_host());
+				n += (size_t)w < sizeof(out) - n ? (size_t)w : sizeof(out) - n - 1;
+				s++;
+			} else {
+				out[n++] = *s;
+			}
+		}
+		out[n] = 0;
+		memcpy(c->target[i], out, n + 1);
+	}
+}
+
+bool scale_spread(const struct iolab_config *c)
+{
+	return iolab_cluster_active() && (c->engine->flags & IOLAB_ENGINE_VIRTUAL);
+}
+
+void scale_split(const struct iolab_config *c, struct iolab_region *r)
+{
+	unsigned n = iolab_cluster_size(), k = iolab_cluster_rank();
+	if (!c->split || n < 2)
+		return;
+	uint64_t align = r->len / n >= (1u << 20) ? (1u << 20) : 4096;
+	uint64_t part = r->len / n / align * align;
+	r->start += part * k;
+	r->len = k + 1 == n ? r->len - part * k : part;
+}
+
+/* What a rank sends rank 0 of one point. */
+struct share {
+	struct iolab_dir_result dir[2];
+	struct iolab_spread iops, mbps;
+	double seconds, qd_reached;
+	unsigned inflight_max;
+	int first_error, partial;
+};
+
+/* a + b for spreads of independent figures: means, extremes add; variances add. */
+static void spread_add(struct iolab_spread *a, const struct iolab_spread *b)
+{
+	a->mean += b->mean;
+	a->min += b->min;
+	a->max += b->max;
+	a->stddev = sqrt(a->stddev * a->stddev + b->stddev * b->stddev);
+	a->ci95 = sqrt(a->ci95 * a->ci95 + b->ci95 * b->ci95);
+}
+
+bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
+{
+	if (!iolab_cluster_active() || scale_spread(c))
+		return stop;
+	unsigned n = iolab_cluster_size();
+	struct share *mine = calloc(1, sizeof(*mine)), *all = NULL;
+	if (iolab_cluster_rank() == 0)
+		all = calloc(n, sizeof(*all));
+	if (!mine || (iolab_cluster_rank() == 0 && !all)) {
+		fprintf(stderr, "iolab: out of memory\n");
+		exit(2);
+	}
+	*mine = (struct share){.iops = p->iops, .mbps = p->mbps, .seconds = p->seconds,
+			       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
+			       .first_error = p->first_error, .partial = p->partial};
+	memcpy(mine->dir, p->dir, sizeof(p->dir));
+	iolab_cluster_gather(mine, sizeof(*mine), all);
+	free(mine);
+	if (all && (p->ranks = calloc(n, sizeof(*p->ranks)))) {
+		p->nranks = n;
+		for (unsigned r = 0; r < n; r++) {
+			const struct share *s = &all[r];
+			struct iolab_rank_result *q = &p->ranks[r];
+			q->rank = r;
+			snprintf(q->host, sizeof(q->host), "%s", iolab_cluster_host_of(r));
+			q->iops = s->iops.mean;
+			q->mbps = s->mbps.mean;
+			q->seconds = s->seconds;
+			q->ios = s->dir[0].ios + s->dir[1].ios;
+			q->bytes = s->dir[0].bytes + s->dir[1].bytes;
+			q->clock_offset_ns = iolab_cluster_offset_ns(r);
+			q->lat = s->dir[0].lat;
+			iolab_hist_merge(&q->lat, &s->dir[1].lat);
+			if (r == 0)
+				continue;
+			for (int d = 0; d < 2; d++) {
+				p->dir[d].ios += s->dir[d].ios;
+				p->dir[d].bytes += s->dir[d].bytes;
+				p->dir[d].errors += s->dir[d].errors;
+				iolab_hist_merge(&p->dir[d].lat, &s->dir[d].lat);
+			}
+			spread_add(&p->iops, &s->iops);
+			spread_add(&p->mbps, &s->mbps);
+			p->qd_reached += s->qd_reached;
+			p->inflight_max += s->inflight_max;
+			if (!p->first_error)
+				p->first_error = s->first_error;
+			p->partial |= s->partial;
+		}
+	}
+	free(all);
+	return iolab_cluster_any(stop);
+}
+
+/* One spread point on the wire: its place, why it ends the run, the point, its series. */
+struct wire {
+	unsigned k, nsec;
+	unsigned char stop;
+	struct iolab_point p;
+};
+
+/* A part's kind names a string of the sender's; on the wire it is its place here. */
+static const char *const kinds[] = {"host", "bus", "channel", "controller", "volume", "drive",
+				    "link"};
+
+static const char *kind_out(const char *k)
+{
+	for (uintptr_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (k && !strcmp(k, kinds[i]))
+			return (const char *)(i + 1);
+	return NULL;
+}
+
+static const char *kind_in(const char *k)
+{
+	uintptr_t i = (uintptr_t)k;
+	return i >= 1 && i <= sizeof(kinds) / sizeof(kinds[0]) ? kinds[i - 1] : "part";
+}
+
+int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsigned first,
+		  unsigned mine, const unsigned *k, const unsigned char *stop, unsigned npoints)
+{
+	if (!scale_spread(c))
+		return 0;
+	size_t size = 0;
+	for (unsigned i = 0; i < mine; i++)
+		size += sizeof(struct wire) + 2 * res->point[first + i].nsec * sizeof(uint64_t);
+	char *buf = malloc(size ? size : 1), *at = buf;
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < mine; i++) {
+		const struct iolab_point *p = &res->point[first + i];
+		struct wire w = {.k = k[i], .nsec = p->nsec, .stop = stop[i], .p = *p};
+		for (unsigned j = 0; j < p->ncomp; j++)
+			w.p.comp[j].kind = kind_out(p->comp[j].kind);
+		memcpy(at, &w, sizeof(w));
+		at += sizeof(w);
+		memcpy(at, p->sec_ios, p->nsec * sizeof(uint64_t));
+		at += p->nsec * sizeof(uint64_t);
+		memcpy(at, p->sec_bytes, p->nsec * sizeof(uint64_t));
+		at += p->nsec * sizeof(uint64_t);
+	}
+	void *all = NULL;
+	size_t *len = calloc(iolab_cluster_size(), sizeof(size_t));
+	int rc = len ? iolab_cluster_gatherv(buf, size, &all, len) : -ENOMEM;
+	free(buf);
+	/* every rank's own points go; rank 0 puts the sweep's in their place */
+	for (unsigned i = 0; i < mine; i++) {
+		free(res->point[first + i].sec_ios);
+		free(res->point[first + i].sec_bytes);
+	}
+	res->n = first;
+	if (rc || iolab_cluster_rank() != 0) {
+		free(len);
+		free(all);
+		return rc;
+	}
+	struct iolab_point *slot = calloc(npoints, sizeof(*slot));
+	unsigned char *have = calloc(npoints, 1), *why = calloc(npoints, 1);
+	if (!slot || !have || !why) {
+		free(slot), free(have), free(why), free(len), free(all);
+		return -ENOMEM;
+	}
+	const char *from = all;
+	size_t total = 0;
+	for (unsigned r = 0; r < iolab_cluster_size(); r++)
+		total += len[r];
+	for (const char *end = from + total; from < end;) {
+		struct wire w;
+		memcpy(&w, from, sizeof(w));
+		from += sizeof(w);
+		struct iolab_point *p = &slot[w.k];
+		*p = w.p;
+		p->run = c->name; /* the same run on every rank: its strings are rank 0's */
+		p->engine = c->engine->name;
+		p->model = c->model_name;
+		for (unsigned j = 0; j < p->ncomp; j++)
+			p->comp[j].kind = kind_in(p->comp[j].kind);
+		p->sec_ios = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
+		p->sec_bytes = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
+		if (p->sec_ios && p->sec_bytes) {
+			memcpy(p->sec_ios, from, w.nsec * sizeof(uint64_t));
+			memcpy(p->sec_bytes, from + w.nsec * sizeof(uint64_t), w.nsec * sizeof(uint64_t));
+		} else {
+			p->nsec = 0;
+		}
+		from += 2 * w.nsec * sizeof(uint64_t);
+		have[w.k] = 1;
+		why[w.k] = w.stop;
+	}
+	res->io_failed = false;
+	res->short_point = 0;
+	for (unsigned i = 0; i < npoints; i++) {
+		if (!have[i])
+			break; /* after a point that ended the run on its rank */
+		res->point[res->n++] = slot[i];
+		have[i] = 0;
+		if (why[i] == SCALE_IO_FAILED) {
+			res->io_failed = true;
+			break;
+		}
+		if (why[i] == SCALE_SHORT) {
+			res->short_point = res->n;
+			break;
+		}
+	}
+	for (unsigned i = 0; i < npoints; i++)
+		if (have[i]) {
+			free(slot[i].sec_ios);
+			free(slot[i].sec_bytes);
+		}
+	free(slot), free(have), free(why), free(len), free(all);
+	return 0;
+}
