@@ -46,6 +46,7 @@ bench: build
 	bench/vs-fio.sh
 	bench/sim-speed.sh
 	bench/sim-validate-speed.sh
+	bench/scale-out.sh
 
 clean:
 	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD)

@@ -36,14 +36,19 @@ double iolab_cluster_offset_ns(unsigned r);
  * on every rank if all succeeded; otherwise the first failed rank's rc on every rank, with err
  * "host H (rank R): msg". Collective: every rank must call it. */
 int iolab_cluster_agree(int rc, const char *msg, struct iolab_err *err);
-/* A barrier: the ranks leave it together. */
-void iolab_cluster_barrier(void);
-/* True on every rank if flag is true on any. */
+/* The collectives below wait unless the run is stopped meanwhile (iolab_stop_requested: SIGINT,
+ * or the SIGTERM with which mpirun ends a job one of whose ranks died): the collective is then
+ * given up, the job is lost, and every later one returns at once. */
+bool iolab_cluster_lost(void);
+/* A barrier: the ranks leave it together. False if the job was lost. */
+bool iolab_cluster_barrier(void);
+/* True on every rank if flag is true on any (true if the job was lost). */
 bool iolab_cluster_any(bool flag);
-/* Gathers n bytes from every rank into all (size() * n bytes, rank order) on rank 0. */
-void iolab_cluster_gather(const void *mine, size_t n, void *all);
+/* Gathers n bytes from every rank into all (size() * n bytes, rank order) on rank 0. False if
+ * the job was lost (all then undefined). */
+bool iolab_cluster_gather(const void *mine, size_t n, void *all);
 /* Gathers a variable number of bytes from every rank on rank 0: *all (malloc'd, rank order) and
- * len[r] per rank. Returns 0 or -ENOMEM (on rank 0). */
+ * len[r] per rank. Returns 0, -ENOMEM (on rank 0) or -ECANCELED (the job was lost). */
 int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len);
 
 #endif

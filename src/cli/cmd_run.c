@@ -470,6 +470,9 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 					    "steady-state result; give more --time or lower %s/--workers",
 					    res.short_point, ios, kept, lower);
 	}
+	if (iolab_cluster_lost())
+		cli_errorf(EXIT_INTERRUPTED, "the MPI job lost a rank (mpirun names it); the points "
+			   "finished before are kept");
 	if (res.interrupted)
 		status = EXIT_INTERRUPTED;
 	iolab_results_free(&res);

@@ -12,6 +12,7 @@
 #ifdef IOLAB_HAVE_MPI
 #include <mpi.h>
 #endif
+#include "iolab/run.h" /* iolab_stop_requested */
 
 static struct {
 	bool active;
@@ -19,6 +20,7 @@ static struct {
 	char host[IOLAB_HOST_MAX];
 	char (*hosts)[IOLAB_HOST_MAX]; /* rank 0: every rank's */
 	double *offset_ns;             /* rank 0: every rank's clock offset */
+	bool lost;                     /* a collective was given up: the job is ending */
 } cl = {.size = 1};
 
 /* Did mpirun (Open MPI, or another PMI launcher) start this process as one of several? */
@@ -34,6 +36,7 @@ static bool launched(void)
 }
 
 bool iolab_cluster_active(void) { return cl.active; }
+bool iolab_cluster_lost(void) { return cl.lost; }
 unsigned iolab_cluster_rank(void) { return cl.rank; }
 unsigned iolab_cluster_size(void) { return cl.size; }
 
@@ -92,6 +95,29 @@ static void measure_offsets(void)
 	}
 }
 
+/* Waits for a collective, unless the run is stopped meanwhile (SIGINT, or SIGTERM: mpirun ends
+ * the job that way when a rank died, and a collective would then wait for it forever): the
+ * collective is given up and the job lost. */
+static bool wait_for(MPI_Request *rq)
+{
+	for (unsigned spin = 0;; spin++) {
+		int done = 0;
+		MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return true;
+		if (iolab_stop_requested) {
+			cl.lost = true;
+			return false;
+		}
+		if (spin > 1000) { /* then leave the cores to the ranks beside this one: naps
+				    * from 50 us, doubling to 1 ms */
+			unsigned shift = spin - 1000 < 5 ? spin - 1000 : 5;
+			struct timespec ts = {0, (50000L << shift) < 1000000L ? 50000L << shift : 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
 int iolab_cluster_start(int *argc, char ***argv, struct iolab_err *err)
 {
 	(void)err;
@@ -127,7 +153,7 @@ void iolab_cluster_end(void)
 	MPI_Initialized(&on);
 	if (on)
 		MPI_Finalized(&off);
-	if (on && !off)
+	if (on && !off && !cl.lost) /* a lost job ends without the ranks that left it */
 		MPI_Finalize();
 	free(cl.hosts);
 	free(cl.offset_ns);
@@ -139,13 +165,20 @@ int iolab_cluster_agree(int rc, const char *msg, struct iolab_err *err)
 {
 	if (!cl.active)
 		return rc;
+	if (cl.lost)
+		return rc ? rc : iolab_errf(err, ECANCELED, "the job lost a rank");
 	struct { int rc; char msg[sizeof(err->msg)]; } mine = {.rc = rc}, *all = NULL;
 	if (rc)
 		snprintf(mine.msg, sizeof(mine.msg), "%s", msg ? msg : "failed");
 	all = malloc(cl.size * sizeof(*all));
 	if (!all)
 		MPI_Abort(MPI_COMM_WORLD, 2);
-	MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, MPI_COMM_WORLD);
+	MPI_Request rq;
+	MPI_Iallgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, MPI_COMM_WORLD, &rq);
+	if (!wait_for(&rq)) {
+		free(all);
+		return rc ? rc : iolab_errf(err, ECANCELED, "the job lost a rank");
+	}
 	char hosts[IOLAB_HOST_MAX];
 	int out = 0;
 	for (unsigned r = 0; r < cl.size && !out; r++) {
@@ -162,28 +195,36 @@ int iolab_cluster_agree(int rc, const char *msg, struct iolab_err *err)
 	return out;
 }
 
-void iolab_cluster_barrier(void)
+bool iolab_cluster_barrier(void)
 {
-	if (cl.active)
-		MPI_Barrier(MPI_COMM_WORLD);
+	if (!cl.active || cl.lost)
+		return !cl.lost;
+	MPI_Request rq;
+	MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+	return wait_for(&rq);
 }
 
 bool iolab_cluster_any(bool flag)
 {
-	if (!cl.active)
-		return flag;
+	if (!cl.active || cl.lost)
+		return flag || cl.lost;
 	int in = flag, out = 0;
-	MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-	return out;
+	MPI_Request rq;
+	MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD, &rq);
+	return !wait_for(&rq) || out;
 }
 
-void iolab_cluster_gather(const void *mine, size_t n, void *all)
+bool iolab_cluster_gather(const void *mine, size_t n, void *all)
 {
 	if (!cl.active) {
 		memcpy(all, mine, n);
-		return;
+		return true;
 	}
-	MPI_Gather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (cl.lost)
+		return false;
+	MPI_Request rq;
+	MPI_Igather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+	return wait_for(&rq);
 }
 
 int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
@@ -196,6 +237,8 @@ int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
 		memcpy(*all, mine, n);
 		return 0;
 	}
+	if (cl.lost)
+		return -ECANCELED;
 	int in = (int)n, *counts = NULL, *displs = NULL, total = 0, rc = 0;
 	if (cl.rank == 0) {
 		counts = calloc(cl.size, sizeof(int));
@@ -203,7 +246,13 @@ int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
 		if (!counts || !displs)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	MPI_Gather(&in, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Request rq;
+	MPI_Igather(&in, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+	if (!wait_for(&rq)) {
+		free(counts);
+		free(displs);
+		return -ECANCELED;
+	}
 	if (cl.rank == 0) {
 		for (unsigned r = 0; r < cl.size; r++) {
 			displs[r] = total;
@@ -214,8 +263,15 @@ int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
 		if (!*all)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	MPI_Gatherv(mine, in, MPI_BYTE, cl.rank == 0 ? *all : NULL, counts, displs, MPI_BYTE, 0,
-		    MPI_COMM_WORLD);
+	MPI_Igatherv(mine, in, MPI_BYTE, cl.rank == 0 ? *all : NULL, counts, displs, MPI_BYTE, 0,
+		     MPI_COMM_WORLD, &rq);
+	if (!wait_for(&rq)) {
+		rc = -ECANCELED;
+		if (cl.rank == 0) {
+			free(*all);
+			*all = NULL;
+		}
+	}
 	free(counts);
 	free(displs);
 	return rc;
@@ -242,12 +298,13 @@ int iolab_cluster_agree(int rc, const char *msg, struct iolab_err *err)
 	return rc;
 }
 
-void iolab_cluster_barrier(void) {}
+bool iolab_cluster_barrier(void) { return true; }
 bool iolab_cluster_any(bool flag) { return flag; }
 
-void iolab_cluster_gather(const void *mine, size_t n, void *all)
+bool iolab_cluster_gather(const void *mine, size_t n, void *all)
 {
 	memcpy(all, mine, n);
+	return true;
 }
 
 int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)

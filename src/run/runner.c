@@ -541,7 +541,7 @@ struct watch {
 	uint64_t t_end;           /* when the last worker finished */
 };
 
-/* Waits for the workers, twenty times a second: passes a stop request on, samples the system at
+/* Waits for the workers, looking twenty times a second: passes a stop request on, samples the system at
  * the end of the ramp, and reports progress twice a second. */
 static void watch_workers(const struct iolab_config *c, const struct run_env *env, struct point_ctl *ctl,
 			  struct worker *w, unsigned n, struct iolab_progress pr, iolab_progress_fn progress,
@@ -559,8 +559,22 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 			all &= atomic_load(&w[i].finished);
 		if (all)
 			break;
-		struct timespec ts = {0, 50 * 1000 * 1000};
-		nanosleep(&ts, NULL);
+		/* a twentieth of a second, or until the last worker finishes (a simulated point
+		 * takes milliseconds) */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&ctl->lock);
+		all = true;
+		for (unsigned i = 0; i < n; i++)
+			all &= atomic_load(&w[i].finished);
+		if (!all)
+			pthread_cond_timedwait(&ctl->cond, &ctl->lock, &ts);
+		pthread_mutex_unlock(&ctl->lock);
 		if (iolab_stop_requested)
 			atomic_store(&ctl->stop, true);
 		if (!wt->sampled && iolab_clock_ns() >= mstart) {
@@ -1272,7 +1286,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 	for (unsigned k = 0; k < npoints; k++) {
 		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
 			break;
-		if (spreads && k % iolab_cluster_size() != iolab_cluster_rank())
+		if (spreads && !scale_mine(k))
 			continue;
 		decode(c, rr, k, &pp);
 		if (desc) /* checked above */

@@ -38,6 +38,12 @@ bool scale_spread(const struct iolab_config *c)
 	return iolab_cluster_active() && (c->engine->flags & IOLAB_ENGINE_VIRTUAL);
 }
 
+bool scale_mine(unsigned k)
+{
+	unsigned n = iolab_cluster_size(), lap = k / n, i = k % n;
+	return (lap % 2 ? n - 1 - i : i) == iolab_cluster_rank();
+}
+
 void scale_split(const struct iolab_config *c, struct iolab_region *r)
 {
 	unsigned n = iolab_cluster_size(), k = iolab_cluster_rank();
@@ -84,8 +90,15 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 			       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
 			       .first_error = p->first_error, .partial = p->partial};
 	memcpy(mine->dir, p->dir, sizeof(p->dir));
-	iolab_cluster_gather(mine, sizeof(*mine), all);
+	bool whole = iolab_cluster_gather(mine, sizeof(*mine), all);
 	free(mine);
+	if (!whole) { /* the job was lost: this is one host's share */
+		p->partial = true;
+		iolab_point_warn(p, "the job lost a rank: this point holds host %s's share only",
+				 iolab_cluster_host());
+		free(all);
+		return true;
+	}
 	if (all && (p->ranks = calloc(n, sizeof(*p->ranks)))) {
 		p->nranks = n;
 		for (unsigned r = 0; r < n; r++) {
@@ -174,6 +187,10 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 	size_t *len = calloc(iolab_cluster_size(), sizeof(size_t));
 	int rc = len ? iolab_cluster_gatherv(buf, size, &all, len) : -ENOMEM;
 	free(buf);
+	if (rc == -ECANCELED) { /* the job was lost: this rank's finished points stay */
+		free(len);
+		return 0;
+	}
 	/* every rank's own points go; rank 0 puts the sweep's in their place */
 	for (unsigned i = 0; i < mine; i++) {
 		free(res->point[first + i].sec_ios);

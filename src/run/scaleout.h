@@ -14,6 +14,10 @@ enum scale_stop { SCALE_GO, SCALE_IO_FAILED, SCALE_SHORT };
 /* True if c's points are spread over the ranks (a simulation), false if every rank runs them
  * all (a measurement) or there is one rank. */
 bool scale_spread(const struct iolab_config *c);
+/* Spread points: true if point k of the sweep is this rank's. The ranks take the points in
+ * turns, going back and forth (0 1 2 3 3 2 1 0 0 1 ...): a sweep's cost usually grows along its
+ * innermost list (the queue depth), and each rank then gets as many dear points as cheap ones. */
+bool scale_mine(unsigned k);
 /* --split: this rank's slice of a target's region, on a 1 MiB boundary (4 KiB for a region
  * under 1 MiB a rank); the last rank also takes what is left. */
 void scale_split(const struct iolab_config *c, struct iolab_region *r);

@@ -451,6 +451,9 @@ void *iolab_worker_main(void *arg)
 	if (!w->rc && !atomic_load(&w->ctl->stop))
 		run_loop(w, &s);
 	free_state(w, &s);
+	pthread_mutex_lock(&c->lock); /* the runner waits on cond for the last one */
 	atomic_store(&w->finished, true);
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
 	return NULL;
 }

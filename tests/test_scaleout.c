@@ -1,0 +1,220 @@
+/* test_scaleout.c: one run across MPI ranks (docs/scale-out.md), under a real mpirun with 2 and
+ * 4 ranks on this machine (--oversubscribe; --allow-run-as-root as root). Asserted: each
+ * point's latency histogram is the exact merge of the ranks' (merged here again from the
+ * per-rank histograms of the JSON), its I/Os and IOPS the sums of theirs, every rank named by
+ * host; a simulated sweep spread over 4 ranks prints and writes exactly what one process does;
+ * a rank whose target cannot be created stops the job before anything is written, and the
+ * message names its host and rank; a rank killed during a run leaves rank 0 the points finished
+ * before. Skips, saying why, without Open MPI. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char mpirun[1024];
+
+/* The mpirun prefix, or false (the test skips) if MPI is not there. */
+static bool have_mpi(void)
+{
+#ifndef IOLAB_HAVE_MPI
+	fprintf(stderr, "SKIP: iolab was built without MPI (libopenmpi-dev)\n");
+	return false;
+#else
+	if (th_sh("command -v mpirun >/dev/null 2>&1")) {
+		fprintf(stderr, "SKIP: no mpirun (openmpi-bin)\n");
+		return false;
+	}
+	/* Open MPI keeps its plugins' memory to the end and unloads them first: LeakSanitizer
+	 * cannot tell those from iolab's, so it is off for the ranks (AddressSanitizer stays) */
+	snprintf(mpirun, sizeof(mpirun), "ASAN_OPTIONS=detect_leaks=0 mpirun -x ASAN_OPTIONS "
+		 "--oversubscribe%s", geteuid() == 0 ? " --allow-run-as-root" : "");
+	return true;
+#endif
+}
+
+/* Adds the buckets of a lat_hist array ([[low, high, count], ...]) into sum, keyed by low. */
+static void add_buckets(json_t *sum, json_t *hist)
+{
+	size_t i;
+	json_t *b;
+	json_array_foreach(hist, i, b) {
+		char key[32];
+		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(json_array_get(b, 0)));
+		json_int_t n = json_integer_value(json_object_get(sum, key));
+		json_object_set_new(sum, key, json_integer(n + json_integer_value(json_array_get(b, 2))));
+	}
+}
+
+static void merged_run(unsigned n)
+{
+	char out[600];
+	snprintf(out, sizeof(out), "%s/ranks%u.json", th_dir, n);
+	assert_int_equal(th_sh("cd %s && %s -n %u $B run f%u.%%r --size 8M --pattern rand-read,seq-read "
+			       "--qd 2 --time 0.5 --no-db --quiet --json %s >/dev/null", th_dir, mpirun,
+			       n, n, out), 0);
+	json_t *j = th_load_json(out);
+	assert_non_null(j);
+	json_t *points = json_object_get(j, "points");
+	assert_int_equal(json_array_size(points), 2);
+	size_t i;
+	json_t *p;
+	json_array_foreach(points, i, p) {
+		json_t *ranks = json_object_get(p, "ranks");
+		assert_int_equal(json_array_size(ranks), n);
+		json_t *mine = json_object(), *theirs = json_object();
+		add_buckets(mine, json_object_get(json_object_get(p, "lat_hist"), "read"));
+		add_buckets(mine, json_object_get(json_object_get(p, "lat_hist"), "write"));
+		json_int_t ios = 0;
+		double iops = 0;
+		size_t r;
+		json_t *q;
+		json_array_foreach(ranks, r, q) {
+			assert_int_equal(json_integer_value(json_object_get(q, "rank")), r);
+			assert_true(strlen(json_string_value(json_object_get(q, "host"))) > 0);
+			assert_true(json_integer_value(json_object_get(q, "ios")) > 0);
+			ios += json_integer_value(json_object_get(q, "ios"));
+			iops += json_real_value(json_object_get(q, "iops"));
+			add_buckets(theirs, json_object_get(q, "lat_hist"));
+			assert_non_null(json_object_get(q, "clock_offset_us"));
+			char f[600];
+			snprintf(f, sizeof(f), "%s/f%u.%zu", th_dir, n, r);
+			assert_true(th_exists(f)); /* %r named each rank's own file */
+		}
+		assert_int_equal(json_integer_value(json_object_get(p, "ios")), ios);
+		assert_true(fabs(json_real_value(json_object_get(p, "iops")) - iops) <= 1e-6 * iops);
+		assert_true(json_object_size(mine) > 0);
+		assert_true(json_equal(mine, theirs)); /* the exact merge, bucket by bucket */
+		json_decref(mine);
+		json_decref(theirs);
+	}
+	json_decref(j);
+}
+
+static void two_ranks(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	merged_run(2);
+}
+
+static void four_ranks(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	merged_run(4);
+}
+
+/* A simulated sweep over 4 ranks: the table and the JSON of one process, byte for byte. */
+static void sweep_as_one(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	const char *sweep = "sim --array raid5:4,8 --stripe 16k,64k,256k --drive atlas10k --pattern "
+			    "database --qd 8 --time 0.5 --no-db";
+	assert_int_equal(th_sh("cd %s && $B %s > one.txt && $B %s --json one.json >/dev/null",
+			       th_dir, sweep, sweep), 0);
+	assert_int_equal(th_sh("cd %s && %s -n 4 $B %s > four.txt && %s -n 4 $B %s --json four.json "
+			       ">/dev/null", th_dir, mpirun, sweep, mpirun, sweep), 0);
+	assert_int_equal(th_sh("cd %s && cmp one.txt four.txt && cmp one.json four.json", th_dir), 0);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/one.txt", th_dir);
+	char *t = th_read_file(path, NULL);
+	assert_non_null(strstr(t, "raid5 8x256k")); /* the last of the 6 points is there */
+	free(t);
+}
+
+/* Rank 1's target cannot be created: the job stops before any rank writes, naming the host. */
+static void bad_target(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	assert_int_equal(th_sh("mkdir -p %s/d0", th_dir), 0);
+	int rc = th_sh("cd %s && %s -n 2 $B run d%%r/f --size 8M --pattern rand-write --qd 2 --time 0.5 "
+		       "--no-db > bad.out 2> bad.err", th_dir, mpirun);
+	assert_int_equal(rc, 2);
+	char path[600], want[400];
+	snprintf(path, sizeof(path), "%s/bad.err", th_dir);
+	char *e = th_read_file(path, NULL);
+	snprintf(want, sizeof(want), "iolab: host %s (rank 1): ", host);
+	if (!strstr(e, want) || !strstr(e, "d1/f"))
+		fail_msg("expected '%s' about d1/f in:\n%s", want, e);
+	free(e);
+	snprintf(path, sizeof(path), "%s/d0/f", th_dir);
+	assert_false(th_exists(path)); /* rank 0 wrote nothing either */
+}
+
+/* --split: two ranks write disjoint halves of one existing file. */
+static void split_file(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	char f[600];
+	snprintf(f, sizeof(f), "%s/shared.img", th_dir);
+	th_make_file(f, 16 << 20);
+	assert_int_equal(th_sh("cd %s && %s -n 2 $B run shared.img --split --force --pattern seq-write "
+			       "--bs 1m --qd 2 --time 0.5 --no-db --json split.json > /dev/null",
+			       th_dir, mpirun), 0);
+	snprintf(f, sizeof(f), "%s/split.json", th_dir);
+	json_t *j = th_load_json(f);
+	assert_non_null(j);
+	json_t *p = json_array_get(json_object_get(j, "points"), 0);
+	assert_int_equal(json_array_size(json_object_get(p, "ranks")), 2);
+	json_decref(j);
+}
+
+/* Rank 1 is killed during the third point: rank 0 keeps, prints and saves the points finished
+ * before, the one in progress marked partial, and says why. */
+static void rank_dies(void **state)
+{
+	(void)state;
+	if (!have_mpi())
+		skip();
+	int rc = th_sh("cd %s && (%s -n 2 $B run g.%%r --size 8M --pattern rand-read --bs 4k,8k,16k,32k "
+		       "--qd 2 --time 1 --no-db --json dies.json > dies.out 2> dies.err & m=$!; "
+		       "sleep 2.6; for p in $(pgrep -f 'run g.%%r'); do tr '\\0' '\\n' < /proc/$p/environ "
+		       "| grep -qx OMPI_COMM_WORLD_RANK=1 && kill -9 $p; done; wait $m)", th_dir, mpirun);
+	assert_true(rc != 0);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/dies.err", th_dir);
+	char *e = th_read_file(path, NULL);
+	if (!strstr(e, "lost a rank"))
+		fail_msg("no word of the lost rank in:\n%s", e);
+	free(e);
+	snprintf(path, sizeof(path), "%s/dies.json", th_dir);
+	json_t *j = th_load_json(path);
+	assert_non_null(j);
+	json_t *points = json_object_get(j, "points");
+	size_t n = json_array_size(points);
+	assert_true(n >= 2 && n < 4);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(points, 0), "ranks")), 2);
+	json_decref(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(two_ranks),
+		cmocka_unit_test(four_ranks),
+		cmocka_unit_test(sweep_as_one),
+		cmocka_unit_test(bad_target),
+		cmocka_unit_test(split_file),
+		cmocka_unit_test(rank_dies),
+	};
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
+}
