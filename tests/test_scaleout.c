@@ -59,7 +59,7 @@ static void merged_run(unsigned n)
 	char out[600];
 	snprintf(out, sizeof(out), "%s/ranks%u.json", th_dir, n);
 	assert_int_equal(th_sh("cd %s && %s -n %u $B run f%u.%%r --size 8M --pattern rand-read,seq-read "
-			       "--qd 2 --time 0.5 --no-db --quiet --json %s >/dev/null", th_dir, mpirun,
+			       "--qd 2 --ramp 0.2 --time 0.5 --no-db --quiet --json %s >/dev/null", th_dir, mpirun,
 			       n, n, out), 0);
 	json_t *j = th_load_json(out);
 	assert_non_null(j);
@@ -81,6 +81,9 @@ static void merged_run(unsigned n)
 			assert_int_equal(json_integer_value(json_object_get(q, "rank")), r);
 			assert_true(strlen(json_string_value(json_object_get(q, "host"))) > 0);
 			assert_true(json_integer_value(json_object_get(q, "ios")) > 0);
+			/* the measured window starts after every rank's ramp, and lasts --time */
+			double sec = json_real_value(json_object_get(q, "seconds"));
+			assert_true(sec > 0.4 && sec < 2);
 			ios += json_integer_value(json_object_get(q, "ios"));
 			iops += json_real_value(json_object_get(q, "iops"));
 			add_buckets(theirs, json_object_get(q, "lat_hist"));

@@ -34,6 +34,9 @@ struct point_ctl {
 	unsigned ready;    /* workers set up (or failed), under lock */
 	bool go;           /* under lock: t0 is set, start */
 	uint64_t t0;       /* start of the ramp */
+	bool sync_start;   /* across MPI ranks: the measured time starts at mstart, set by the
+			      runner once every rank's ramp is over (0 until then) */
+	_Atomic uint64_t mstart;
 	atomic_bool stop;  /* interrupt, or an I/O error with on-error stop */
 	atomic_int first_error;
 };

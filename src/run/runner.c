@@ -538,17 +538,45 @@ static int start_workers(struct point_ctl *ctl, struct worker *w, unsigned n, un
 struct watch {
 	struct sys_sample start;  /* at the end of the ramp */
 	bool sampled;             /* start was taken (false: the run ended within the ramp) */
+	uint64_t mstart;          /* when the measured time started */
 	uint64_t t_end;           /* when the last worker finished */
 };
 
-/* Waits for the workers, looking twenty times a second: passes a stop request on, samples the system at
- * the end of the ramp, and reports progress twice a second. */
+/* Waits on ctl's condition until a worker finishes or until (iolab_clock_ns()), 50 ms at most. */
+static void wait_workers(struct point_ctl *ctl, struct worker *w, unsigned n, uint64_t until)
+{
+	uint64_t t = iolab_clock_ns(), wait = 50 * 1000 * 1000;
+	if (until > t && until - t < wait)
+		wait = until - t;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)(wait / 1000000000);
+	ts.tv_nsec += (long)(wait % 1000000000);
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&ctl->lock);
+	bool all = true;
+	for (unsigned i = 0; i < n; i++)
+		all &= atomic_load(&w[i].finished);
+	if (!all)
+		pthread_cond_timedwait(&ctl->cond, &ctl->lock, &ts);
+	pthread_mutex_unlock(&ctl->lock);
+}
+
+/* Waits for the workers, looking twenty times a second: passes a stop request on, samples the
+ * system at the end of the ramp, and reports progress twice a second. Across MPI ranks
+ * (ctl->sync_start) the ramp ends on every rank together: a barrier, after which the workers
+ * learn when the measured time starts (docs/scale-out.md). */
 static void watch_workers(const struct iolab_config *c, const struct run_env *env, struct point_ctl *ctl,
 			  struct worker *w, unsigned n, struct iolab_progress pr, iolab_progress_fn progress,
 			  void *ctx, struct watch *wt)
 {
 	uint64_t mstart = ctl->t0 + c->ramp_ns;
-	wt->sampled = c->ramp_ns == 0;
+	bool synced = !ctl->sync_start;
+	wt->mstart = mstart;
+	wt->sampled = c->ramp_ns == 0 && synced;
 	if (wt->sampled)
 		sample_system(env, &wt->start);
 	double t_last = now_s();
@@ -559,25 +587,18 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 			all &= atomic_load(&w[i].finished);
 		if (all)
 			break;
-		/* a twentieth of a second, or until the last worker finishes (a simulated point
-		 * takes milliseconds) */
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_mutex_lock(&ctl->lock);
-		all = true;
-		for (unsigned i = 0; i < n; i++)
-			all &= atomic_load(&w[i].finished);
-		if (!all)
-			pthread_cond_timedwait(&ctl->cond, &ctl->lock, &ts);
-		pthread_mutex_unlock(&ctl->lock);
+		/* a twentieth of a second, until the ramp's end, or until the last worker
+		 * finishes (a simulated point takes milliseconds) */
+		wait_workers(ctl, w, n, synced ? UINT64_MAX : mstart);
 		if (iolab_stop_requested)
 			atomic_store(&ctl->stop, true);
-		if (!wt->sampled && iolab_clock_ns() >= mstart) {
+		if (!synced && iolab_clock_ns() >= mstart) { /* every rank's ramp is over */
+			iolab_cluster_barrier();
+			wt->mstart = mstart = iolab_clock_ns();
+			atomic_store(&ctl->mstart, mstart);
+			synced = true;
+		}
+		if (!wt->sampled && synced && iolab_clock_ns() >= mstart) {
 			sample_system(env, &wt->start);
 			wt->sampled = true;
 		}
@@ -593,6 +614,8 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 			progress(&pr, ctx);
 		}
 	}
+	if (!synced) /* ended within the ramp: the other ranks still meet here */
+		iolab_cluster_barrier();
 	wt->t_end = iolab_clock_ns();
 }
 
@@ -707,8 +730,10 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
+		.sync_start = iolab_cluster_active() && !scale_spread(c),
 	};
 	atomic_init(&ctl.stop, false);
+	atomic_init(&ctl.mstart, 0);
 	atomic_init(&ctl.first_error, 0);
 	pthread_mutex_init(&ctl.lock, NULL);
 	pthread_cond_init(&ctl.cond, NULL);
@@ -753,7 +778,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	double wall = seconds > 0 ? seconds : 1e-9;
 	*iops = (double)(rep[0].ios + rep[1].ios) / wall;
 	*mbps = (double)(rep[0].bytes + rep[1].bytes) / wall / 1e6;
-	double wall_span = wt.sampled ? (double)(wt.t_end - (ctl.t0 + c->ramp_ns)) / 1e9 : 0;
+	double wall_span = wt.sampled ? (double)(wt.t_end - wt.mstart) / 1e9 : 0;
 	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		add_system_deltas(p, &wt.start, &end, wall_span);
 	p->seconds += seconds;

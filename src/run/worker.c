@@ -353,6 +353,17 @@ static inline void account(struct worker *w, struct loop_state *s, struct loop_c
 	w->sec_bytes[*sec] += io->len;
 }
 
+/* Across MPI ranks: takes the start of the measured time once the runner has set it. */
+static void sync_clock(const struct point_ctl *c, struct loop_clock *k, uint64_t *next_sec)
+{
+	uint64_t m = atomic_load_explicit(&c->mstart, memory_order_acquire);
+	if (!m)
+		return;
+	k->mstart = m;
+	k->end = c->time_ns ? m + c->time_ns : UINT64_MAX;
+	*next_sec = m + NS_PER_S;
+}
+
 static void run_loop(struct worker *w, struct loop_state *s)
 {
 	struct point_ctl *c = w->ctl;
@@ -368,11 +379,12 @@ static void run_loop(struct worker *w, struct loop_state *s)
 	 * synchronous engine, whose I/Os are finished when submit returns, gives whole batches. */
 	unsigned reap_max = ops->flags & IOLAB_ENGINE_SYNC ? qd : 1;
 	uint64_t t0 = ops->now ? now_of(&s->eng) : c->t0;
-	struct loop_clock k = {.mstart = t0 + c->ramp_ns};
+	/* across MPI ranks the measured time starts when the runner says (sync_clock()) */
+	struct loop_clock k = {.mstart = c->sync_start ? UINT64_MAX : t0 + c->ramp_ns};
 	bool dry = false; /* a trace is over: the I/Os in flight finish and count */
-	k.end = c->time_ns ? k.mstart + c->time_ns : UINT64_MAX;
+	k.end = c->time_ns && !c->sync_start ? k.mstart + c->time_ns : UINT64_MAX;
 	k.budget = c->bytes_per_worker ? c->bytes_per_worker : UINT64_MAX;
-	uint64_t next_sec = k.mstart + NS_PER_S, completions = 0;
+	uint64_t next_sec = c->sync_start ? UINT64_MAX : k.mstart + NS_PER_S, completions = 0;
 	unsigned sec = 0;
 	pace_start(pc, t0);
 	s->t0 = t0;
@@ -383,6 +395,8 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	for (;;) {
+		if (k.mstart == UINT64_MAX && c->sync_start)
+			sync_clock(c, &k, &next_sec);
 		uint64_t now = paced ? now_of(&s->eng) : 0;
 		if (!k.stopping && !dry) {
 			bool failed = false;
