@@ -28,9 +28,10 @@ unsigned iolab_cluster_rank(void);  /* 0 alone */
 unsigned iolab_cluster_size(void);  /* 1 alone */
 const char *iolab_cluster_host(void); /* this rank's host name */
 /* The host name and the clock offset (its CLOCK_REALTIME minus rank 0's, measured at the start
- * by the quickest of 8 round trips, in ns) of rank r; on rank 0 only. */
+ * by the quickest of 16 round trips, in ns; *err_ns, if not NULL, its bound) of rank r; on rank
+ * 0 only. */
 const char *iolab_cluster_host_of(unsigned r);
-double iolab_cluster_offset_ns(unsigned r);
+double iolab_cluster_offset_ns(unsigned r, double *err_ns);
 
 /* Every rank reports how its preparation went: rc (0 or -errno) and, if not 0, msg. Returns 0
  * on every rank if all succeeded; otherwise the first failed rank's rc on every rank, with err

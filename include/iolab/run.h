@@ -171,7 +171,8 @@ struct iolab_rank_result {
 	char host[64];
 	double iops, mbps, seconds;
 	uint64_t ios, bytes;
-	double clock_offset_ns; /* its clock against rank 0's (cluster.h) */
+	double clock_offset_ns; /* its clock against rank 0's (cluster.h), */
+	double clock_error_ns;  /* within this */
 	struct iolab_hist lat;  /* reads and writes */
 };
 

@@ -20,6 +20,7 @@ static struct {
 	char host[IOLAB_HOST_MAX];
 	char (*hosts)[IOLAB_HOST_MAX]; /* rank 0: every rank's */
 	double *offset_ns;             /* rank 0: every rank's clock offset */
+	double *offset_err_ns;         /* and its bound: half the quickest round trip */
 	bool lost;                     /* a collective was given up: the job is ending */
 } cl = {.size = 1};
 
@@ -52,8 +53,10 @@ const char *iolab_cluster_host_of(unsigned r)
 	return cl.hosts && r < cl.size ? cl.hosts[r] : iolab_cluster_host();
 }
 
-double iolab_cluster_offset_ns(unsigned r)
+double iolab_cluster_offset_ns(unsigned r, double *err_ns)
 {
+	if (err_ns)
+		*err_ns = cl.offset_err_ns && r < cl.size ? cl.offset_err_ns[r] : 0;
 	return cl.offset_ns && r < cl.size ? cl.offset_ns[r] : 0;
 }
 
@@ -64,35 +67,6 @@ static int64_t realtime_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Rank 0 sends each rank a few pings; a rank answers with its clock. The offset is the answer
- * less the middle of the quickest round trip (NTP's estimate; its error is below half that
- * round trip). */
-static void measure_offsets(void)
-{
-	enum { ROUNDS = 8 };
-	for (unsigned r = 1; r < cl.size; r++) {
-		int64_t best_rtt = INT64_MAX;
-		for (unsigned k = 0; k < ROUNDS; k++) {
-			int64_t t_remote = 0;
-			if (cl.rank == 0) {
-				int64_t t0 = realtime_ns();
-				MPI_Send(&t0, 1, MPI_INT64_T, (int)r, 7, MPI_COMM_WORLD);
-				MPI_Recv(&t_remote, 1, MPI_INT64_T, (int)r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				int64_t t1 = realtime_ns();
-				if (t1 - t0 < best_rtt) {
-					best_rtt = t1 - t0;
-					cl.offset_ns[r] = (double)(t_remote - t0) - (double)(t1 - t0) / 2;
-				}
-			} else if (cl.rank == r) {
-				int64_t t0;
-				MPI_Recv(&t0, 1, MPI_INT64_T, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				t_remote = realtime_ns();
-				MPI_Send(&t_remote, 1, MPI_INT64_T, 0, 7, MPI_COMM_WORLD);
-			}
-		}
-	}
 }
 
 /* Waits for a collective, unless the run is stopped meanwhile (SIGINT, or SIGTERM: mpirun ends
@@ -118,6 +92,40 @@ static bool wait_for(MPI_Request *rq)
 	}
 }
 
+/* Rank 0 sends each rank a few pings; a rank answers with its clock. The offset is the answer
+ * less the middle of the quickest round trip (NTP's estimate; its error is below half that
+ * round trip). The ranks waiting their turn nap (wait_for()), so that on a machine with fewer
+ * cores than ranks the two talking get them. */
+static void measure_offsets(void)
+{
+	enum { ROUNDS = 16 };
+	for (unsigned r = 1; r < cl.size; r++) {
+		int64_t best_rtt = INT64_MAX;
+		for (unsigned k = 0; k < ROUNDS; k++) {
+			int64_t t_remote = 0;
+			if (cl.rank == 0) {
+				int64_t t0 = realtime_ns();
+				MPI_Send(&t0, 1, MPI_INT64_T, (int)r, 7, MPI_COMM_WORLD);
+				MPI_Recv(&t_remote, 1, MPI_INT64_T, (int)r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				int64_t t1 = realtime_ns();
+				if (t1 - t0 < best_rtt) {
+					best_rtt = t1 - t0;
+					cl.offset_ns[r] = (double)(t_remote - t0) - (double)(t1 - t0) / 2;
+					cl.offset_err_ns[r] = (double)(t1 - t0) / 2;
+				}
+			} else if (cl.rank == r) {
+				int64_t t0;
+				MPI_Request rq;
+				MPI_Irecv(&t0, 1, MPI_INT64_T, 0, 7, MPI_COMM_WORLD, &rq);
+				if (!wait_for(&rq))
+					return;
+				t_remote = realtime_ns();
+				MPI_Send(&t_remote, 1, MPI_INT64_T, 0, 7, MPI_COMM_WORLD);
+			}
+		}
+	}
+}
+
 int iolab_cluster_start(int *argc, char ***argv, struct iolab_err *err)
 {
 	(void)err;
@@ -134,7 +142,8 @@ int iolab_cluster_start(int *argc, char ***argv, struct iolab_err *err)
 	if (cl.rank == 0) {
 		cl.hosts = calloc(cl.size, sizeof(*cl.hosts));
 		cl.offset_ns = calloc(cl.size, sizeof(*cl.offset_ns));
-		if (!cl.hosts || !cl.offset_ns)
+		cl.offset_err_ns = calloc(cl.size, sizeof(*cl.offset_err_ns));
+		if (!cl.hosts || !cl.offset_ns || !cl.offset_err_ns)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	MPI_Gather(cl.host, IOLAB_HOST_MAX, MPI_CHAR, cl.hosts, IOLAB_HOST_MAX, MPI_CHAR, 0,
@@ -157,8 +166,9 @@ void iolab_cluster_end(void)
 		MPI_Finalize();
 	free(cl.hosts);
 	free(cl.offset_ns);
+	free(cl.offset_err_ns);
 	cl.hosts = NULL;
-	cl.offset_ns = NULL;
+	cl.offset_ns = cl.offset_err_ns = NULL;
 }
 
 int iolab_cluster_agree(int rc, const char *msg, struct iolab_err *err)

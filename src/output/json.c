@@ -110,11 +110,11 @@ static json_t *ranks_arr(const struct iolab_point *p)
 	json_t *a = json_array();
 	for (unsigned i = 0; i < p->nranks; i++) {
 		const struct iolab_rank_result *r = &p->ranks[i];
-		json_array_append_new(a, json_pack("{s:i,s:s,s:f,s:f,s:I,s:I,s:f,s:o,s:o,s:f}", "rank",
-			r->rank, "host", r->host, "iops", r->iops, "mb_per_s", r->mbps, "ios",
+		json_array_append_new(a, json_pack("{s:i,s:s,s:f,s:f,s:I,s:I,s:f,s:o,s:o,s:f,s:f}",
+			"rank", r->rank, "host", r->host, "iops", r->iops, "mb_per_s", r->mbps, "ios",
 			(json_int_t)r->ios, "bytes", (json_int_t)r->bytes, "seconds", r->seconds,
 			"lat_us", lat_obj(&r->lat), "lat_hist", hist_obj(&r->lat), "clock_offset_us",
-			r->clock_offset_ns / 1e3));
+			r->clock_offset_ns / 1e3, "clock_error_us", r->clock_error_ns / 1e3));
 	}
 	return a;
 }

@@ -229,15 +229,18 @@ static void rank_lines(FILE *f, const struct iolab_results *r)
 	if (!any)
 		return;
 	fprintf(f, "\nper host (a point's row above is their sum over the common window; clock = the "
-		   "host's clock less rank 0's):\n%3s %5s %-20s %11s %9s %9s %9s %9s %10s\n", "#", "rank",
+		   "host's clock less rank 0's):\n%3s %5s %-20s %11s %9s %9s %9s %9s %18s\n", "#", "rank",
 		"host", "IOPS", "MB/s", "mean us", "p99 us", "max us", "clock us");
 	for (unsigned i = 0; i < r->n; i++)
 		for (unsigned k = 0; k < r->point[i].nranks; k++) {
 			const struct iolab_rank_result *q = &r->point[i].ranks[k];
-			fprintf(f, "%3u %5u %-20.20s %11.0f %9.1f %9.1f %9.1f %9.1f %10.1f\n", i + 1, q->rank,
+			char clock[40];
+			snprintf(clock, sizeof(clock), "%.1f \u00b1 %.1f", q->clock_offset_ns / 1e3,
+				 q->clock_error_ns / 1e3);
+			fprintf(f, "%3u %5u %-20.20s %11.0f %9.1f %9.1f %9.1f %9.1f %18s\n", i + 1, q->rank,
 				q->host, q->iops, q->mbps, iolab_hist_mean(&q->lat) / 1e3,
 				iolab_hist_percentile(&q->lat, 99) / 1e3,
-				(double)(q->lat.count ? q->lat.max : 0) / 1e3, q->clock_offset_ns / 1e3);
+				(double)(q->lat.count ? q->lat.max : 0) / 1e3, clock);
 		}
 }
 

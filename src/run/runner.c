@@ -1221,6 +1221,9 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 	if (iolab_cluster_active() && (c->steady || c->record))
 		return iolab_errf(err, EINVAL, "--%s: not across MPI ranks (run it on one)",
 				  c->steady ? "steady-state" : "record");
+	if (iolab_cluster_active() && c->split && c->size)
+		return iolab_errf(err, EINVAL, "--split: the ranks share one target, which --size would "
+				  "have each of them create: create it first (one process), then split it");
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))

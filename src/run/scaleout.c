@@ -111,7 +111,7 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 			q->seconds = s->seconds;
 			q->ios = s->dir[0].ios + s->dir[1].ios;
 			q->bytes = s->dir[0].bytes + s->dir[1].bytes;
-			q->clock_offset_ns = iolab_cluster_offset_ns(r);
+			q->clock_offset_ns = iolab_cluster_offset_ns(r, &q->clock_error_ns);
 			q->lat = s->dir[0].lat;
 			iolab_hist_merge(&q->lat, &s->dir[1].lat);
 			if (r == 0)
