@@ -62,7 +62,28 @@ struct share {
 	double seconds, qd_reached;
 	unsigned inflight_max;
 	int first_error, partial;
+	unsigned nwarn;
+	uint32_t warn_detail;
+	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
 };
+
+/* Rank r's warnings join p's: the same words once, others under the host's name. */
+static void merge_warnings(struct iolab_point *p, const struct share *s, unsigned r)
+{
+	for (unsigned i = 0; i < s->nwarn; i++) {
+		bool seen = false;
+		for (unsigned k = 0; k < p->nwarn && !seen; k++)
+			seen = !strcmp(p->warn[k], s->warn[i]);
+		if (seen)
+			continue;
+		if (s->warn_detail & (UINT32_C(1) << i))
+			iolab_point_warn_detail(p, "host %s (rank %u): %s", iolab_cluster_host_of(r), r,
+						s->warn[i]);
+		else
+			iolab_point_warn(p, "host %s (rank %u): %s", iolab_cluster_host_of(r), r,
+					 s->warn[i]);
+	}
+}
 
 /* a + b for spreads of independent figures: means, extremes add; variances add. */
 static void spread_add(struct iolab_spread *a, const struct iolab_spread *b)
@@ -88,8 +109,10 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 	}
 	*mine = (struct share){.iops = p->iops, .mbps = p->mbps, .seconds = p->seconds,
 			       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
-			       .first_error = p->first_error, .partial = p->partial};
+			       .first_error = p->first_error, .partial = p->partial,
+			       .nwarn = p->nwarn, .warn_detail = p->warn_detail};
 	memcpy(mine->dir, p->dir, sizeof(p->dir));
+	memcpy(mine->warn, p->warn, sizeof(p->warn));
 	bool whole = iolab_cluster_gather(mine, sizeof(*mine), all);
 	free(mine);
 	if (!whole) { /* the job was lost: this is one host's share */
@@ -129,6 +152,7 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 			if (!p->first_error)
 				p->first_error = s->first_error;
 			p->partial |= s->partial;
+			merge_warnings(p, s, r);
 		}
 	}
 	free(all);
