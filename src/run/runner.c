@@ -730,7 +730,9 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
-		.sync_start = iolab_cluster_active() && !scale_spread(c),
+		/* across ranks with a ramp, the measured time starts after every rank's (without
+		 * one, the barrier before the workers start is the start) */
+		.sync_start = iolab_cluster_active() && !scale_spread(c) && c->ramp_ns > 0,
 	};
 	atomic_init(&ctl.stop, false);
 	atomic_init(&ctl.mstart, 0);
