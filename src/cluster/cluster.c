@@ -60,6 +60,23 @@ double iolab_cluster_offset_ns(unsigned r, double *err_ns)
 	return cl.offset_ns && r < cl.size ? cl.offset_ns[r] : 0;
 }
 
+/* The gathers of one rank: its own bytes. */
+static bool gather_alone(const void *mine, size_t n, void *all)
+{
+	memcpy(all, mine, n);
+	return true;
+}
+
+static int gatherv_alone(const void *mine, size_t n, void **all, size_t *len)
+{
+	len[0] = n;
+	*all = malloc(n ? n : 1);
+	if (!*all)
+		return -ENOMEM;
+	memcpy(*all, mine, n);
+	return 0;
+}
+
 #ifdef IOLAB_HAVE_MPI
 
 static int64_t realtime_ns(void)
@@ -149,9 +166,9 @@ int iolab_cluster_start(int *argc, char ***argv, struct iolab_err *err)
 	MPI_Gather(cl.host, IOLAB_HOST_MAX, MPI_CHAR, cl.hosts, IOLAB_HOST_MAX, MPI_CHAR, 0,
 		   MPI_COMM_WORLD);
 	measure_offsets();
-	if (cl.rank != 0) { /* rank 0 speaks for the job */
-		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-			return 0;
+	if (cl.rank != 0) { /* rank 0 speaks for the job; a rank that cannot be silenced runs on */
+		bool quiet = freopen("/dev/null", "w", stdout) && freopen("/dev/null", "w", stderr);
+		(void)quiet;
 	}
 	return 0;
 }
@@ -226,10 +243,8 @@ bool iolab_cluster_any(bool flag)
 
 bool iolab_cluster_gather(const void *mine, size_t n, void *all)
 {
-	if (!cl.active) {
-		memcpy(all, mine, n);
-		return true;
-	}
+	if (!cl.active)
+		return gather_alone(mine, n, all);
 	if (cl.lost)
 		return false;
 	MPI_Request rq;
@@ -239,14 +254,8 @@ bool iolab_cluster_gather(const void *mine, size_t n, void *all)
 
 int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
 {
-	if (!cl.active) {
-		len[0] = n;
-		*all = malloc(n ? n : 1);
-		if (!*all)
-			return -ENOMEM;
-		memcpy(*all, mine, n);
-		return 0;
-	}
+	if (!cl.active)
+		return gatherv_alone(mine, n, all, len);
 	if (cl.lost)
 		return -ECANCELED;
 	int in = (int)n, *counts = NULL, *displs = NULL, total = 0, rc = 0;
@@ -313,18 +322,12 @@ bool iolab_cluster_any(bool flag) { return flag; }
 
 bool iolab_cluster_gather(const void *mine, size_t n, void *all)
 {
-	memcpy(all, mine, n);
-	return true;
+	return gather_alone(mine, n, all);
 }
 
 int iolab_cluster_gatherv(const void *mine, size_t n, void **all, size_t *len)
 {
-	len[0] = n;
-	*all = malloc(n ? n : 1);
-	if (!*all)
-		return -ENOMEM;
-	memcpy(*all, mine, n);
-	return 0;
+	return gatherv_alone(mine, n, all, len);
 }
 
 #endif
