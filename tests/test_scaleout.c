@@ -164,7 +164,8 @@ static void bad_target(void **state)
 	assert_false(th_exists(path)); /* rank 0 wrote nothing either */
 }
 
-/* --split: two ranks write disjoint halves of one existing file. */
+/* --split: two ranks write disjoint halves of one existing file; each rank's region is half
+ * the file (a 1 MiB file, split, cannot hold a 1 MiB transfer; whole, it can). */
 static void split_file(void **state)
 {
 	(void)state;
@@ -182,6 +183,18 @@ static void split_file(void **state)
 	json_t *p = json_array_get(json_object_get(j, "points"), 0);
 	assert_int_equal(json_array_size(json_object_get(p, "ranks")), 2);
 	json_decref(j);
+
+	snprintf(f, sizeof(f), "%s/small.img", th_dir);
+	th_make_file(f, 1 << 20);
+	const char *read1m = "run small.img --force --pattern seq-read --bs 1m --time 0.2 --no-db";
+	assert_int_equal(th_sh("cd %s && %s -n 2 $B %s > /dev/null", th_dir, mpirun, read1m), 0);
+	assert_int_equal(th_sh("cd %s && %s -n 2 $B %s --split > /dev/null 2> small.err", th_dir,
+			       mpirun, read1m), 2);
+	snprintf(f, sizeof(f), "%s/small.err", th_dir);
+	char *e = th_read_file(f, NULL);
+	if (!strstr(e, "(524288 bytes) cannot hold a 1048576-byte transfer"))
+		fail_msg("expected rank's half region (524288 bytes) refused in:\n%s", e);
+	free(e);
 }
 
 /* Rank 1 is killed during the third point: rank 0 keeps, prints and saves the points finished

@@ -142,7 +142,8 @@ struct iolab_rebuild_report {
 #define IOLAB_COMP_MAX 160 /* host, buses, controllers, volumes, channels and drives */
 struct iolab_comp_report {
 	char name[32];       /* "host", "volume", "drive3", or the name a subsystem file gives */
-	const char *kind;    /* "host", "bus", "controller", "volume", "channel", "drive" */
+	char kind[16];       /* "host", "bus", "controller", "volume", "channel", "drive" (held
+				in the report, so that it is plain data, as MPI ranks exchange it) */
 	uint64_t ios, bytes; /* requests (a bus or channel: transfers) it finished, and their bytes */
 	uint64_t hits;       /* a controller: requests served from its cache alone */
 	double rated_mb_s;   /* a bus or channel: its advertised rate (0: it has none) */

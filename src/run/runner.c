@@ -542,8 +542,16 @@ struct watch {
 	uint64_t t_end;           /* when the last worker finished */
 };
 
+static bool all_finished(const struct worker *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!atomic_load(&w[i].finished))
+			return false;
+	return true;
+}
+
 /* Waits on ctl's condition until a worker finishes or until (iolab_clock_ns()), 50 ms at most. */
-static void wait_workers(struct point_ctl *ctl, struct worker *w, unsigned n, uint64_t until)
+static void wait_workers(struct point_ctl *ctl, const struct worker *w, unsigned n, uint64_t until)
 {
 	uint64_t t = iolab_clock_ns(), wait = 50 * 1000 * 1000;
 	if (until > t && until - t < wait)
@@ -556,11 +564,8 @@ static void wait_workers(struct point_ctl *ctl, struct worker *w, unsigned n, ui
 		ts.tv_sec++;
 		ts.tv_nsec -= 1000000000;
 	}
-	pthread_mutex_lock(&ctl->lock);
-	bool all = true;
-	for (unsigned i = 0; i < n; i++)
-		all &= atomic_load(&w[i].finished);
-	if (!all)
+	pthread_mutex_lock(&ctl->lock); /* a worker sets finished under it, then signals */
+	if (!all_finished(w, n))
 		pthread_cond_timedwait(&ctl->cond, &ctl->lock, &ts);
 	pthread_mutex_unlock(&ctl->lock);
 }
@@ -581,12 +586,7 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 		sample_system(env, &wt->start);
 	double t_last = now_s();
 	uint64_t last_done = 0;
-	for (;;) {
-		bool all = true;
-		for (unsigned i = 0; i < n; i++)
-			all &= atomic_load(&w[i].finished);
-		if (all)
-			break;
+	while (!all_finished(w, n)) {
 		/* a twentieth of a second, until the ramp's end, or until the last worker
 		 * finishes (a simulated point takes milliseconds) */
 		wait_workers(ctl, w, n, synced ? UINT64_MAX : mstart);

@@ -166,24 +166,6 @@ struct wire {
 	struct iolab_point p;
 };
 
-/* A part's kind names a string of the sender's; on the wire it is its place here. */
-static const char *const kinds[] = {"host", "bus", "channel", "controller", "volume", "drive",
-				    "link"};
-
-static const char *kind_out(const char *k)
-{
-	for (uintptr_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (k && !strcmp(k, kinds[i]))
-			return (const char *)(i + 1);
-	return NULL;
-}
-
-static const char *kind_in(const char *k)
-{
-	uintptr_t i = (uintptr_t)k;
-	return i >= 1 && i <= sizeof(kinds) / sizeof(kinds[0]) ? kinds[i - 1] : "part";
-}
-
 int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsigned first,
 		  unsigned mine, const unsigned *k, const unsigned char *stop, unsigned npoints)
 {
@@ -198,8 +180,6 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 	for (unsigned i = 0; i < mine; i++) {
 		const struct iolab_point *p = &res->point[first + i];
 		struct wire w = {.k = k[i], .nsec = p->nsec, .stop = stop[i], .p = *p};
-		for (unsigned j = 0; j < p->ncomp; j++)
-			w.p.comp[j].kind = kind_out(p->comp[j].kind);
 		memcpy(at, &w, sizeof(w));
 		at += sizeof(w);
 		memcpy(at, p->sec_ios, p->nsec * sizeof(uint64_t));
@@ -245,8 +225,6 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		p->run = c->name; /* the same run on every rank: its strings are rank 0's */
 		p->engine = c->engine->name;
 		p->model = c->model_name;
-		for (unsigned j = 0; j < p->ncomp; j++)
-			p->comp[j].kind = kind_in(p->comp[j].kind);
 		p->sec_ios = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		p->sec_bytes = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		if (p->sec_ios && p->sec_bytes) {

@@ -377,7 +377,7 @@ void iolab_comp_controller_set_row(struct iolab_comp *c, uint64_t row_blocks)
 void iolab_comp_controller_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
 	*out = ((const struct ctl *)c->priv)->rep;
-	out->kind = "controller";
+	snprintf(out->kind, sizeof(out->kind), "%s", "controller");
 }
 
 uint64_t iolab_comp_controller_dirty_bytes(const struct iolab_comp *c)

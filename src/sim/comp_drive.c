@@ -166,7 +166,7 @@ int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struc
 void iolab_comp_drive_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
 	*out = ((const struct drive *)c->priv)->rep;
-	out->kind = "drive";
+	snprintf(out->kind, sizeof(out->kind), "%s", "drive");
 }
 
 const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c)

@@ -122,6 +122,6 @@ void iolab_comp_link_report(const struct iolab_comp *c, struct iolab_comp_report
 	*out = l->rep;
 	if (l->owner) /* held now: count the time so far */
 		out->busy_ns += (double)c->sim->now - l->held_since;
-	out->kind = l->t.kind == IOLAB_LINK_BUS ? "bus" : "channel";
+	snprintf(out->kind, sizeof(out->kind), "%s", l->t.kind == IOLAB_LINK_BUS ? "bus" : "channel");
 	out->rated_mb_s = l->t.rated_mb_s;
 }

@@ -740,7 +740,7 @@ void iolab_comp_volume_report(const struct iolab_comp *c, struct iolab_comp_repo
 	const struct volume *v = c->priv;
 	const struct rebuild *b = &v->rb;
 	*out = v->rep;
-	out->kind = "volume";
+	snprintf(out->kind, sizeof(out->kind), "%s", "volume");
 	if (!b->rate)
 		return;
 	uint64_t done = b->done * v->unit < v->member_blocks ? b->done * v->unit : v->member_blocks;
