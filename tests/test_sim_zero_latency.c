@@ -46,6 +46,7 @@ static void open_model(struct iolab_disk_model *m, bool zero_latency)
 	}
 	m->zero_latency_read = zero_latency;
 	m->zero_latency_write = zero_latency;
+	m->rw_switch_ns = 0; /* DiskSim's drive: no step between reading and writing one track */
 }
 
 /* Service time (ns) of one request arriving at `at` on a new drive. */

@@ -120,6 +120,10 @@ struct iolab_disk_model {
 	uint64_t seek_single_ns, seek_avg_ns, seek_full_ns; /* datasheet figures (formula) */
 	int64_t write_settle_ns;      /* may be negative (writes settle faster than reads) */
 	uint64_t head_switch_ns;
+	uint64_t rw_switch_ns;        /* changing between reading and writing on one track: the head
+					 moves by the offset between its read and write elements
+					 (the microjog) and settles; head_switch_ns unless given */
+	bool rw_switch_given;
 	/* controller */
 	uint64_t bus_ns_per_block;    /* interface transfer time per block */
 	uint64_t ovh_read_hit[2];     /* command overhead, indexed by the previous command: 0 read, 1 write */

@@ -185,8 +185,8 @@ static void show_text(const struct iolab_disk_model *m, const struct figures *f)
 	else
 		printf("%-12s fitted to the datasheet figures (single %.3f, average %.3f, full %.3f ms)\n",
 		       "", m->seek_single_ns / 1e6, m->seek_avg_ns / 1e6, m->seek_full_ns / 1e6);
-	printf("%-12s head switch %.3f ms, write settle %+.3f ms\n", "", m->head_switch_ns / 1e6,
-	       m->write_settle_ns / 1e6);
+	printf("%-12s head switch %.3f ms, read/write switch %.3f ms, write settle %+.3f ms\n", "",
+	       m->head_switch_ns / 1e6, m->rw_switch_ns / 1e6, m->write_settle_ns / 1e6);
 	if (m->access == IOLAB_ACCESS_AVG_ROTATION)
 		printf("%-12s rotational latency taken as half a revolution (access_time)\n", "");
 	else if (m->access == IOLAB_ACCESS_CONSTANT)
@@ -246,6 +246,7 @@ static int show_json(const struct iolab_disk_model *m, const struct figures *f)
 	json_object_set_new(root, "seek_full_ms", json_real(f->seek_full_ms));
 	json_object_set_new(root, "seek_points", json_integer(m->nseek));
 	json_object_set_new(root, "head_switch_ms", json_real(m->head_switch_ns / 1e6));
+	json_object_set_new(root, "read_write_switch_ms", json_real(m->rw_switch_ns / 1e6));
 	json_object_set_new(root, "write_settle_ms", json_real(m->write_settle_ns / 1e6));
 	json_object_set_new(root, "bus_us_per_block", json_real(m->bus_ns_per_block / 1e3));
 	json_object_set_new(root, "interface_mb_s", f->interface_mb_s > 0 ? json_real(f->interface_mb_s)

@@ -61,6 +61,8 @@ struct iolab_disk {
 	bool last_write;
 	/* arm */
 	uint32_t cyl, head;
+	bool wrote;                /* its last media access was a write (the head's write element
+				      is on the track) */
 	uint64_t cont_lbn;         /* the block that would follow the last one read or written */
 	double cont_t;             /* ... at this time, without repositioning (cont_lbn 0: none) */
 	double arm_free;           /* foreground media work (read or flush) ends */
@@ -144,7 +146,21 @@ int iolab_disk_submit(struct iolab_disk *d, struct iolab_disk_req *r)
 
 /* ---- the arm --------------------------------------------------------------------------- */
 
-/* Time to move the arm from where it is to p (seek or head switch, the longer; writes settle). */
+/* The head is on p's track with the element this access uses: no repositioning. */
+static bool on_track(const struct iolab_disk *d, const struct iolab_phys *p, bool write)
+{
+	return p->cyl == d->cyl && p->head == d->head && write == d->wrote;
+}
+
+static void arm_at(struct iolab_disk *d, const struct iolab_phys *p, bool write)
+{
+	d->cyl = p->cyl;
+	d->head = p->head;
+	d->wrote = write;
+}
+
+/* Time to move the arm from where it is to p: the seek, or the switch to another head or to the
+ * head's other element (rw_switch_ns), the longer; writes settle. */
 static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bool write)
 {
 	uint32_t dist = p->cyl > d->cyl ? p->cyl - d->cyl : d->cyl - p->cyl;
@@ -156,8 +172,11 @@ static double move_ns(const struct iolab_disk *d, const struct iolab_phys *p, bo
 	}
 	else if (d->m->seek_type == IOLAB_SEEK_CONSTANT) /* also for 0 cylinders (see reach_bg) */
 		t = (double)iolab_model_seek_ns(d->m, 0, false);
-	if (p->head != d->head && (double)d->m->head_switch_ns > t)
-		t = (double)d->m->head_switch_ns;
+	double sw = p->head != d->head ? (double)d->m->head_switch_ns : 0;
+	if (write != d->wrote && (double)d->m->rw_switch_ns > sw)
+		sw = (double)d->m->rw_switch_ns;
+	if (sw > t)
+		t = sw;
 	if (t > 0 && write) /* a negative settle (manual B.4.3) shortens it, never below 0 */
 		t = fmax(0, t + (double)d->m->write_settle_ns);
 	return t;
@@ -183,7 +202,7 @@ static double rotate_ns(const struct iolab_disk *d, const struct iolab_phys *p, 
 static double position_ns(const struct iolab_disk *d, const struct iolab_phys *p, double t, bool write,
 			  bool cont, double *mv)
 {
-	bool same = p->cyl == d->cyl && p->head == d->head;
+	bool same = on_track(d, p, write);
 	if (d->m->access == IOLAB_ACCESS_CONSTANT) { /* per request: no mechanics at all */
 		*mv = 0;
 		return cont ? 0 : (double)d->m->access_const_ns;
@@ -211,8 +230,7 @@ static double reach_bg(struct iolab_disk *d, const struct iolab_phys *p, double 
 		d->st.seek_ns += mv;
 		d->st.rotate_ns += w;
 	}
-	d->cyl = p->cyl;
-	d->head = p->head;
+	arm_at(d, p, write);
 	return t + w;
 }
 
@@ -361,11 +379,13 @@ static void pf_credit(struct iolab_disk *d, double until)
 		struct iolab_phys p;
 		pf_place(d, &p);
 		uint32_t cyl = d->cyl, head = d->head;
+		bool wrote = d->wrote;
 		double room = slot_free(d, d->pf_next, p.sector_ns);
 		double start = reach_bg(d, &p, room > d->pf_t ? room : d->pf_t, false, true);
 		if (start + p.sector_ns > until) {
 			d->cyl = cyl;
 			d->head = head;
+			d->wrote = wrote;
 			return;
 		}
 		/* The following sectors of this track come back to back: take as many at once as
@@ -430,8 +450,7 @@ static double pf_stop(struct iolab_disk *d, double t)
 	pf_place(d, &p);
 	double room = slot_free(d, d->pf_next, p.sector_ns), from = room > d->pf_t ? room : d->pf_t;
 	double mv = move_ns(d, &p, false), seek_end = from + mv;
-	d->cyl = p.cyl;
-	d->head = p.head;
+	arm_at(d, &p, false);
 	d->pf_on = false;
 	if (t < seek_end)
 		return seek_end;
@@ -556,11 +575,10 @@ static double zl_sector(struct iolab_disk *d, struct zl_track *z, const struct i
 	if (!z->on || p->cyl != z->cyl || p->head != z->head) {
 		double from = z->on ? z->end : t;
 		zl_close(d, z);
-		double mv = p->cyl == d->cyl && p->head == d->head ? 0 : move_ns(d, p, write);
+		double mv = on_track(d, p, write) ? 0 : move_ns(d, p, write);
 		d->st.seeks += p->cyl != d->cyl;
 		d->st.seek_ns += mv;
-		d->cyl = p->cyl;
-		d->head = p->head;
+		arm_at(d, p, write);
 		*z = (struct zl_track){.on = true, .cyl = p->cyl, .head = p->head, .land = from + mv,
 				       .end = from + mv};
 	}

@@ -133,6 +133,8 @@ static int check_zone(const struct iolab_disk_model *m, unsigned i, struct iolab
 
 int iolab_model_finish(struct iolab_disk_model *m, struct iolab_err *err)
 {
+	if (!m->rw_switch_given)
+		m->rw_switch_ns = m->head_switch_ns;
 	if (!m->surfaces || !m->cylinders || !m->blocks || m->rpm <= 0)
 		return iolab_errf(err, EINVAL, "field '%s': required", !m->surfaces ? "surfaces"
 				  : !m->cylinders ? "cylinders" : !m->blocks ? "blocks" : "rpm");

@@ -34,6 +34,7 @@ enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE, SEC_G4 };
 static const char *const top_names[] = {
 	"name", "about", "block_bytes", "surfaces", "cylinders", "blocks", "mapping", "rpm",
 	"seek_single_ms", "seek_average_ms", "seek_full_ms", "write_settle_ms", "head_switch_ms",
+	"read_write_switch_ms",
 	"bus_us_per_block", "overhead_read_hit_ms", "overhead_read_miss_ms", "overhead_write_hit_ms",
 	"overhead_write_miss_ms", "cache_segments", "separate_write_segment", "readahead_track",
 	"zero_latency_read", "read_joins_readahead", "zero_latency_write", "segment_blocks",
@@ -396,6 +397,10 @@ static int top_field(struct mparser *p, const char *k, char *v)
 	}
 	if (!strcmp(k, "head_switch_ms"))
 		return ms(p, k, v, &m->head_switch_ns);
+	if (!strcmp(k, "read_write_switch_ms")) {
+		m->rw_switch_given = true;
+		return ms(p, k, v, &m->rw_switch_ns);
+	}
 	if (!strcmp(k, "bus_us_per_block")) {
 		double x;
 		int rc = num(p, k, v, 0, 1e6, &x);
@@ -909,6 +914,8 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 		fprintf(f, "seek_average_ms = %.6f\n", m->seek_avg_ns / 1e6);
 	fprintf(f, "seek_full_ms = %.6f\nwrite_settle_ms = %.6f\nhead_switch_ms = %.6f\n",
 		m->seek_full_ns / 1e6, m->write_settle_ns / 1e6, m->head_switch_ns / 1e6);
+	if (m->rw_switch_given)
+		fprintf(f, "read_write_switch_ms = %.6f\n", m->rw_switch_ns / 1e6);
 	put_seek_formula(m, f);
 	fputc('\n', f);
 	fprintf(f, "# controller: overheads after a read, after a write\nbus_us_per_block = %.3f\n",
