@@ -186,6 +186,8 @@ static void same_model(const struct iolab_disk_model *a, const struct iolab_disk
 	assert_int_equal(a->seek_full_ns, b->seek_full_ns);
 	assert_int_equal(a->write_settle_ns, b->write_settle_ns);
 	assert_int_equal(a->head_switch_ns, b->head_switch_ns);
+	assert_int_equal(a->rw_switch_ns, b->rw_switch_ns);
+	assert_int_equal(a->rw_switch_given, b->rw_switch_given);
 	assert_int_equal(a->nseek, b->nseek);
 	for (unsigned i = 0; i < a->nseek; i++) {
 		assert_int_equal(a->seek[i].dist, b->seek[i].dist);

@@ -8,7 +8,8 @@
  *
  *   command overhead (by command type, hit or miss, and the previous command's type)
  *   -> wait for the arm (a running write flush, or the sector a prefetch is in)
- *   -> per block: reposition (seek, or head switch, the longer; writes add settle) and wait for
+ *   -> per block: reposition (seek, or switch to another head or, on the same track, between
+ *      reading and writing: the longer; writes add settle) and wait for
  *      the sector to come round (exact angle from absolute time, skews, slips) -> one sector time
  *      (with zero-latency access, per track: land once, then each wanted sector the first time
  *      it passes under the head, see "zero-latency access" below)
