@@ -146,7 +146,7 @@ int iolab_probe_write(const struct iolab_probe_result *r, const struct iolab_dis
 		fprintf(f, "#   %u %.4f %.4f\n", r->seek[i].dist, r->seek[i].ns / 1e6,
 			r->seek[i].spread_ns / 1e6);
 	fprintf(f, "# head switch      %s: %.4f ms\n", measured_or(r->head_switch_measured), r->head_switch_ns / 1e6);
-	fprintf(f, "# read/write switch ASSUMED: the head switch (the same step as a head switch)\n");
+	fprintf(f, "# read/write switch ASSUMED: the head switch time (not measured)\n");
 	fprintf(f, "# write settle     ASSUMED: 0 (hidden by the write cache)\n");
 	fprintf(f, "# overheads        measured: read miss %.4f ms (shortest same-track read less a "
 		   "sector, a transfer\n#                  and half a sector ASSUMED for stopping "
