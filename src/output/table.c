@@ -169,7 +169,6 @@ static void rebuild_lines(FILE *f, const struct iolab_results *r)
 		}
 }
 
-/* --explain: what each part of a simulated path did, per point, and the bottleneck. */
 /* --steady-state: one line per point under the table: the rounds, the rule's verdict, the window. */
 static void steady_lines(FILE *f, const struct iolab_results *r)
 {
@@ -185,6 +184,7 @@ static void steady_lines(FILE *f, const struct iolab_results *r)
 	}
 }
 
+/* --explain: what each part of a simulated path did, per point, and the bottleneck. */
 static void explain(FILE *f, const struct iolab_results *r)
 {
 	bool any = false;

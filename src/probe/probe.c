@@ -1661,4 +1661,3 @@ out:
 	free(c);
 	return rc;
 }
-

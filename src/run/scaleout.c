@@ -230,7 +230,10 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		if (p->sec_ios && p->sec_bytes) {
 			memcpy(p->sec_ios, from, w.nsec * sizeof(uint64_t));
 			memcpy(p->sec_bytes, from + w.nsec * sizeof(uint64_t), w.nsec * sizeof(uint64_t));
-		} else {
+		} else { /* no memory for its series: the point stays, without them */
+			free(p->sec_ios);
+			free(p->sec_bytes);
+			p->sec_ios = p->sec_bytes = NULL;
 			p->nsec = 0;
 		}
 		from += 2 * w.nsec * sizeof(uint64_t);
