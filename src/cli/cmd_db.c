@@ -143,13 +143,15 @@ int cmd_db(int argc, char **argv)
 		return status;
 	}
 	struct iolab_err err;
-	if (a.json && !a.force) {
-		const struct iolab_output out = {"--json", a.json};
-		if (iolab_outputs_check(&out, 1, NULL, 0, false, &err))
-			return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	}
+	char dbpath[PATH_MAX];
+	if (!a.db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	const char *db = a.db ? a.db : dbpath;
+	const struct iolab_output out = {"--json", a.json, IOLAB_OUT_WHOLE};
+	if (iolab_outputs_check(&out, 1, &db, 1, a.force, &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	struct iolab_store *s;
-	if (iolab_store_open_read(&s, a.db, &err))
+	if (iolab_store_open_read(&s, db, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	status = act(s, sub, &a);
 	iolab_store_close(s);

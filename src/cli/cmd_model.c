@@ -93,13 +93,15 @@ static int import_disksim(int argc, char **argv)
 	if (!out)
 		return cli_errorf(EXIT_USAGE, "model import-disksim: -o OUT.model is required");
 	struct iolab_err err;
-	const struct iolab_output outs[] = {{"--output", out}};
-	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
-		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
-	}
 	struct iolab_disk_model m;
 	if (iolab_import_disksim(in, &m, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	}
+	/* checked once every file the specification sources has been read (outfile.h) */
+	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_WHOLE}};
+	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
+		iolab_model_free(&m);
+		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
 	}
 	struct iolab_out o;
 	if (iolab_out_open(&o, out, &err)) {

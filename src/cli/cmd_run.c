@@ -335,20 +335,32 @@ static int record_save(const struct args *a, struct iolab_out *out, struct iolab
 
 /* ---- the results store ---- */
 
-/* Opens the store the run saves into (none with --no-db); returns an exit status. */
-static int store_open(const struct args *a, struct iolab_store **s)
+/* The store the run saves into, into path (empty with --no-db); returns an exit status. */
+static int store_path(const struct args *a, char *path, size_t n)
 {
-	char path[PATH_MAX];
 	struct iolab_err err;
-	*s = NULL;
+	*path = 0;
 	if (a->no_db && (a->db || a->label))
 		return cli_errorf(EXIT_USAGE, "%s: --no-db saves nothing: --%s does not apply", cmd_of(a),
 				  a->db ? "db" : "label");
 	if (a->no_db)
 		return EXIT_OK;
-	if (!a->db && iolab_store_default_path(path, sizeof(path), &err))
+	if (a->db && !*a->db)
+		return cli_errorf(EXIT_USAGE, "%s: --db needs a file name (--no-db saves nothing)",
+				  cmd_of(a));
+	if (a->db)
+		snprintf(path, n, "%s", a->db);
+	else if (iolab_store_default_path(path, n, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	if (iolab_store_open(s, a->db ? a->db : path, true, &err))
+	return EXIT_OK;
+}
+
+/* Opens the store the run saves into (none with --no-db); returns an exit status. */
+static int store_open(const char *path, struct iolab_store **s)
+{
+	struct iolab_err err;
+	*s = NULL;
+	if (*path && iolab_store_open(s, path, true, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	return EXIT_OK;
 }
@@ -492,9 +504,10 @@ static int apply(struct iolab_config *c, const struct setting *s, unsigned n)
 	return 0;
 }
 
-/* Checks --json and --csv against each other and every input of the run (targets, the job
- * file, a model file) before anything runs. */
-static int check_outputs(const struct args *a, struct iolab_config **cfg, unsigned ncfg)
+/* Checks --json, --csv, --record and the store against each other and every input of the run
+ * (targets, the job file, the files a model or subsystem file named) before anything runs. */
+static int check_outputs(const struct args *a, struct iolab_config **cfg, unsigned ncfg,
+			 const char *store)
 {
 	unsigned n = 0;
 	bool force = ncfg > 0;
@@ -502,22 +515,20 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 4, sizeof(*inputs));
+	const char **inputs = calloc(n + 2, sizeof(*inputs));
 	if (!inputs)
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	n = 0;
 	for (unsigned i = 0; i < ncfg; i++)
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
-	inputs[n++] = a->job;
-	inputs[n++] = a->config;
-	const char *m = a->model ? a->model : a->drive;
-	inputs[n++] = m && (strchr(m, '/') || strstr(m, ".model")) ? m : NULL;
 	inputs[n++] = a->replay ? a->replay->path : NULL;
-	const struct iolab_output outs[] = {{"--json", a->json}, {"--csv", a->csv},
-					    {"--record", a->record}};
+	const struct iolab_output outs[] = {{"--db", *store ? store : NULL, IOLAB_OUT_IN_PLACE},
+					    {"--json", a->json, IOLAB_OUT_WHOLE},
+					    {"--csv", a->csv, IOLAB_OUT_WHOLE},
+					    {"--record", a->record, IOLAB_OUT_WHOLE}};
 	struct iolab_err err;
-	int rc = iolab_outputs_check(outs, 3, inputs, n, force, &err);
+	int rc = iolab_outputs_check(outs, 4, inputs, n, force, &err);
 	free(inputs);
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
@@ -675,7 +686,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	struct iolab_job job = {0};
 	struct iolab_config **cfg = NULL;
 	struct iolab_store *store = NULL;
-	char tmpdir[64] = "", scratch[96] = "";
+	char tmpdir[64] = "", scratch[96] = "", dbpath[PATH_MAX] = "";
 	struct iolab_err err;
 	int status = parse_args(argc, argv, &a);
 	command_line(&a, argc, argv);
@@ -726,11 +737,13 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	}
 	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : &model,
 				    subsys, cfg)) ||
-	    (status = check_volume(&a, cfg, job.nrun)) || (status = check_outputs(&a, cfg, job.nrun)))
+	    (status = check_volume(&a, cfg, job.nrun)) ||
+	    (status = store_path(&a, dbpath, sizeof(dbpath))) ||
+	    (status = check_outputs(&a, cfg, job.nrun, dbpath)))
 		goto out;
 	if (a.record && (status = check_record(&a, cfg, job.nrun)))
 		goto out;
-	if ((status = store_open(&a, &store)))
+	if ((status = store_open(dbpath, &store)))
 		goto out;
 	if (a.use_default) {
 		if ((status = make_default_scratch(tmpdir, sizeof(tmpdir), scratch, sizeof(scratch))))

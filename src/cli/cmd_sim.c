@@ -35,23 +35,30 @@ static json_t *cdf(const double *sorted, size_t n)
 	return a;
 }
 
-/* Writes the per-request CSV; returns 0 or -errno (said on stderr). */
-static int write_requests(const char *path, const struct iolab_vtrace *t, const double *sim)
+/* Writes the per-request CSV. */
+static void write_requests(FILE *f, const struct iolab_vtrace *t, const double *sim)
 {
-	struct iolab_out out;
-	struct iolab_err err;
-	int rc = iolab_out_open(&out, path, &err);
-	if (!rc) {
-		fprintf(out.f, "index,type,lbn,blocks,think_us,measured_us,simulated_us\n");
-		for (size_t i = 0; i < t->n; i++)
-			fprintf(out.f, "%zu,%c,%llu,%u,%.1f,%.1f,%.1f\n", i + 1, t->req[i].write ? 'W' : 'R',
-				(unsigned long long)t->req[i].lbn, t->req[i].blocks, t->req[i].think_us,
-				t->req[i].service_us, sim[i]);
-		rc = iolab_out_commit(&out, &err);
-	}
+	fprintf(f, "index,type,lbn,blocks,think_us,measured_us,simulated_us\n");
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(f, "%zu,%c,%llu,%u,%.1f,%.1f,%.1f\n", i + 1, t->req[i].write ? 'W' : 'R',
+			(unsigned long long)t->req[i].lbn, t->req[i].blocks, t->req[i].think_us,
+			t->req[i].service_us, sim[i]);
+}
+
+/* Writes the --json document into an output opened after those in outs[0..*n); returns 0 or
+ * -errno with err set. */
+static int add_json(const char *path, json_t *root, struct iolab_out *outs, unsigned *n,
+		    struct iolab_err *err)
+{
+	int rc = iolab_out_open(&outs[*n], path, err);
 	if (rc)
-		cli_errorf(EXIT_FAILED, "%s", err.msg);
-	return rc;
+		return rc;
+	FILE *f = outs[(*n)++].f;
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
+		return iolab_errf(err, EIO, "%s: error writing the JSON document: %s", path,
+				  strerror(errno ? errno : EIO));
+	return 0;
 }
 
 static int validate(int argc, char **argv)
@@ -90,7 +97,8 @@ static int validate(int argc, char **argv)
 	struct iolab_disk_model m;
 	struct iolab_vtrace t;
 	struct iolab_err err;
-	const struct iolab_output outs[] = {{"--json", json}, {"--requests", per_req}};
+	const struct iolab_output outs[] = {{"--json", json, IOLAB_OUT_WHOLE},
+					    {"--requests", per_req, IOLAB_OUT_WHOLE}};
 	const char *inputs[] = {trace, model_name};
 	if (iolab_outputs_check(outs, 2, inputs, 2, force, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
@@ -111,9 +119,13 @@ static int validate(int argc, char **argv)
 	} else if (iolab_validate_run(&m, &t, sim, &st, &err)) {
 		status = cli_errorf(EXIT_USAGE, "%s: %s", trace, err.msg);
 	} else {
+		/* --requests and --json are put in place together, or neither (outfile.h) */
+		struct iolab_out outs[2], *done[2] = {&outs[0], &outs[1]};
+		unsigned nout = 0;
+		int rc = 0;
+		if (per_req && !(rc = iolab_out_open(&outs[0], per_req, &err)))
+			write_requests(outs[nout++].f, &t, sim); /* before the sort below */
 		double ms = 0, ss = 0;
-		if (per_req && write_requests(per_req, &t, sim))
-			status = EXIT_FAILED;
 		for (size_t i = 0; i < t.n; i++) {
 			meas[i] = t.req[i].service_us;
 			ms += meas[i];
@@ -122,6 +134,26 @@ static int validate(int argc, char **argv)
 		ms /= (double)t.n;
 		ss /= (double)t.n;
 		double dem = iolab_demerit(meas, sim, t.n); /* sorts both */
+		json_t *root = NULL;
+		if (json && !rc &&
+		    !(root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
+				       IOLAB_VERSION, "command", "sim validate", "model", m.name,
+				       "trace", trace, "requests", (json_int_t)t.n,
+				       "measured_mean_us", ms, "simulated_mean_us", ss,
+				       "demerit_us", dem, "demerit_pct", 100 * dem / ms,
+				       "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n))))
+			rc = iolab_errf(&err, EINVAL, "%s: cannot build the JSON document (a name that is "
+					"not UTF-8?)", json);
+		if (root && !rc)
+			rc = add_json(json, root, outs, &nout, &err);
+		json_decref(root);
+		if (rc)
+			for (unsigned i = 0; i < nout; i++)
+				iolab_out_abort(&outs[i]);
+		else
+			rc = iolab_outs_commit(done, nout, &err);
+		if (rc)
+			status = cli_errorf(EXIT_FAILED, "%s; nothing written", err.msg);
 		/* The summary goes where no output does. */
 		FILE *sum = iolab_out_is_stdout(json) || iolab_out_is_stdout(per_req) ? stderr : stdout;
 		fprintf(sum, "model %s, trace %s: %zu requests\n", m.name, trace, t.n);
@@ -137,20 +169,6 @@ static int validate(int argc, char **argv)
 		       100 * st.queue_ns / (ss * 1e3 * t.n));
 		fprintf(sum, "demerit %.1f%% (%.3f%%: %.4f ms RMS distance between the distributions)\n",
 		       100 * dem / ms, 100 * dem / ms, dem / 1e3);
-		if (json) {
-			json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
-						 IOLAB_VERSION, "command", "sim validate", "model", m.name,
-						 "trace", trace, "requests", (json_int_t)t.n,
-						 "measured_mean_us", ms, "simulated_mean_us", ss,
-						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
-						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));
-			if (!root)
-				cli_errorf(EXIT_FAILED, "%s: cannot build the JSON document (a name that is "
-					"not UTF-8?)", json);
-			if (!root || cli_write_json(json, root))
-				status = EXIT_FAILED;
-			json_decref(root);
-		}
 	}
 	free(meas);
 	free(sim);

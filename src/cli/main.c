@@ -1,12 +1,14 @@
 /* main.c: iolab's entry point: dispatches to a subcommand, and makes sure what it printed on
  * standard output arrived (a full disk or a closed pipe there is a failure, exit 1). */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "iolab/cluster.h"
+#include "iolab/outfile.h"
 
 static const struct {
 	const char *name;
@@ -60,10 +62,30 @@ static int stdout_checked(int status)
 int cli_argc;
 char **cli_argv;
 
+/* A signal that ends the process first removes the temporary files of the outputs still being
+ * written (outfile.h), then ends it as the signal would. Commands that stop cleanly on a signal
+ * (run, sim, replay, probe, trace record) put their own handlers in place of this one. */
+static void on_fatal_signal(int sig)
+{
+	iolab_out_remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remove_outputs_on_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_fatal_signal};
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	cli_argc = argc;
 	cli_argv = argv;
+	remove_outputs_on_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

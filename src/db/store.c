@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "iolab/outfile.h"
 #include "iolab/store.h"
 
 struct iolab_store {
@@ -190,24 +191,101 @@ fail:
 	return rc;
 }
 
+/* A damaged database is refused before anything is saved into it (PRAGMA quick_check reads
+ * every page; it writes nothing). */
+static int check_integrity(struct iolab_store *s, struct iolab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	char what[256]; /* SQLite's findings on one line, without its "*** in database main ***" */
+	snprintf(what, sizeof(what), "%s", res ? res : sqlite3_errmsg(s->db));
+	for (char *c = what; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	const char *stars = strstr(what, "*** "), *found = what;
+	if (stars == what && (stars = strstr(what + 4, "*** ")))
+		found = stars + 4;
+	if (res && !strcmp(res, "ok"))
+		rc = 0;
+	else
+		rc = iolab_errf(err, EINVAL, "%s: the results database is damaged (%s); it was left as "
+				"is", s->path, found);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Opens file (which exists, or is made: create) and brings its schema up to date; messages name
+ * s->path. */
+static int open_db(struct iolab_store *s, const char *file, bool create, struct iolab_err *err)
+{
+	if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+			    NULL) != SQLITE_OK)
+		return db_errf(s, err, EIO, "cannot open the results database");
+	sqlite3_busy_timeout(s->db, 30000);
+	return migrate(s, create, err);
+}
+
+/* A new store is made whole under a temporary name and linked into place, so that a failure (a
+ * full file system) leaves nothing behind; another process making it meanwhile wins. */
+static int create_db(struct iolab_store *s, const char *path, struct iolab_err *err)
+{
+	char tmp[PATH_MAX], side[PATH_MAX + 8];
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path + 1) : 0;
+	if (snprintf(tmp, sizeof(tmp), "%.*s.%s.iolab-XXXXXX", dl, path, slash ? slash + 1 : path) >=
+	    (int)sizeof(tmp))
+		return iolab_errf(err, ENAMETOOLONG, "%s: path too long", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return iolab_errf(err, errno, "%s: cannot create the results database: %s", path,
+				  strerror(errno));
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask); /* as SQLite would have made it, not mkstemp's 0600 */
+	close(fd);
+	int rc = open_db(s, tmp, true, err);
+	if (sqlite3_close(s->db) != SQLITE_OK && !rc)
+		rc = iolab_errf(err, EIO, "%s: cannot finish the results database", path);
+	s->db = NULL;
+	if (!rc && link(tmp, path) && errno != EEXIST)
+		rc = iolab_errf(err, errno, "%s: cannot create the results database: %s", path,
+				strerror(errno));
+	unlink(tmp);
+	for (unsigned i = 0; i < 3; i++) { /* what SQLite may leave beside a failed database */
+		snprintf(side, sizeof(side), "%s%s", tmp, (const char *[]){"-journal", "-wal", "-shm"}[i]);
+		unlink(side);
+	}
+	return rc;
+}
+
 int iolab_store_open(struct iolab_store **sp, const char *path, bool create, struct iolab_err *err)
 {
 	struct iolab_store *s = calloc(1, sizeof(*s));
 	if (!s)
 		return iolab_errf(err, ENOMEM, "out of memory");
 	snprintf(s->path, sizeof(s->path), "%s", path);
+	const struct iolab_output out = {"--db", path, IOLAB_OUT_IN_PLACE};
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
 	int rc = 0;
-	if (!create && access(path, F_OK))
+	if (create)
+		rc = iolab_outputs_check(&out, 1, NULL, 0, false, err);
+	else if (!*path || (!exists && errno == ENOENT))
 		rc = iolab_errf(err, ENOENT, "%s: no results database there", path);
-	else if (create)
-		rc = make_parent(path, err);
-	if (!rc && sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
-				   NULL) != SQLITE_OK)
-		rc = db_errf(s, err, EIO, "cannot open the results database");
-	if (!rc) {
-		sqlite3_busy_timeout(s->db, 30000);
-		rc = migrate(s, create, err);
-	}
+	else if (exists && !S_ISREG(st.st_mode))
+		rc = iolab_errf(err, EINVAL, "%s: not a results database (not a regular file); it was "
+				"left as is", path);
+	else
+		iolab_input_note(path);
+	if (!rc && create && !exists && !(rc = make_parent(path, err)))
+		rc = create_db(s, path, err);
+	if (!rc)
+		rc = open_db(s, path, create, err);
+	if (!rc)
+		rc = check_integrity(s, err);
 	if (!rc)
 		rc = exec_sql(s, "PRAGMA foreign_keys=ON", err);
 	if (rc) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "iolab/outfile.h"
 #include "iolab/trace.h"
 #include "trace/trace_internal.h"
 
@@ -96,6 +97,7 @@ static int open_input(struct iolab_trace_reader *r, const char *path, struct iol
 		return 0;
 	}
 	snprintf(r->name, sizeof(r->name), "%s", path);
+	iolab_input_note(path);
 	r->f = fopen(path, "rb");
 	if (!r->f)
 		return iolab_errf(err, errno, "%s: cannot open: %s", path, strerror(errno));

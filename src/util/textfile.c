@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "iolab/outfile.h"
 #include "iolab/textfile.h"
 
 int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
 {
+	iolab_input_note(path); /* never to be written over by an output (outfile.h) */
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
