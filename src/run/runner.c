@@ -374,8 +374,9 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 	return 0;
 }
 
-/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
- * the I/O buffers (workers x queue depth x largest transfer) must fit the memory limit. */
+/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, the
+ * I/O buffers (workers x queue depth x largest transfer) must fit the memory limit, and libaio's
+ * contexts (workers x queue depth events) the system's AIO budget. */
 static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			 struct iolab_err *err)
 {
@@ -390,6 +391,15 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
 	unsigned qd = slots_of(c, pp);
+	uint64_t aio_max, aio_used, aio_need = (uint64_t)qd * pp->workers;
+	if (c->engine == &iolab_engine_libaio && iolab_libaio_budget(&aio_max, &aio_used) &&
+	    aio_need > (aio_max > aio_used ? aio_max - aio_used : 0))
+		return iolab_errf(err, EAGAIN, "--engine libaio: point %u needs %" PRIu64 " AIO events "
+				  "(%u workers x queue depth %u), more than the %" PRIu64 " free: "
+				  "/proc/sys/fs/aio-max-nr %" PRIu64 " less aio-nr %" PRIu64 " in use "
+				  "(lower --qd or --workers, or raise fs.aio-max-nr)", k + 1, aio_need,
+				  pp->workers, qd, aio_max > aio_used ? aio_max - aio_used : 0, aio_max,
+				  aio_used);
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
 	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
 	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
@@ -1277,6 +1287,15 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 	return rc;
 }
 
+/* Takes the last point off res, with what its finished repetitions allocated. */
+static void drop_point(struct iolab_results *res)
+{
+	struct iolab_point *p = &res->point[--res->n];
+	free(p->sec_ios);
+	free(p->sec_bytes);
+	free(p->ranks);
+}
+
 static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
 		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
 		      struct iolab_err *err)
@@ -1373,11 +1392,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			struct iolab_progress prog = {.point = k + 1, .points = npoints,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_steady(c, &env, &pp, rr, p, iops, mbps, prog, progress, ctx, err);
-			if (rc) {
-				res->n--;
-				close_env(&env, false);
-				return rc;
-			}
+			if (rc)
+				break;
 			if (!p->reps)
 				continue;
 		}
@@ -1388,15 +1404,14 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_once(c, &env, &pp, rr, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
-			if (rc) {
-				res->n--;
-				close_env(&env, false);
-				return rc;
-			}
+			if (rc)
+				break;
 			p->reps++;
 			if (p->partial)
 				break;
 		}
+		if (rc)
+			break;
 		spread(iops, p->reps, &p->iops);
 		spread(mbps, p->reps, &p->mbps);
 		p->cpu_user_pct /= p->reps;
@@ -1428,14 +1443,17 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		if (stop)
 			break;
 	}
-	if (spreads)
-		rc = scale_collect(c, res, first, mine, ks, why, npoints);
+	if (rc) { /* workers could not be set up (err says why): the point is dropped */
+		drop_point(res);
+	} else if (spreads && (rc = scale_collect(c, res, first, mine, ks, why, npoints))) {
+		rc = iolab_errf(err, -rc, "out of memory");
+	}
 	free(ks);
 	free(why);
 	if (iolab_stop_requested)
 		res->interrupted = true;
 	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
-	return rc ? iolab_errf(err, -rc, "out of memory") : 0;
+	return rc;
 }
 
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
