@@ -109,9 +109,14 @@ static void on_stop(int sig)
 		_exit(EXIT_INTERRUPTED);
 }
 
+/* SA_RESTART: a stop is a flag the runner looks at twenty times a second, not an error of the
+ * call the signal happened to interrupt, so reads and writes that a signal interrupts restart
+ * (signal(7): read, write and their kin on slow files, a FUSE target among them) rather than
+ * fail with EINTR and count as I/O errors, and writing the reports is not cut short. Calls that
+ * never restart (io_getevents, io_uring_enter, nanosleep) are looped on EINTR where they wait. */
 static void catch_stop_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_stop};
+	struct sigaction sa = {.sa_handler = on_stop, .sa_flags = SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -1108,6 +1108,23 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 	return rc;
 }
 
+/* Writes buf[0..n) at off whole: again after EINTR (nothing written), on from where a short
+ * write stopped (write(2): fewer bytes than asked is not an error); 0 or -errno. */
+static int write_all(int fd, const unsigned char *buf, size_t n, uint64_t off, const char *path,
+		     struct iolab_err *err)
+{
+	for (size_t at = 0; at < n;) {
+		ssize_t w = pwrite(fd, buf + at, n - at, (off_t)(off + at));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) /* 0: no progress, as a full device gives it (ENOSPC on the next try) */
+			return iolab_errf(err, w < 0 ? errno : ENOSPC, "--precondition: %s: write at "
+					  "%" PRIu64 ": %s", path, off + at, strerror(w < 0 ? errno : ENOSPC));
+		at += (size_t)w;
+	}
+	return 0;
+}
+
 /* --precondition: writes every target whole, sequentially, twice, in 128 KiB writes through the
  * targets' descriptors (direct when the run is), with a progress line on stderr. */
 static int precondition(const struct iolab_config *c, const struct run_env *env,
@@ -1132,11 +1149,7 @@ static int precondition(const struct iolab_config *c, const struct run_env *env,
 					break;
 				}
 				size_t n = tg->size - off < CHUNK ? (size_t)(tg->size - off) : CHUNK;
-				ssize_t w = pwrite(env->fds[t], buf, n, (off_t)off);
-				if (w != (ssize_t)n)
-					rc = iolab_errf(err, w < 0 ? errno : EIO, "--precondition: %s: write at "
-							"%" PRIu64 ": %s", tg->path, off,
-							w < 0 ? strerror(errno) : "short write");
+				rc = write_all(env->fds[t], buf, n, off, tg->path, err);
 				done += n;
 				if (!c->quiet && (done % (64u << 20) == 0 || done == total))
 					fprintf(stderr, "\rprecondition: %" PRIu64 " of %" PRIu64 " MiB written",
