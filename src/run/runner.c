@@ -537,6 +537,7 @@ static int start_workers(struct point_ctl *ctl, struct worker *w, unsigned n, un
 	if (rc)
 		atomic_store(&ctl->stop, true);
 	ctl->t0 = iolab_clock_ns();
+	atomic_store(&ctl->last_ok, ctl->t0);
 	ctl->go = true;
 	pthread_cond_broadcast(&ctl->cond);
 	pthread_mutex_unlock(&ctl->lock);
@@ -643,6 +644,7 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			rep[d].errors += w[i].dir[d].errors;
 			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
 		}
+		iolab_errors_add(&p->errors, &w[i].errors);
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
 		p->delay_n += w[i].delay_n;
@@ -747,6 +749,17 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	atomic_init(&ctl.stop, false);
 	atomic_init(&ctl.mstart, 0);
 	atomic_init(&ctl.first_error, 0);
+	atomic_init(&ctl.last_ok, 0);
+	/* --fault: the workers' engine is the fault engine around the one asked for */
+	struct iolab_engine_ops fault_ops;
+	struct iolab_fault_run faults;
+	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	if (c->faults.n) {
+		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
+		iolab_fault_engine(c->engine, &fault_ops);
+		ctl.engine = &fault_ops;
+		ctl.engine_config = &fault_setup;
+	}
 	pthread_mutex_init(&ctl.lock, NULL);
 	pthread_cond_init(&ctl.cond, NULL);
 	struct worker *w = calloc(pp->workers, sizeof(*w));
@@ -794,6 +807,12 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		add_system_deltas(p, &wt.start, &end, wall_span);
 	p->seconds += seconds;
+	if (c->faults.n) {
+		struct iolab_fault_counts fc;
+		iolab_fault_run_counts(&faults, &fc);
+		iolab_fault_counts_add(&p->faults, &fc);
+		p->has_faults = true;
+	}
 	int fe = atomic_load(&ctl.first_error);
 	if (fe && !p->first_error)
 		p->first_error = fe;
@@ -911,6 +930,37 @@ static void warn_load(const struct point_params *pp, struct iolab_point *p)
 			 late >= 1e9 ? late / 1e9 : late / 1e6, late >= 1e9 ? "s" : "ms", cap);
 }
 
+/* A point's failures: their count by kind and the first ("12 I/O errors: 3 EIO (read), 9 short
+ * writes; the first: a read of 4096 bytes at offset 8192: Input/output error (EIO)"), a point
+ * given up on, and the faults --fault injected. */
+static void warn_errors(struct iolab_point *p)
+{
+	const struct iolab_errors *e = &p->errors;
+	uint64_t n = iolab_errors_count(e);
+	if (n) {
+		char kinds[IOLAB_WARN_LEN], first[IOLAB_WARN_LEN] = "";
+		iolab_errors_describe(e, kinds, sizeof(kinds));
+		if (e->has_first)
+			iolab_error_describe(&e->first, first, sizeof(first));
+		iolab_point_warn(p, "%" PRIu64 " I/O error%s: %s; the first: %s%s", n, n == 1 ? "" : "s",
+				 kinds, first, e->has_first && e->first.err == ENOSPC
+				 ? ", the device or file system is full" : "");
+	}
+	if (e->gave_up)
+		iolab_point_warn(p, "every I/O failed for %.0f s (has the device gone?): the point "
+				 "stopped there (--on-error continue)", IOLAB_GIVE_UP_NS / 1e9);
+	if (p->has_faults) {
+		char what[IOLAB_WARN_LEN] = "";
+		size_t len = 0;
+		for (unsigned k = 0; k < IOLAB_FAULT_KINDS && len < sizeof(what); k++)
+			if (p->faults.kind[k])
+				len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%" PRIu64 " %s",
+							len ? ", " : "", p->faults.kind[k],
+							iolab_fault_kind_name(k));
+		iolab_point_warn(p, "faults injected on purpose (--fault): %s", len ? what : "none struck");
+	}
+}
+
 /* The honest-results warnings of a finished point. */
 static void add_warnings(const struct iolab_config *c, const struct run_env *env,
 			 const struct point_params *pp, struct iolab_point *p)
@@ -975,10 +1025,7 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 					 "(loop/dio = 0): memory serves what it cached, not the disk "
 					 "(losetup --direct-io=on)", env->tgt[t].path, d.backing);
 	}
-	if (errs)
-		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
-				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
-							  : "");
+	warn_errors(p);
 	/* A partial point (interrupted, stopped by an error) is as unstable when short as any. */
 	char secs[32];
 	if (p->seconds > 0 && p->seconds / p->reps < 1.0)
@@ -1000,6 +1047,7 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 	p->seconds += q->seconds;
 	if (q->first_error && !p->first_error)
 		p->first_error = q->first_error;
+	p->has_faults |= q->has_faults;
 	p->partial |= q->partial;
 	p->delay_n += q->delay_n;
 	p->delay_sum_ns += q->delay_sum_ns;
@@ -1076,12 +1124,17 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(q->sec_bytes);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
+		q->errors = (struct iolab_errors){0};
+		q->faults = (struct iolab_fault_counts){{0}};
 		if (iolab_config_invalidates(c))
 			invalidate_targets(env, q, r == 0);
 		prog.rep = r + 1;
 		rc = run_once(c, env, pp, rr, q, &ri[r], &rm[r], &prog, progress, ctx, err);
 		if (rc)
 			break;
+		/* failures and faults count in every round, not only the window's */
+		iolab_errors_add(&p->errors, &q->errors);
+		iolab_fault_counts_add(&p->faults, &q->faults);
 		v[r] = round_value(c->steady, q, ri[r], rm[r]);
 		r++;
 		if (q->partial || (ss->reached = iolab_steady(v, r)))
@@ -1273,6 +1326,9 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
 	}
+	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
+				  "io_uring, libaio, psync and null", c->engine->name);
 	if (c->precondition && (c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL)))
 		return iolab_errf(err, EINVAL, "--precondition: engine '%s' has no target to write",
 				  c->engine->name);
