@@ -94,14 +94,13 @@ static double draw(uint64_t seed, unsigned i, uint64_t n)
 
 static bool strikes(const struct iolab_fault_rule *r, uint64_t n, uint64_t seed, unsigned i)
 {
-	switch (r->when) {
-	case IOLAB_FAULT_AT:
-		return n == r->n;
-	case IOLAB_FAULT_EVERY:
-		return n % r->n == 0;
-	default:
+	if (r->when == IOLAB_FAULT_CHANCE)
 		return draw(seed, i, n) < r->chance;
-	}
+	/* A vanishing is for good: an I/O numbered past it, that another worker judged before the
+	 * vanishing was recorded, fails all the same. */
+	if (r->kind == IOLAB_FAULT_VANISH)
+		return n >= r->n;
+	return r->when == IOLAB_FAULT_AT ? n == r->n : n % r->n == 0;
 }
 
 /* What happens to one I/O. */
