@@ -1,5 +1,5 @@
 /* fuzz_values.c: libFuzzer target for the value parsers behind every option: sizes, percents,
- * durations, numbers, lists and offset distributions. */
+ * durations, numbers, lists, offset distributions and --fault rules. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	static struct iolab_config c;
 	iolab_config_init(&c);
-	static const char *const opts[] = {"bs", "qd", "pattern", "read", "stroke", "time", "dist"};
+	static const char *const opts[] = {"bs", "qd", "pattern", "read", "stroke", "time", "dist", "fault"};
 	for (unsigned i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		(void)iolab_config_set(&c, opts[i], s, &err);
 	return 0;

@@ -1,7 +1,9 @@
-/* test_cli_errors.c: I/O errors during a run. A sparse file on a 4 MiB tmpfs runs out of space
- * under random writes, so writes fail with ENOSPC: by default the run stops, exits 1, names
- * ENOSPC and still writes its JSON (point partial); with --on-error continue it goes on to the
- * end, counts the errors and exits 0. Skips (exit 77) where tmpfs cannot be mounted. */
+/* test_cli_errors.c: I/O errors during a run, real ones (not injected). A sparse file on a 4 MiB
+ * tmpfs runs out of space under random writes, so writes fail with ENOSPC: by default the run
+ * stops, exits 1 naming the failed write, and still writes its JSON (point partial, the error
+ * counted by kind with the first one's offset); with --on-error continue it goes on to the end,
+ * counts the errors and exits 1 all the same. Skips (exit 77) where tmpfs cannot be mounted. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,10 +78,22 @@ static void test_error_stops_the_run(void **state)
 	struct th_out o = th_iolab("run", file, "--force", "--buffered", "--pattern", "rand-write",
 				   "--qd", "1,4", "--time", "2", "--quiet", "--json", json, NULL);
 	assert_int_equal(o.status, 1);
-	assert_non_null(strstr(o.err, "I/O error"));
+	assert_non_null(strstr(o.err, "stopped by an I/O error, a write of 4096 bytes at offset"));
+	assert_non_null(strstr(o.err, "(ENOSPC)"));
 	json_t *p = point0();
 	assert_true(json_is_true(json_object_get(p, "partial")));
-	assert_true(json_integer_value(json_object_get(json_object_get(p, "write"), "errors")) >= 1);
+	json_int_t errs = json_integer_value(json_object_get(json_object_get(p, "write"), "errors"));
+	assert_true(errs >= 1);
+	json_t *e = json_object_get(p, "errors");
+	assert_int_equal(json_integer_value(json_object_get(e, "count")), errs);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(e, "by_kind"), "enospc_write")),
+			 errs);
+	json_t *first = json_object_get(e, "first");
+	assert_string_equal(json_string_value(json_object_get(first, "op")), "write");
+	assert_string_equal(json_string_value(json_object_get(first, "kind")), "enospc_write");
+	assert_int_equal(json_integer_value(json_object_get(first, "errno")), ENOSPC);
+	assert_true(json_is_integer(json_object_get(first, "offset")));
+	assert_true(json_is_null(json_object_get(p, "faults_injected"))); /* nothing injected */
 	assert_true(warns(p, "ENOSPC"));
 	json_decref(p);
 	/* The run stopped at the first point: the second (qd 4) never ran. */
@@ -96,10 +110,13 @@ static void test_on_error_continue(void **state)
 	struct th_out o = th_iolab("run", file, "--force", "--buffered", "--pattern", "rand-write",
 				   "--time", "0.5", "--quiet", "--on-error", "continue", "--json", json,
 				   NULL);
-	assert_int_equal(o.status, 0);
+	assert_int_equal(o.status, 1); /* it went on, and the run still failed */
+	assert_non_null(strstr(o.err, "I/O errors in 1 of 1 point (--on-error continue"));
 	json_t *p = point0();
 	assert_false(json_is_true(json_object_get(p, "partial")));
-	assert_true(json_integer_value(json_object_get(json_object_get(p, "write"), "errors")) > 100);
+	json_int_t errs = json_integer_value(json_object_get(json_object_get(p, "write"), "errors"));
+	assert_true(errs > 100);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "errors"), "count")), errs);
 	assert_true(warns(p, "I/O errors"));
 	json_decref(p);
 	th_out_free(&o);

@@ -10,6 +10,7 @@
 #ifndef IOLAB_ENGINE_H
 #define IOLAB_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -163,6 +164,12 @@ unsigned iolab_engine_count(void);
 const struct iolab_engine_ops *iolab_engine_at(unsigned i);
 /* Returns the engine called name, or NULL. */
 const struct iolab_engine_ops *iolab_engine_find(const char *name);
+
+/* The system's budget of Linux AIO events: io_setup(nr) fails with EAGAIN when the events of
+ * every context (/proc/sys/fs/aio-nr) plus nr would pass /proc/sys/fs/aio-max-nr (fs/aio.c,
+ * ioctx_alloc; proc(5)). Each libaio worker takes one context of its queue depth. False where
+ * /proc does not say. */
+bool iolab_libaio_budget(uint64_t *max_nr, uint64_t *in_use);
 
 extern const struct iolab_engine_ops iolab_engine_null;
 extern const struct iolab_engine_ops iolab_engine_psync;

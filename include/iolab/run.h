@@ -17,6 +17,7 @@
 
 #include "iolab/engine.h"
 #include "iolab/error.h"
+#include "iolab/fault.h"
 #include "iolab/histogram.h"
 #include "iolab/method.h"
 #include "iolab/parse.h"
@@ -99,6 +100,7 @@ struct iolab_config {
 	bool precondition;           /* --precondition: write the targets whole twice first */
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
+	struct iolab_fault_plan faults; /* --fault: faults injected on purpose (fault.h) */
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 	struct iolab_recorder *record; /* --record: every I/O of the run's one point (trace_record.h),
 					  or NULL */
@@ -134,8 +136,8 @@ bool iolab_option_simulated(const char *name);
 /* False for options that only a simulated drive uses (--host-scheduler): `iolab run` refuses
  * them. */
 bool iolab_option_real(const char *name);
-/* True for options that may be given more than once in one place (--target adds targets);
- * any other option given twice is an error. */
+/* True for options that may be given more than once in one place (--target adds targets, --fault
+ * rules); any other option given twice is an error. */
 bool iolab_option_repeatable(const char *name);
 
 #define IOLAB_WARN_MAX 12
@@ -145,6 +147,49 @@ struct iolab_dir_result {
 	uint64_t ios, bytes, errors;
 	struct iolab_hist lat;
 };
+
+/* What a failed I/O met, for the counts of a point: a short transfer (fewer bytes than asked,
+ * never taken as a whole I/O), or an errno. */
+enum iolab_error_kind {
+	IOLAB_ERR_SHORT, IOLAB_ERR_EIO, IOLAB_ERR_ENOSPC, IOLAB_ERR_ENODEV, IOLAB_ERR_OTHER,
+	IOLAB_ERR_KINDS
+};
+
+/* One failed I/O (or engine call: op IOLAB_ERR_NO_OP). */
+#define IOLAB_ERR_NO_OP 0xff
+struct iolab_io_error {
+	uint8_t op;        /* enum iolab_op, or IOLAB_ERR_NO_OP: the engine failed, not an I/O */
+	uint8_t kind;      /* enum iolab_error_kind (of an I/O) */
+	uint64_t off;
+	uint32_t len, done; /* bytes asked; moved, for a short transfer */
+	int err;           /* errno; 0 for a short transfer */
+	uint64_t t_ns;     /* when it was seen (the earliest of several workers' is the first) */
+};
+
+/* The failures of a point (plain data: it travels between MPI ranks with the point). */
+struct iolab_errors {
+	uint64_t by_kind[2][IOLAB_ERR_KINDS]; /* [enum iolab_op][enum iolab_error_kind] */
+	uint64_t engine;   /* engine calls that failed without an I/O (submit, reap) or a replayed
+			      trace that could not be read */
+	bool has_first;
+	struct iolab_io_error first;
+	bool gave_up;      /* --on-error continue: every I/O failed for IOLAB_GIVE_UP_NS, so the
+			      point stopped (a device that vanished) */
+};
+#define IOLAB_GIVE_UP_NS 1000000000ull
+
+/* Counts one failure: io (NULL: the engine's) completed with res (-errno, or fewer bytes than
+ * io->len) at t_ns. */
+void iolab_errors_note(struct iolab_errors *e, const struct iolab_io *io, int res, uint64_t t_ns);
+/* Adds b's counts to a; the first failure is the earlier one. */
+void iolab_errors_add(struct iolab_errors *a, const struct iolab_errors *b);
+uint64_t iolab_errors_count(const struct iolab_errors *e);
+/* "eio_read", "short_write", ...: the report's key of a kind one way. */
+const char *iolab_error_key(unsigned op, unsigned kind);
+/* "3 EIO (read), 2 short writes, 1 engine failure" into buf. */
+void iolab_errors_describe(const struct iolab_errors *e, char *buf, size_t n);
+/* "a write of 4096 bytes at offset 8192: No space left on device (ENOSPC)" into buf. */
+void iolab_error_describe(const struct iolab_io_error *f, char *buf, size_t n);
 
 /* The figure --steady-state tracks round by round (method.h). */
 enum iolab_ss_metric { IOLAB_SS_NONE, IOLAB_SS_IOPS, IOLAB_SS_MB, IOLAB_SS_LAT };
@@ -231,6 +276,9 @@ struct iolab_point {
 	uint64_t *sec_ios, *sec_bytes;
 	bool partial;     /* interrupted or stopped by an error */
 	int first_error;  /* errno of the first failed I/O, 0 if none */
+	struct iolab_errors errors; /* every failure, ramp included (all repetitions) */
+	bool has_faults;  /* --fault: faults holds what was injected (all repetitions) */
+	struct iolab_fault_counts faults;
 	unsigned nwarn;
 	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
 	uint32_t warn_detail; /* bit i set: warn[i] is about a figure the table does not show */

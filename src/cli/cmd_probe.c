@@ -251,7 +251,10 @@ int cmd_probe(int argc, char **argv)
 			iolab_model_free(&sm);
 		return cli_errorf(rc == -ENOMEM || rc == -EIO ? EXIT_FAILED : EXIT_USAGE, "probe: %s", err.msg);
 	}
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	/* SA_RESTART: the probe looks at probe_cancel between its requests; the request under way
+	 * finishes (a read interrupted by the signal restarts rather than failing with EINTR). */
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	struct iolab_probe_opts o = {.time_s = time_s, .write = write, .seed = seed,

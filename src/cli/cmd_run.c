@@ -90,8 +90,9 @@ static void help(bool sim)
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd and --clients\n"
 	       "1..4096, --workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
-	       "Exit status: 0 success, 1 the run failed (I/O errors, a point that completed fewer\n"
-	       "I/Os than it kept in flight, a write error), 2 bad input or refused, 130 interrupted.\n",
+	       "Exit status: 0 success, 1 the run failed (I/O errors, counted to the end under\n"
+	       "--on-error continue; a point that completed fewer I/Os than it kept in flight; a write\n"
+	       "error), 2 bad input or refused, 130 interrupted.\n",
 	       IOLAB_REPEAT_MAX);
 }
 
@@ -109,9 +110,14 @@ static void on_stop(int sig)
 		_exit(EXIT_INTERRUPTED);
 }
 
+/* SA_RESTART: a stop is a flag the runner looks at twenty times a second, not an error of the
+ * call the signal happened to interrupt, so reads and writes that a signal interrupts restart
+ * (signal(7): read, write and their kin on slow files, a FUSE target among them) rather than
+ * fail with EINTR and count as I/O errors, and writing the reports is not cut short. Calls that
+ * never restart (io_getevents, io_uring_enter, nanosleep) are looped on EINTR where they wait. */
 static void catch_stop_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_stop};
+	struct sigaction sa = {.sa_handler = on_stop, .sa_flags = SA_RESTART};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -457,9 +463,25 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		iolab_out_abort(&rec_out);
 		iolab_recorder_free(rec);
 	}
-	if (status == EXIT_OK && res.io_failed) {
-		status = cli_errorf(EXIT_FAILED, "stopped by an I/O error (use --on-error continue to go on)");
+	if (status == EXIT_OK && res.io_failed && res.n) {
+		const struct iolab_errors *e = &res.point[res.n - 1].errors;
+		char first[256] = "an engine call";
+		if (e->has_first)
+			iolab_error_describe(&e->first, first, sizeof(first));
+		status = cli_errorf(EXIT_FAILED, "point %u stopped by an I/O error, %s (use --on-error "
+				    "continue to count errors and go on)", res.n, first);
 	}
+	uint64_t errors = 0;
+	unsigned erring = 0;
+	for (unsigned i = 0; i < res.n; i++) {
+		uint64_t n = iolab_errors_count(&res.point[i].errors);
+		errors += n;
+		erring += n > 0;
+	}
+	if (status == EXIT_OK && errors) /* --on-error continue went on: the run still failed */
+		status = cli_errorf(EXIT_FAILED, "%llu I/O error%s in %u of %u point%s (--on-error "
+				    "continue; the warnings say which)", (unsigned long long)errors,
+				    errors == 1 ? "" : "s", erring, res.n, res.n == 1 ? "" : "s");
 	if (status == EXIT_OK && res.short_point) {
 		const struct iolab_point *p = &res.point[res.short_point - 1];
 		unsigned long long ios = p->dir[0].ios + p->dir[1].ios;

@@ -5,6 +5,7 @@
  * the events that appeared meanwhile are I/Os that completed during submission. */
 #include <errno.h>
 #include <libaio.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,25 @@ static int aio_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 	s->ring_readable = r->magic == AIO_RING_MAGIC && r->nr;
 	e->priv = s;
 	return 0;
+}
+
+/* Reads one number from a /proc file; false if it cannot. */
+static bool read_proc_u64(const char *path, uint64_t *v)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	unsigned long long n;
+	bool ok = fscanf(f, "%llu", &n) == 1;
+	fclose(f);
+	*v = n;
+	return ok;
+}
+
+bool iolab_libaio_budget(uint64_t *max_nr, uint64_t *in_use)
+{
+	return read_proc_u64("/proc/sys/fs/aio-max-nr", max_nr) &&
+	       read_proc_u64("/proc/sys/fs/aio-nr", in_use);
 }
 
 static unsigned events_ready(const struct aio_state *s)

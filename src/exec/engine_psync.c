@@ -1,5 +1,7 @@
 /* engine_psync.c: synchronous pread/pwrite. Each I/O runs to completion inside submit(), so a
- * worker has one I/O in flight whatever --qd says (the run reports the depth reached). */
+ * worker has one I/O in flight whatever --qd says (the run reports the depth reached). An I/O
+ * interrupted before it moved a byte (EINTR) is issued again; one that moved fewer bytes than
+ * asked is reported as it is (res), and the worker counts it as a short transfer. */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -30,9 +32,12 @@ static int psync_submit(struct iolab_engine *e, struct iolab_io *const *ios, uns
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = ios[i];
 		int fd = s->fds[io->target];
-		ssize_t r = io->op == IOLAB_OP_READ ? pread(fd, io->buf, io->len, (off_t)io->off)
+		ssize_t r;
+		do /* EINTR: a signal came before any byte moved (a slow file); the I/O is still due */
+			r = io->op == IOLAB_OP_READ ? pread(fd, io->buf, io->len, (off_t)io->off)
 						    : pwrite(fd, io->buf, io->len, (off_t)io->off);
-		io->res = r < 0 ? -errno : (int32_t)r;
+		while (r < 0 && errno == EINTR);
+		io->res = r < 0 ? -errno : (int32_t)r; /* a short transfer is the worker's to count */
 		s->done[s->count++] = io;
 	}
 	e->sub_seen += n; /* synchronous: complete when submit returns */

@@ -119,6 +119,44 @@ static json_t *ranks_arr(const struct iolab_point *p)
 	return a;
 }
 
+/* A point's failures: their count, by kind (every key, 0 where none), the first, whether the
+ * point was given up on. */
+static json_t *errors_obj(const struct iolab_point *p)
+{
+	const struct iolab_errors *e = &p->errors;
+	json_t *kinds = json_object();
+	for (unsigned op = 0; op < 2; op++)
+		for (unsigned k = 0; k < IOLAB_ERR_KINDS; k++)
+			json_object_set_new(kinds, iolab_error_key(op, k), json_integer((json_int_t)e->by_kind[op][k]));
+	json_object_set_new(kinds, "engine", json_integer((json_int_t)e->engine));
+	json_t *first = json_null();
+	if (e->has_first) {
+		const struct iolab_io_error *f = &e->first;
+		bool io = f->op != IOLAB_ERR_NO_OP;
+		first = json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}",
+			"op", io ? json_string(f->op ? "write" : "read") : json_null(),
+			"offset", io ? json_integer((json_int_t)f->off) : json_null(),
+			"len", io ? json_integer(f->len) : json_null(),
+			"transferred", io && !f->err ? json_integer(f->done) : json_null(),
+			"errno", f->err ? json_integer(f->err) : json_null(),
+			"kind", io ? iolab_error_key(f->op, f->kind) : "engine");
+	}
+	return json_pack("{s:I,s:o,s:o,s:b}", "count", (json_int_t)iolab_errors_count(e), "by_kind",
+			 kinds, "first", first, "gave_up", e->gave_up);
+}
+
+/* What --fault injected into a point, by kind; null without --fault. */
+static json_t *faults_obj(const struct iolab_point *p)
+{
+	if (!p->has_faults)
+		return json_null();
+	json_t *kinds = json_object();
+	for (unsigned k = 0; k < IOLAB_FAULT_KINDS; k++)
+		json_object_set_new(kinds, iolab_fault_kind_name(k), json_integer((json_int_t)p->faults.kind[k]));
+	return json_pack("{s:I,s:o}", "count", (json_int_t)iolab_fault_counts_total(&p->faults),
+			 "by_kind", kinds);
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -221,6 +259,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
 	json_object_set_new(o, "rebuild", rebuild_obj(point_rebuild(p)));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
+	json_object_set_new(o, "errors", errors_obj(p));
+	json_object_set_new(o, "faults_injected", faults_obj(p));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)
 		json_array_append_new(w, json_string(p->warn[i]));
@@ -353,6 +393,10 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "steady_state", c->steady ? json_string(iolab_ss_metric_name(c->steady))
 							 : json_null());
 	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
+	json_t *faults = json_array();
+	for (unsigned i = 0; i < c->faults.n; i++)
+		json_array_append_new(faults, json_string(c->faults.rule[i].text));
+	json_object_set_new(o, "faults", faults);
 	return o;
 }
 

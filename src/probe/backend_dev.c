@@ -47,7 +47,10 @@ static int dev_one(struct iolab_probe_backend *b, struct iolab_probe_io *io, str
 	struct dev_priv *s = b->priv;
 	size_t len = (size_t)io->blocks * b->block_bytes;
 	off_t off = (off_t)(io->lbn * b->block_bytes);
-	ssize_t got = io->write ? pwrite(s->t.fd, s->buf, len, off) : pread(s->t.fd, s->buf, len, off);
+	ssize_t got;
+	do /* EINTR: interrupted before a byte moved; the request is still due */
+		got = io->write ? pwrite(s->t.fd, s->buf, len, off) : pread(s->t.fd, s->buf, len, off);
+	while (got < 0 && errno == EINTR);
 	io->t_done = mono_ns();
 	if (got < 0)
 		return iolab_errf(err, errno, "%s: %s at byte %lld: %s", b->desc,
@@ -79,7 +82,9 @@ static int dev_many(struct iolab_probe_backend *b, struct iolab_probe_io *ios, u
 	int bad = 0;
 	for (unsigned done = 0; done < n; done++) {
 		struct io_uring_cqe *cqe;
-		rc = io_uring_wait_cqe(&s->ring, &cqe);
+		do /* io_uring_enter is not restarted after a signal (signal(7)) */
+			rc = io_uring_wait_cqe(&s->ring, &cqe);
+		while (rc == -EINTR);
 		if (rc < 0)
 			return iolab_errf(err, -rc, "%s: io_uring_wait_cqe: %s", b->desc, strerror(-rc));
 		struct iolab_probe_io *io = io_uring_cqe_get_data(cqe);

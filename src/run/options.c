@@ -357,6 +357,21 @@ static int set_on_error(struct iolab_config *c, const char *f, const char *v, st
 	return iolab_errf(err, EINVAL, "%s: '%s' is not 'stop' or 'continue'", f, v);
 }
 
+static int set_fault(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		if (c->faults.n == IOLAB_FAULTS_MAX)
+			return iolab_errf(err, EINVAL, "%s: more than %d rules", f, IOLAB_FAULTS_MAX);
+		int rc = iolab_fault_parse(f, items[i], &c->faults.rule[c->faults.n], err);
+		if (rc)
+			return rc;
+		c->faults.n++;
+	}
+	return n < 0 ? n : 0;
+}
+
 static int set_mem_limit(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	int rc = iolab_parse_size(f, v, &c->mem_limit, err);
@@ -598,7 +613,10 @@ static const struct option_entry table[] = {
 	 set_steady},
 	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k direct"},
 	 set_precondition},
-	{{"on-error", "stop|continue", "what an I/O error does (default stop)"}, set_on_error},
+	{{"on-error", "stop|continue", "what an I/O error does: stop the run (default), or count it and go on (exit 1 at the end)"},
+	 set_on_error},
+	{{"fault", "RULE[,RULE]", "inject faults on purpose: eio, short, enospc, delay=TIME, vanish[=eio], :read or :write, then @N, /N or %P (eio:read@1000, short-write%1; docs/faults.md); repeatable"},
+	 set_fault},
 	{{"host-scheduler", "NAME[,NAME]", "simulated drives: the host's queue: none (arrival order), cscan, deadline"},
 	 set_host_sched},
 	{{"array", "LEVEL:N[,N]", "simulated: a raid0, raid1, raid10, raid4, raid5 or raid6 volume of N drives of --drive (a list sweeps N)"},
@@ -645,7 +663,7 @@ static const char *const exclusive[][2] = {
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
 	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
-	"precondition", "split",
+	"precondition", "split", "fault",
 };
 
 const char *iolab_option_excludes(const char *name)
@@ -682,7 +700,7 @@ bool iolab_option_real(const char *name)
 
 bool iolab_option_repeatable(const char *name)
 {
-	return !strcmp(name, "target");
+	return !strcmp(name, "target") || !strcmp(name, "fault");
 }
 
 unsigned iolab_option_count(void)

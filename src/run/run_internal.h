@@ -39,6 +39,9 @@ struct point_ctl {
 	_Atomic uint64_t mstart;
 	atomic_bool stop;  /* interrupt, or an I/O error with on-error stop */
 	atomic_int first_error;
+	_Atomic uint64_t last_ok; /* wall clock of a recent successful I/O (to within a ms), from
+				     t0: with on-error continue, a point whose I/Os all fail for
+				     IOLAB_GIVE_UP_NS stops */
 };
 
 struct worker {
@@ -48,6 +51,7 @@ struct worker {
 	int rc;            /* setup failure, reported by the runner */
 	struct iolab_err err;
 	struct iolab_dir_result dir[2];
+	struct iolab_errors errors;      /* its failed I/Os */
 	uint64_t span_ns;                /* measured time, in the engine's clock */
 	uint64_t delay_n;                /* paced loads: I/Os counted, their issue delays */
 	double delay_sum_ns, delay_max_ns;

@@ -374,8 +374,9 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 	return 0;
 }
 
-/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
- * the I/O buffers (workers x queue depth x largest transfer) must fit the memory limit. */
+/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, the
+ * I/O buffers (workers x queue depth x largest transfer) must fit the memory limit, and libaio's
+ * contexts (workers x queue depth events) the system's AIO budget. */
 static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			 struct iolab_err *err)
 {
@@ -390,6 +391,15 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
 	unsigned qd = slots_of(c, pp);
+	uint64_t aio_max, aio_used, aio_need = (uint64_t)qd * pp->workers;
+	if (c->engine == &iolab_engine_libaio && iolab_libaio_budget(&aio_max, &aio_used) &&
+	    aio_need > (aio_max > aio_used ? aio_max - aio_used : 0))
+		return iolab_errf(err, EAGAIN, "--engine libaio: point %u needs %" PRIu64 " AIO events "
+				  "(%u workers x queue depth %u), more than the %" PRIu64 " free: "
+				  "/proc/sys/fs/aio-max-nr %" PRIu64 " less aio-nr %" PRIu64 " in use "
+				  "(lower --qd or --workers, or raise fs.aio-max-nr)", k + 1, aio_need,
+				  pp->workers, qd, aio_max > aio_used ? aio_max - aio_used : 0, aio_max,
+				  aio_used);
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
 	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
 	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
@@ -527,6 +537,7 @@ static int start_workers(struct point_ctl *ctl, struct worker *w, unsigned n, un
 	if (rc)
 		atomic_store(&ctl->stop, true);
 	ctl->t0 = iolab_clock_ns();
+	atomic_store(&ctl->last_ok, ctl->t0);
 	ctl->go = true;
 	pthread_cond_broadcast(&ctl->cond);
 	pthread_mutex_unlock(&ctl->lock);
@@ -633,6 +644,7 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			rep[d].errors += w[i].dir[d].errors;
 			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
 		}
+		iolab_errors_add(&p->errors, &w[i].errors);
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
 		p->delay_n += w[i].delay_n;
@@ -737,6 +749,17 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	atomic_init(&ctl.stop, false);
 	atomic_init(&ctl.mstart, 0);
 	atomic_init(&ctl.first_error, 0);
+	atomic_init(&ctl.last_ok, 0);
+	/* --fault: the workers' engine is the fault engine around the one asked for */
+	struct iolab_engine_ops fault_ops;
+	struct iolab_fault_run faults;
+	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	if (c->faults.n) {
+		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
+		iolab_fault_engine(c->engine, &fault_ops);
+		ctl.engine = &fault_ops;
+		ctl.engine_config = &fault_setup;
+	}
 	pthread_mutex_init(&ctl.lock, NULL);
 	pthread_cond_init(&ctl.cond, NULL);
 	struct worker *w = calloc(pp->workers, sizeof(*w));
@@ -784,6 +807,12 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	if (wall_span > 0 && !(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		add_system_deltas(p, &wt.start, &end, wall_span);
 	p->seconds += seconds;
+	if (c->faults.n) {
+		struct iolab_fault_counts fc;
+		iolab_fault_run_counts(&faults, &fc);
+		iolab_fault_counts_add(&p->faults, &fc);
+		p->has_faults = true;
+	}
 	int fe = atomic_load(&ctl.first_error);
 	if (fe && !p->first_error)
 		p->first_error = fe;
@@ -901,6 +930,37 @@ static void warn_load(const struct point_params *pp, struct iolab_point *p)
 			 late >= 1e9 ? late / 1e9 : late / 1e6, late >= 1e9 ? "s" : "ms", cap);
 }
 
+/* A point's failures: their count by kind and the first ("12 I/O errors: 3 EIO (read), 9 short
+ * writes; the first: a read of 4096 bytes at offset 8192: Input/output error (EIO)"), a point
+ * given up on, and the faults --fault injected. */
+static void warn_errors(struct iolab_point *p)
+{
+	const struct iolab_errors *e = &p->errors;
+	uint64_t n = iolab_errors_count(e);
+	if (n) {
+		char kinds[IOLAB_WARN_LEN], first[IOLAB_WARN_LEN] = "";
+		iolab_errors_describe(e, kinds, sizeof(kinds));
+		if (e->has_first)
+			iolab_error_describe(&e->first, first, sizeof(first));
+		iolab_point_warn(p, "%" PRIu64 " I/O error%s: %s; the first: %s%s", n, n == 1 ? "" : "s",
+				 kinds, first, e->has_first && e->first.err == ENOSPC
+				 ? ", the device or file system is full" : "");
+	}
+	if (e->gave_up)
+		iolab_point_warn(p, "every I/O failed for %.0f s (has the device gone?): the point "
+				 "stopped there (--on-error continue)", IOLAB_GIVE_UP_NS / 1e9);
+	if (p->has_faults) {
+		char what[IOLAB_WARN_LEN] = "";
+		size_t len = 0;
+		for (unsigned k = 0; k < IOLAB_FAULT_KINDS && len < sizeof(what); k++)
+			if (p->faults.kind[k])
+				len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%" PRIu64 " %s",
+							len ? ", " : "", p->faults.kind[k],
+							iolab_fault_kind_name(k));
+		iolab_point_warn(p, "faults injected on purpose (--fault): %s", len ? what : "none struck");
+	}
+}
+
 /* The honest-results warnings of a finished point. */
 static void add_warnings(const struct iolab_config *c, const struct run_env *env,
 			 const struct point_params *pp, struct iolab_point *p)
@@ -965,10 +1025,7 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 					 "(loop/dio = 0): memory serves what it cached, not the disk "
 					 "(losetup --direct-io=on)", env->tgt[t].path, d.backing);
 	}
-	if (errs)
-		iolab_point_warn(p, "%" PRIu64 " I/O errors (first: %s)%s", errs, strerror(p->first_error),
-				 p->first_error == ENOSPC ? ": the device or file system is full (ENOSPC)"
-							  : "");
+	warn_errors(p);
 	/* A partial point (interrupted, stopped by an error) is as unstable when short as any. */
 	char secs[32];
 	if (p->seconds > 0 && p->seconds / p->reps < 1.0)
@@ -990,6 +1047,7 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 	p->seconds += q->seconds;
 	if (q->first_error && !p->first_error)
 		p->first_error = q->first_error;
+	p->has_faults |= q->has_faults;
 	p->partial |= q->partial;
 	p->delay_n += q->delay_n;
 	p->delay_sum_ns += q->delay_sum_ns;
@@ -1066,12 +1124,17 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(q->sec_bytes);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
+		q->errors = (struct iolab_errors){0};
+		q->faults = (struct iolab_fault_counts){{0}};
 		if (iolab_config_invalidates(c))
 			invalidate_targets(env, q, r == 0);
 		prog.rep = r + 1;
 		rc = run_once(c, env, pp, rr, q, &ri[r], &rm[r], &prog, progress, ctx, err);
 		if (rc)
 			break;
+		/* failures and faults count in every round, not only the window's */
+		iolab_errors_add(&p->errors, &q->errors);
+		iolab_fault_counts_add(&p->faults, &q->faults);
 		v[r] = round_value(c->steady, q, ri[r], rm[r]);
 		r++;
 		if (q->partial || (ss->reached = iolab_steady(v, r)))
@@ -1098,6 +1161,23 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 	return rc;
 }
 
+/* Writes buf[0..n) at off whole: again after EINTR (nothing written), on from where a short
+ * write stopped (write(2): fewer bytes than asked is not an error); 0 or -errno. */
+static int write_all(int fd, const unsigned char *buf, size_t n, uint64_t off, const char *path,
+		     struct iolab_err *err)
+{
+	for (size_t at = 0; at < n;) {
+		ssize_t w = pwrite(fd, buf + at, n - at, (off_t)(off + at));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) /* 0: no progress, as a full device gives it (ENOSPC on the next try) */
+			return iolab_errf(err, w < 0 ? errno : ENOSPC, "--precondition: %s: write at "
+					  "%" PRIu64 ": %s", path, off + at, strerror(w < 0 ? errno : ENOSPC));
+		at += (size_t)w;
+	}
+	return 0;
+}
+
 /* --precondition: writes every target whole, sequentially, twice, in 128 KiB writes through the
  * targets' descriptors (direct when the run is), with a progress line on stderr. */
 static int precondition(const struct iolab_config *c, const struct run_env *env,
@@ -1122,11 +1202,7 @@ static int precondition(const struct iolab_config *c, const struct run_env *env,
 					break;
 				}
 				size_t n = tg->size - off < CHUNK ? (size_t)(tg->size - off) : CHUNK;
-				ssize_t w = pwrite(env->fds[t], buf, n, (off_t)off);
-				if (w != (ssize_t)n)
-					rc = iolab_errf(err, w < 0 ? errno : EIO, "--precondition: %s: write at "
-							"%" PRIu64 ": %s", tg->path, off,
-							w < 0 ? strerror(errno) : "short write");
+				rc = write_all(env->fds[t], buf, n, off, tg->path, err);
 				done += n;
 				if (!c->quiet && (done % (64u << 20) == 0 || done == total))
 					fprintf(stderr, "\rprecondition: %" PRIu64 " of %" PRIu64 " MiB written",
@@ -1250,6 +1326,9 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
 	}
+	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
+				  "io_uring, libaio, psync and null", c->engine->name);
 	if (c->precondition && (c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL)))
 		return iolab_errf(err, EINVAL, "--precondition: engine '%s' has no target to write",
 				  c->engine->name);
@@ -1275,6 +1354,15 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		}
 	}
 	return rc;
+}
+
+/* Takes the last point off res, with what its finished repetitions allocated. */
+static void drop_point(struct iolab_results *res)
+{
+	struct iolab_point *p = &res->point[--res->n];
+	free(p->sec_ios);
+	free(p->sec_bytes);
+	free(p->ranks);
 }
 
 static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
@@ -1373,11 +1461,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			struct iolab_progress prog = {.point = k + 1, .points = npoints,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_steady(c, &env, &pp, rr, p, iops, mbps, prog, progress, ctx, err);
-			if (rc) {
-				res->n--;
-				close_env(&env, false);
-				return rc;
-			}
+			if (rc)
+				break;
 			if (!p->reps)
 				continue;
 		}
@@ -1388,15 +1473,14 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_once(c, &env, &pp, rr, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
-			if (rc) {
-				res->n--;
-				close_env(&env, false);
-				return rc;
-			}
+			if (rc)
+				break;
 			p->reps++;
 			if (p->partial)
 				break;
 		}
+		if (rc)
+			break;
 		spread(iops, p->reps, &p->iops);
 		spread(mbps, p->reps, &p->mbps);
 		p->cpu_user_pct /= p->reps;
@@ -1428,14 +1512,17 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		if (stop)
 			break;
 	}
-	if (spreads)
-		rc = scale_collect(c, res, first, mine, ks, why, npoints);
+	if (rc) { /* workers could not be set up (err says why): the point is dropped */
+		drop_point(res);
+	} else if (spreads && (rc = scale_collect(c, res, first, mine, ks, why, npoints))) {
+		rc = iolab_errf(err, -rc, "out of memory");
+	}
 	free(ks);
 	free(why);
 	if (iolab_stop_requested)
 		res->interrupted = true;
 	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
-	return rc ? iolab_errf(err, -rc, "out of memory") : 0;
+	return rc;
 }
 
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,

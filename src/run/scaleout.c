@@ -62,6 +62,7 @@ struct share {
 	double seconds, qd_reached;
 	unsigned inflight_max;
 	int first_error, partial;
+	struct iolab_errors errors;
 	unsigned nwarn;
 	uint32_t warn_detail;
 	char warn[IOLAB_WARN_MAX][IOLAB_WARN_LEN];
@@ -109,7 +110,7 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 	}
 	*mine = (struct share){.iops = p->iops, .mbps = p->mbps, .seconds = p->seconds,
 			       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
-			       .first_error = p->first_error, .partial = p->partial,
+			       .first_error = p->first_error, .partial = p->partial, .errors = p->errors,
 			       .nwarn = p->nwarn, .warn_detail = p->warn_detail};
 	memcpy(mine->dir, p->dir, sizeof(p->dir));
 	memcpy(mine->warn, p->warn, sizeof(p->warn));
@@ -151,6 +152,7 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 			p->inflight_max += s->inflight_max;
 			if (!p->first_error)
 				p->first_error = s->first_error;
+			iolab_errors_add(&p->errors, &s->errors);
 			p->partial |= s->partial;
 			merge_warnings(p, s, r);
 		}

@@ -156,14 +156,32 @@ static int setup(struct worker *w, struct loop_state *s)
 	return rc;
 }
 
-static void note_error(struct worker *w, int res)
+/* Counts a failure: io (NULL: the engine's, or the trace's) ended with res at now. On error stop,
+ * the point stops; on continue, it stops when every I/O has failed for IOLAB_GIVE_UP_NS (a device
+ * that vanished would otherwise fail I/Os as fast as they can be issued, to the end of --time, or
+ * forever under --bytes). */
+static void note_error(struct worker *w, const struct iolab_io *io, int res, uint64_t now)
 {
 	struct point_ctl *c = w->ctl;
+	iolab_errors_note(&w->errors, io, res, now);
 	int e = res < 0 ? -res : EIO; /* a short transfer counts as EIO */
 	int zero = 0;
 	atomic_compare_exchange_strong(&c->first_error, &zero, e);
-	if (!c->on_error_continue)
+	if (!c->on_error_continue) {
 		atomic_store(&c->stop, true);
+	} else if (io && !c->engine->now &&
+		   now >= atomic_load_explicit(&c->last_ok, memory_order_relaxed) + IOLAB_GIVE_UP_NS) {
+		w->errors.gave_up = true;
+		atomic_store(&c->stop, true);
+	}
+}
+
+/* A successful I/O at now (real engines): moves last_ok on, at most once a millisecond (another
+ * worker may have moved it past now meanwhile). */
+static inline void note_ok(struct point_ctl *c, uint64_t now)
+{
+	if (!c->engine->now && now > atomic_load_explicit(&c->last_ok, memory_order_relaxed) + 1000000)
+		atomic_store_explicit(&c->last_ok, now, memory_order_relaxed);
 }
 
 /* Sleeps until the wall clock reads t. The kernel wakes a sleeper late (about 90 us on a KVM
@@ -223,7 +241,7 @@ static bool replay_fill(struct worker *w, struct loop_state *s, struct iolab_io 
 	int rc = iolab_replay_src_next(s->src, &q, &w->err);
 	if (rc <= 0) {
 		if (rc < 0)
-			note_error(w, rc);
+			note_error(w, NULL, rc, 0);
 		return false;
 	}
 	io->off = q.off;
@@ -296,7 +314,7 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 			pace_untake(pc, t - s->delay[io->slot]);
 	}
 	if (rc < 0) {
-		note_error(w, rc);
+		note_error(w, NULL, rc, t);
 		*failed = true;
 	}
 	return started;
@@ -322,11 +340,12 @@ static int wait_due(struct loop_state *s, uint64_t until, unsigned inflight, uns
 static inline void account(struct worker *w, struct loop_state *s, struct loop_clock *k,
 			   struct iolab_io *io, bool paced, uint64_t now, uint64_t *next_sec, unsigned *sec)
 {
-	if (io->res != (int32_t)io->len) {
+	if (io->res != (int32_t)io->len) { /* an error, or a short transfer (io_errors.c) */
 		w->dir[io->op].errors++;
-		note_error(w, io->res);
+		note_error(w, io, io->res, now);
 		return;
 	}
+	note_ok(w->ctl, now);
 	if (io->t_submit < k->mstart || now > k->end)
 		return;
 	struct iolab_dir_result *d = &w->dir[io->op];
@@ -420,7 +439,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		}
 		now = now_of(&s->eng);
 		if (got < 0) {
-			note_error(w, got);
+			note_error(w, NULL, got, now);
 			break; /* the engine is broken: in-flight slots are abandoned with it */
 		}
 		for (int i = 0; i < got; i++) {
