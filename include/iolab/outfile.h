@@ -52,4 +52,11 @@ int iolab_out_commit(struct iolab_out *o, struct iolab_err *err);
 /* Abandons an output: removes the temporary file (standard output is left as it is). */
 void iolab_out_abort(struct iolab_out *o);
 
+/* Opens path for an output written in place while the command runs (a journal, which must hold
+ * what was done so far if iolab or the host stops): no temporary file, the file created or
+ * emptied at once and its directory entry synced. path must have passed iolab_outputs_check
+ * (standard output is refused here). Returns a descriptor open for writing, or -errno with err
+ * naming the option and path. */
+int iolab_out_open_in_place(const char *option, const char *path, struct iolab_err *err);
+
 #endif

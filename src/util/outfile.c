@@ -191,3 +191,27 @@ void iolab_out_abort(struct iolab_out *o)
 		unlink(o->tmp);
 	o->tmp[0] = 0;
 }
+
+int iolab_out_open_in_place(const char *option, const char *path, struct iolab_err *err)
+{
+	if (iolab_out_is_stdout(path))
+		return iolab_errf(err, EINVAL, "%s -: is written while the run goes on; give a file",
+				  option);
+	/* O_NONBLOCK: a FIFO put there since the check does not hang the open */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+	if (fd < 0)
+		return iolab_errf(err, errno, "%s %s: %s", option, path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return iolab_errf(err, EINVAL, "%s %s: is not a regular file", option, path);
+	}
+	char dir[PATH_MAX];
+	dir_of(path, dir, sizeof(dir));
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) { /* the new name survives a crash */
+		fsync(dfd);
+		close(dfd);
+	}
+	return fd;
+}
