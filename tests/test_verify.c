@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -220,21 +222,29 @@ static pid_t start_iolab(const char *const *args)
 	return pid;
 }
 
-/* Waits (inotify, no polling) until the file name in dir is at least min bytes. */
+/* Waits until the file name in dir is at least min bytes: on inotify's events for dir, and on
+ * the process pid (a pidfd), whose end before then fails the test. */
 static void wait_for_size(const char *dir, const char *name, long long min, pid_t pid)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int in = inotify_init1(IN_CLOEXEC);
-	assert_true(in >= 0);
+	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	assert_true(in >= 0 && pfd >= 0);
 	assert_true(inotify_add_watch(in, dir, IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE) >= 0);
 	char buf[4096];
 	while (size_of(path) < min) {
-		int st;
-		assert_int_equal(waitpid(pid, &st, WNOHANG), 0); /* the run is still going */
-		assert_true(read(in, buf, sizeof(buf)) > 0);
+		struct pollfd fds[2] = {{.fd = in, .events = POLLIN}, {.fd = pfd, .events = POLLIN}};
+		assert_true(poll(fds, 2, -1) > 0);
+		if (fds[1].revents) {
+			printf("the run ended before %s reached %lld bytes\n", path, min);
+			fail();
+		}
+		while (read(in, buf, sizeof(buf)) > 0)
+			;
 	}
 	close(in);
+	close(pfd);
 }
 
 /* kill -9 in the middle of a journaled verify write run: the journal, replayed, tells what each
