@@ -28,7 +28,7 @@ void buf_fill_init(struct buf_fill *f, unsigned pattern, unsigned pct, uint64_t 
 /* Fills slot's buffer of n bytes (setup, before the clock starts). */
 void buf_fill_slot(const struct buf_fill *f, void *buf, size_t n, unsigned slot);
 
-/* splitmix64's finalizer: a bijection, so distinct counts give distinct words. */
+/* splitmix64's finalizer: a bijection, so distinct inputs give distinct words. */
 static inline uint64_t buf_mix(uint64_t x)
 {
 	x ^= x >> 30;
@@ -45,7 +45,7 @@ static inline void buf_stamp(struct buf_fill *f, void *buf, uint32_t len)
 		return;
 	for (uint32_t at = 0; at + 16 <= len; at += 4096) {
 		uint64_t *w = (uint64_t *)((char *)buf + at);
-		w[0] = buf_mix(f->seed + f->count++);
+		w[0] = f->count++; /* with the worker's own seed: a pair no other block has */
 		w[1] = f->seed;
 	}
 }
