@@ -91,7 +91,8 @@ static void help(bool sim)
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd and --clients\n"
 	       "1..4096, --workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
 	       "Exit status: 0 success, 1 the run failed (I/O errors, a point that completed fewer\n"
-	       "I/Os than it kept in flight, a write error), 2 bad input or refused, 130 interrupted.\n",
+	       "I/Os than it kept in flight, a verify mismatch, a write error), 2 bad input or\n"
+	       "refused, 130 interrupted.\n",
 	       IOLAB_REPEAT_MAX);
 }
 
