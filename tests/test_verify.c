@@ -109,6 +109,7 @@ static void test_corruption_found_with_journal(void **state)
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "byte 1052672: no-header: expected magic"));
 	assert_non_null(strstr(o.err, "gen 17; found no verify header"));
+	th_out_free(&o);
 	json_t *doc = verify_of(js, 1, 2047);
 	json_t *m = first_mismatch(doc);
 	assert_int_equal(json_integer_value(json_object_get(m, "offset")), 1052672);
@@ -137,6 +138,7 @@ static void test_corruption_found_without_journal(void **state)
 	assert_non_null(strstr(o.err, "byte 3153920: checksum: expected magic"));
 	assert_non_null(strstr(o.err, "xxh64 stored 0x"));
 	assert_non_null(strstr(o.err, "1 block did not hold what was written"));
+	th_out_free(&o);
 	json_t *doc = verify_of(js, 1, 0);
 	json_t *m = first_mismatch(doc);
 	assert_int_equal(json_integer_value(json_object_get(m, "offset")), 3153920);
@@ -389,6 +391,9 @@ static void test_verify_refusals(void **state)
 	TH_EXPECT_EXIT(o, 2, "buffer-pattern", "150");
 	o = th_iolab("run", "--verify-only", "--pattern", "rand-read", "--quiet", "--no-db", f, NULL);
 	TH_EXPECT_EXIT(o, 2, "--verify-only", "--pattern does not apply");
+	o = th_iolab("run", "--size", "1m", "--pattern", "rand-write", "--verify-journal", j,
+		     "--quiet", "--no-db", f, NULL);
+	TH_EXPECT_EXIT(o, 2, "--verify-journal", "give --verify ALGO");
 	th_make_file(j, 100);
 	o = th_iolab("run", "--size", "1m", "--pattern", "rand-write", "--verify", "crc32c",
 		     "--verify-journal", j, "--quiet", "--no-db", f, NULL);

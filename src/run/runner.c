@@ -970,7 +970,7 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		}
 	warn_done_at_submit(c, env, pp, p);
 	warn_load(pp, p);
-	verify_warn(p);
+	verify_warn(env->verify, p);
 	if (p->replay_skipped)
 		iolab_point_warn(p, "%" PRIu64 " of the trace's %" PRIu64 " records not replayed: trims, "
 				 "flushes and empty transfers (the engines issue reads and writes)",
@@ -1272,7 +1272,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))
 		return rc;
-	if (c->verify_only && (rc = verify_only_check(c, err)))
+	if ((rc = verify_check_options(c, err)))
 		return rc;
 	if (c->steady && (c->bytes || c->repeat > 1))
 		return iolab_errf(err, EINVAL, "--steady-state: each round runs one --time: it cannot be "

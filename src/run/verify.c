@@ -185,8 +185,13 @@ int verify_check_config(const struct iolab_config *c, const struct iolab_spec *s
 	return 0;
 }
 
-int verify_only_check(const struct iolab_config *c, struct iolab_err *err)
+int verify_check_options(const struct iolab_config *c, struct iolab_err *err)
 {
+	if (*c->verify_journal && !c->verify && !c->verify_only)
+		return iolab_errf(err, EINVAL, "--verify-journal: records or checks what --verify writes: "
+				  "give --verify ALGO (or --verify-only)");
+	if (!c->verify_only)
+		return 0;
 	bool workers = false;
 	for (unsigned i = 0; i < c->nworkers; i++)
 		workers |= c->workers[i] > 1;
@@ -212,11 +217,14 @@ uint64_t verify_only_bytes(const struct iolab_region *reg, unsigned n)
 	return sum;
 }
 
-void verify_warn(struct iolab_point *p)
+void verify_warn(const struct verify_run *vr, struct iolab_point *p)
 {
 	const struct iolab_verify_result *v = &p->verify;
-	if (!v->algo && !v->only)
+	if (!vr)
 		return;
+	if (vr->journal_torn)
+		iolab_point_warn(p, "verify: the journal's last %" PRIu64 " bytes are not whole records "
+				 "(cut by a crash): ignored", vr->journal_torn);
 	if (v->mismatches) {
 		const struct iolab_verify_mismatch *m = &v->kept[0];
 		iolab_point_warn(p, "verify: %" PRIu64 " block%s did not match (%" PRIu64 " checked): "
@@ -248,7 +256,6 @@ int verify_run_open(struct verify_run *vr, const struct iolab_config *c, const s
 	memset(vr, 0, sizeof(*vr));
 	vr->only = c->verify_only;
 	vr->algo = c->verify_only ? 0 : c->verify;
-	vr->stop_on_mismatch = !c->on_error_continue;
 	vr->ntargets = n;
 	for (unsigned t = 0; t < n; t++) {
 		vr->region[t] = reg[t];
@@ -460,8 +467,7 @@ static bool check_block(struct verify_worker *vw, unsigned t, uint64_t off, uint
 		vw->res.skipped++; /* its first write was in flight: it may still hold what it held */
 		return false;
 	}
-	bool amb = (s & VST_AMB) && vr->known;
-	if (!why && amb) { /* overlapping writes: any of them, perhaps torn between them */
+	if (!why && (s & VST_AMB)) { /* overlapping writes: any of them, perhaps torn between them */
 		vw->res.checked_partial++;
 		return false;
 	}

@@ -62,7 +62,6 @@ struct verify_run {
 	unsigned algo;        /* enum iolab_verify_algo (a write run), 0 for --verify-only */
 	bool only;            /* --verify-only: reads back a target written earlier */
 	bool known;           /* the words say what blocks hold (a write run, or a journal) */
-	bool stop_on_mismatch;
 	uint64_t run_id;
 	_Atomic uint64_t gen; /* the last generation handed out */
 	unsigned ntargets;
@@ -83,13 +82,14 @@ uint64_t verify_state_bytes(const struct iolab_region *reg, unsigned n);
 int verify_check_config(const struct iolab_config *c, const struct iolab_spec *spec,
 			const struct iolab_region *reg, unsigned n, struct iolab_err *err);
 
-/* --verify-only: refuses the options that do not apply to its one sequential read of the
- * region; returns 0 or -EINVAL. */
-int verify_only_check(const struct iolab_config *c, struct iolab_err *err);
+/* Refuses --verify-journal without --verify or --verify-only, and with --verify-only the options
+ * that do not apply to its one sequential read of the region; returns 0 or -EINVAL. */
+int verify_check_options(const struct iolab_config *c, struct iolab_err *err);
 /* The bytes of that read: the regions' lengths. */
 uint64_t verify_only_bytes(const struct iolab_region *reg, unsigned n);
-/* A point's verification summary, as a warning (mismatches, or nothing checked). */
-void verify_warn(struct iolab_point *p);
+/* A point's verification summary as warnings: mismatches, nothing checked, a torn journal
+ * (vr: the run's, NULL without verification). */
+void verify_warn(const struct verify_run *vr, struct iolab_point *p);
 
 /* Sets up verification of c over the regions (paths: the targets, for the journal): the block
  * words, a new journal (a write run with --verify-journal) or the one read back

@@ -8,7 +8,10 @@
  * batch with one clock read and account each I/O. An I/O counts when it was submitted (for an
  * open loop: intended) after the ramp and completed before the end of the measured time; I/Os in
  * flight at the end are drained and dropped. This is the hot path: no allocation, no locks, one
- * clock read per batch each way (a paced load reads it once more per loop).
+ * clock read per batch each way (a paced load reads it once more per loop). Before a batch
+ * leaves, its writes get fresh stamps in each 4 KiB (buffers.h: two stores each); with --verify
+ * instead their verify headers and checksums, a journal's intents (synced: the one lock), and
+ * each completion is checked (verify_run.h).
  *
  * A paced load with nothing due waits for the due time: a simulator moves its virtual clock
  * there (advance), a real engine sleeps when nothing is in flight and otherwise polls for
@@ -77,16 +80,6 @@ struct loop_state {
 	struct verify_worker *vw; /* --verify, --verify-only: this worker's part, else NULL */
 };
 
-static void note_error(struct worker *w, int res)
-{
-	struct point_ctl *c = w->ctl;
-	int e = res < 0 ? -res : EIO; /* a short transfer counts as EIO */
-	int zero = 0;
-	atomic_compare_exchange_strong(&c->first_error, &zero, e);
-	if (!c->on_error_continue)
-		atomic_store(&c->stop, true);
-}
-
 static void free_state(struct worker *w, struct loop_state *s)
 {
 	if (s->eng.ops && s->eng.ops->breakdown)
@@ -96,9 +89,6 @@ static void free_state(struct worker *w, struct loop_state *s)
 	w->sub_seen = s->eng.sub_seen;
 	w->sub_done = s->eng.sub_done;
 	if (s->vw) {
-		int rc = verify_worker_end(s->vw); /* its last journal records */
-		if (rc)
-			note_error(w, rc);
 		w->verify = s->vw->res;
 		verify_worker_free(s->vw);
 		free(s->vw);
@@ -177,6 +167,16 @@ static int setup(struct worker *w, struct loop_state *s)
 			if ((rc = grow_series(w)))
 				return iolab_errf(&w->err, ENOMEM, "out of memory");
 	return rc;
+}
+
+static void note_error(struct worker *w, int res)
+{
+	struct point_ctl *c = w->ctl;
+	int e = res < 0 ? -res : EIO; /* a short transfer counts as EIO */
+	int zero = 0;
+	atomic_compare_exchange_strong(&c->first_error, &zero, e);
+	if (!c->on_error_continue)
+		atomic_store(&c->stop, true);
 }
 
 /* Sleeps until the wall clock reads t. The kernel wakes a sleeper late (about 90 us on a KVM
@@ -471,6 +471,9 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		atomic_store_explicit(&w->progress, completions, memory_order_relaxed);
 		check_stop(w, &k, now);
 	}
+	int rc = s->vw ? verify_worker_end(s->vw) : 0; /* its last journal records */
+	if (rc)
+		note_error(w, rc);
 	if (!k.t_stop) /* left on an engine failure, or after the trace's last completion */
 		k.t_stop = now_of(&s->eng);
 	w->span_ns = k.t_stop > k.mstart ? k.t_stop - k.mstart : 0;
