@@ -2,6 +2,7 @@
 # Installs the Debian packages iolab needs to build, test and benchmark; skips what is present.
 set -eu
 pkgs="build-essential cmake pkg-config liburing-dev libaio-dev libblkid-dev libjansson-dev libsqlite3-dev
+      libxxhash-dev libisal-dev gzip
       libcmocka-dev clang libclang-rt-14-dev fio jq e2fsprogs util-linux
       libjs-chart.js chromium fuse3 libfuse3-dev libopenmpi-dev openmpi-bin"
 missing=""

@@ -60,7 +60,7 @@ static void test_input_by_any_name(void **state)
 	assert_non_null(getcwd(here, sizeof(here)));
 	assert_int_equal(chdir(th_dir), 0);
 	for (unsigned i = 0; i < 4; i++) {
-		const struct iolab_output o = {"--json", names[i], IOLAB_OUT_WHOLE};
+		const struct iolab_output o = {"--json", names[i], IOLAB_OUT_REPLACE};
 		assert_int_equal(iolab_outputs_check(&o, 1, NULL, 0, true, &err), -EINVAL);
 		assert_non_null(strstr(err.msg, "input"));
 	}
@@ -69,10 +69,10 @@ static void test_input_by_any_name(void **state)
 	char later[PATH_MAX];
 	path_in(later, sizeof(later), "later.img");
 	const char *inputs[] = {later};
-	const struct iolab_output none = {"--csv", NULL, IOLAB_OUT_WHOLE};
+	const struct iolab_output none = {"--csv", NULL, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&none, 1, inputs, 1, false, &err), 0);
 	write_file(later, "made\n");
-	const struct iolab_output o = {"--csv", later, IOLAB_OUT_WHOLE};
+	const struct iolab_output o = {"--csv", later, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&o, 1, NULL, 0, true, &err), -EINVAL);
 }
 
@@ -82,13 +82,13 @@ static void test_claims(void **state)
 	char out[PATH_MAX];
 	path_in(out, sizeof(out), "claimed.json");
 	struct iolab_err err;
-	const struct iolab_output a = {"--json", out, IOLAB_OUT_WHOLE};
+	const struct iolab_output a = {"--json", out, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&a, 1, NULL, 0, false, &err), 0);
 	assert_int_equal(iolab_outputs_check(&a, 1, NULL, 0, false, &err), 0); /* the same claim */
-	const struct iolab_output b = {"--csv", out, IOLAB_OUT_WHOLE};
+	const struct iolab_output b = {"--csv", out, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&b, 1, NULL, 0, true, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "both name"));
-	const struct iolab_output store = {"--json", out, IOLAB_OUT_IN_PLACE};
+	const struct iolab_output store = {"--json", out, IOLAB_OUT_ADD};
 	assert_int_equal(iolab_outputs_check(&store, 1, NULL, 0, true, &err), -EINVAL);
 	/* an output no check claimed is checked when it is opened, without --force */
 	char other[PATH_MAX];
@@ -105,7 +105,7 @@ static void test_node_put_in_place_meanwhile(void **state)
 	char out[PATH_MAX];
 	path_in(out, sizeof(out), "became-a-fifo");
 	struct iolab_err err;
-	const struct iolab_output o = {"--json", out, IOLAB_OUT_WHOLE};
+	const struct iolab_output o = {"--json", out, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&o, 1, NULL, 0, false, &err), 0);
 	struct iolab_out w;
 	assert_int_equal(iolab_out_open(&w, out, &err), 0);
@@ -129,7 +129,7 @@ static void test_through_a_symbolic_link(void **state)
 	write_file(real, "old\n");
 	assert_int_equal(symlink(real, link_path), 0);
 	struct iolab_err err;
-	const struct iolab_output o = {"--csv", link_path, IOLAB_OUT_WHOLE};
+	const struct iolab_output o = {"--csv", link_path, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&o, 1, NULL, 0, true, &err), 0);
 	struct iolab_out w;
 	assert_int_equal(iolab_out_open(&w, link_path, &err), 0);
@@ -150,7 +150,7 @@ static void test_pending_removed(void **state)
 	path_in(a, sizeof(a), "pending-a");
 	path_in(b, sizeof(b), "pending-b");
 	struct iolab_err err;
-	const struct iolab_output o[] = {{"-o", a, IOLAB_OUT_WHOLE}, {"--json", b, IOLAB_OUT_WHOLE}};
+	const struct iolab_output o[] = {{"-o", a, IOLAB_OUT_REPLACE}, {"--json", b, IOLAB_OUT_REPLACE}};
 	assert_int_equal(iolab_outputs_check(o, 2, NULL, 0, false, &err), 0);
 	struct iolab_out wa, wb;
 	assert_int_equal(iolab_out_open(&wa, a, &err), 0);

@@ -12,8 +12,8 @@
  *   and every file this process has read (iolab_input_note: a job, model or subsystem file, a
  *   file one of those sources or names at any depth, a trace, the results store a report reads);
  * - two outputs never name one file (the results store is one of them);
- * - a whole output (a report) replaces an existing file only with --force, and never a SQLite
- *   database (a results store); an output kept in place (the store) is opened as it is;
+ * - an output that replaces (a report) does so to an existing file only with --force, and never
+ *   to a SQLite database (a results store); an output added to (the store) is opened as it is;
  * - a missing directory, or one iolab cannot write to, is refused.
  * --force thus means only "replace a regular file, my own earlier output".
  *
@@ -32,12 +32,12 @@
 #include "iolab/error.h"
 
 enum iolab_out_kind {
-	IOLAB_OUT_WHOLE,    /* written whole through a temporary file (a report, a trace, a model) */
-	IOLAB_OUT_IN_PLACE, /* opened and added to where it is, an existing one kept (the store) */
+	IOLAB_OUT_REPLACE, /* replaces what is there, with --force (a report, trace, model, journal) */
+	IOLAB_OUT_ADD,     /* added to where it is, an existing one kept (the results store) */
 };
 
 /* One output of a command: the option that names it ("--json"), its path (NULL: not given) and
- * its kind (enum iolab_out_kind; 0 is a whole output). */
+ * its kind (enum iolab_out_kind). */
 struct iolab_output {
 	const char *option;
 	const char *path;
@@ -86,5 +86,12 @@ void iolab_out_abort(struct iolab_out *o);
 /* Removes every temporary file of an output still open. Async-signal-safe: for a handler of a
  * signal that ends the process. */
 void iolab_out_remove_pending(void);
+
+/* Opens path for an output that replaces what is there but is written in place while the command
+ * runs (a journal, which must hold what was done so far if iolab or the host stops): no temporary
+ * file; the file is created, or emptied once it is known to be a regular file, and its directory
+ * entry synced. A path no check has claimed is checked now, without --force; standard output is
+ * refused. Returns a descriptor open for writing, or -errno with err naming the option and path. */
+int iolab_out_open_in_place(const char *option, const char *path, struct iolab_err *err);
 
 #endif

@@ -22,6 +22,7 @@
 #include "iolab/method.h"
 #include "iolab/parse.h"
 #include "iolab/subsys.h"
+#include "iolab/verify.h"
 #include "iolab/workload.h"
 
 struct iolab_recorder;
@@ -38,6 +39,11 @@ struct iolab_pattern_set {
 };
 
 struct iolab_replay;
+
+/* What writes carry (--buffer-pattern; src/run/buffers.h). */
+enum iolab_buffer_pattern { IOLAB_BUF_RANDOM = 0, IOLAB_BUF_ZERO, IOLAB_BUF_COMPRESSIBLE };
+/* "random", "zero", "compressible". */
+const char *iolab_buffer_pattern_name(unsigned p);
 
 struct iolab_config {
 	char name[IOLAB_NAME_MAX];   /* run name (job-file section), "" on the command line */
@@ -101,6 +107,11 @@ struct iolab_config {
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
 	bool on_error_continue, force, destroy_data, quiet;
 	struct iolab_fault_plan faults; /* --fault: faults injected on purpose (fault.h) */
+	unsigned verify;             /* --verify: enum iolab_verify_algo (verify.h), 0: none */
+	bool verify_only;            /* --verify-only: read the targets back once and check them */
+	char verify_journal[4096];   /* --verify-journal FILE, "" for none */
+	unsigned buffer_pattern;     /* --buffer-pattern: enum iolab_buffer_pattern */
+	unsigned buffer_compress_pct; /* compressible:PCT */
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 	struct iolab_recorder *record; /* --record: every I/O of the run's one point (trace_record.h),
 					  or NULL */
@@ -274,6 +285,7 @@ struct iolab_point {
 				      including the ramp */
 	unsigned nsec;    /* per-second series of the last repetition */
 	uint64_t *sec_ios, *sec_bytes;
+	struct iolab_verify_result verify; /* --verify, --verify-only (all repetitions) */
 	bool partial;     /* interrupted or stopped by an error */
 	int first_error;  /* errno of the first failed I/O, 0 if none */
 	struct iolab_errors errors; /* every failure, ramp included (all repetitions) */
@@ -300,6 +312,7 @@ struct iolab_results {
 	bool interrupted; /* SIGINT */
 	uint64_t precondition_bytes; /* written by --precondition before the points (all runs) */
 	bool io_failed;   /* a point stopped on an I/O error */
+	bool verify_failed; /* a point stopped on a verify mismatch (--on-error stop) */
 	unsigned short_point; /* 1-based index of a point that completed fewer I/Os than it kept in
 				 flight (no steady state: the run stopped there), or 0 */
 };

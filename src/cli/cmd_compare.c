@@ -582,8 +582,8 @@ int cmd_compare(int argc, char **argv)
 	if (!a.db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	const char *inputs[] = {a.db ? a.db : dbpath};
-	const struct iolab_output outs[] = {{"--json", a.json_given ? a.json : NULL, IOLAB_OUT_WHOLE},
-					    {"--csv", a.csv_given ? a.csv : NULL, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--json", a.json_given ? a.json : NULL, IOLAB_OUT_REPLACE},
+					    {"--csv", a.csv_given ? a.csv : NULL, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 2, inputs, 1, a.force, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	struct iolab_store *s;

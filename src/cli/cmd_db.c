@@ -147,7 +147,7 @@ int cmd_db(int argc, char **argv)
 	if (!a.db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	const char *db = a.db ? a.db : dbpath;
-	const struct iolab_output out = {"--json", a.json, IOLAB_OUT_WHOLE};
+	const struct iolab_output out = {"--json", a.json, IOLAB_OUT_REPLACE};
 	if (iolab_outputs_check(&out, 1, &db, 1, a.force, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	struct iolab_store *s;

@@ -98,7 +98,7 @@ static int import_disksim(int argc, char **argv)
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	/* checked once every file the specification sources has been read (outfile.h) */
-	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
 		iolab_model_free(&m);
 		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);

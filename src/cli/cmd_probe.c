@@ -227,8 +227,8 @@ int cmd_probe(int argc, char **argv)
 				  "it needs --force", dev);
 	struct iolab_err err;
 	const char *src = dev ? dev : model;
-	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_WHOLE},
-					    {"--json", json, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_REPLACE},
+					    {"--json", json, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 2, &src, 1, force, &err))
 		return cli_errorf(EXIT_USAGE, "probe: %s", err.msg);
 	struct iolab_disk_model sm;

@@ -150,7 +150,7 @@ int cmd_trace_record(int argc, char **argv)
 	if (!fmt || !fmt->write_open)
 		return cli_errorf(EXIT_USAGE, "trace record: --format %s: %s", a.format,
 				  fmt ? "cannot be written" : "no such format (iolab trace formats)");
-	const struct iolab_output outs[] = {{"-o", a.out, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"-o", a.out, IOLAB_OUT_REPLACE}};
 	const char *inputs[] = {a.device};
 	struct iolab_err err;
 	if (iolab_outputs_check(outs, 1, inputs, 1, a.force, &err))

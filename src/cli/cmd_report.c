@@ -205,7 +205,7 @@ int cmd_report(int argc, char **argv)
 		snprintf(dbpath, sizeof(dbpath), "%s", a.db);
 	else if (iolab_store_default_path(dbpath, sizeof(dbpath), &err))
 		return cli_errorf(EXIT_USAGE, "report: %s", err.msg);
-	const struct iolab_output out = {"-o", a.out, IOLAB_OUT_WHOLE};
+	const struct iolab_output out = {"-o", a.out, IOLAB_OUT_REPLACE};
 	const char *inputs[] = {dbpath};
 	if (iolab_outputs_check(&out, 1, inputs, 1, a.force, &err))
 		return cli_errorf(EXIT_USAGE, "report: %s", err.msg);

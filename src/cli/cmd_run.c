@@ -91,8 +91,8 @@ static void help(bool sim)
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd and --clients\n"
 	       "1..4096, --workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
 	       "Exit status: 0 success, 1 the run failed (I/O errors, counted to the end under\n"
-	       "--on-error continue; a point that completed fewer I/Os than it kept in flight; a write\n"
-	       "error), 2 bad input or refused, 130 interrupted.\n",
+	       "--on-error continue; a verify mismatch; a point that completed fewer I/Os than it kept\n"
+	       "in flight; a write error), 2 bad input or refused, 130 interrupted.\n",
 	       IOLAB_REPEAT_MAX);
 }
 
@@ -419,6 +419,35 @@ static int store_save(const struct args *a, struct iolab_store *s, const struct 
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
+/* --verify: every mismatch a point kept, one line each (the target named by its config:
+ * end[i] is the number of points after cfg[i] ran), then the count; returns an exit status. */
+static int report_mismatches(const struct iolab_results *res, struct iolab_config **cfg,
+			     const unsigned *end, unsigned ncfg)
+{
+	uint64_t total = 0;
+	unsigned points = 0, ci = 0;
+	for (unsigned i = 0; i < res->n; i++) {
+		const struct iolab_verify_result *v = &res->point[i].verify;
+		while (ci + 1 < ncfg && i >= end[ci])
+			ci++;
+		for (unsigned k = 0; k < v->nkept; k++) {
+			char line[1024];
+			const struct iolab_verify_mismatch *m = &v->kept[k];
+			iolab_verify_mismatch_text(m, line, sizeof(line));
+			cli_errorf(EXIT_FAILED, "verify: point %u: %s %s", i + 1,
+				   m->target < cfg[ci]->ntargets ? cfg[ci]->target[m->target] : "?", line);
+		}
+		total += v->mismatches;
+		points += v->mismatches > 0;
+	}
+	if (!total)
+		return EXIT_OK;
+	return cli_errorf(EXIT_FAILED, "verify: %llu block%s did not hold what was written (%u "
+			  "point%s)%s", (unsigned long long)total, total == 1 ? "" : "s", points,
+			  points == 1 ? "" : "s", res->verify_failed ? "; stopped at the first (use "
+			  "--on-error continue to go on)" : "");
+}
+
 static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncfg,
 		   struct iolab_store *store)
 {
@@ -432,10 +461,20 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 			return EXIT_USAGE;
 		cfg[0]->record = rec;
 	}
+	unsigned *end = calloc(ncfg ? ncfg : 1, sizeof(*end)); /* each config's last point */
+	if (!end) {
+		if (rec) {
+			iolab_out_abort(&rec_out);
+			iolab_recorder_free(rec);
+		}
+		return cli_errorf(EXIT_USAGE, "out of memory");
+	}
 	bool show_progress = !a->quiet && isatty(2);
-	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.short_point; i++) {
+	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.short_point &&
+			     !res.verify_failed; i++) {
 		cfg[i]->quiet = a->quiet;
 		int rc = iolab_run(cfg[i], &res, show_progress ? progress : NULL, NULL, &err);
+		end[i] = res.n;
 		if (show_progress)
 			fprintf(stderr, "\r\033[K");
 		if (rc) {
@@ -463,6 +502,9 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		iolab_out_abort(&rec_out);
 		iolab_recorder_free(rec);
 	}
+	if (status == EXIT_OK)
+		status = report_mismatches(&res, cfg, end, ncfg);
+	free(end);
 	if (status == EXIT_OK && res.io_failed && res.n) {
 		const struct iolab_errors *e = &res.point[res.n - 1].errors;
 		char first[256] = "an engine call";
@@ -537,21 +579,40 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 2, sizeof(*inputs));
-	if (!inputs)
+	const char **inputs = calloc(n + 1 + ncfg, sizeof(*inputs));
+	struct iolab_output *outs = calloc(4 + ncfg, sizeof(*outs));
+	if (!inputs || !outs) {
+		free(inputs);
+		free(outs);
 		return cli_errorf(EXIT_USAGE, "out of memory");
+	}
 	n = 0;
 	for (unsigned i = 0; i < ncfg; i++)
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
 	inputs[n++] = a->replay ? a->replay->path : NULL;
-	const struct iolab_output outs[] = {{"--db", *store ? store : NULL, IOLAB_OUT_IN_PLACE},
-					    {"--json", a->json, IOLAB_OUT_WHOLE},
-					    {"--csv", a->csv, IOLAB_OUT_WHOLE},
-					    {"--record", a->record, IOLAB_OUT_WHOLE}};
+	outs[0] = (struct iolab_output){"--db", *store ? store : NULL, IOLAB_OUT_ADD};
+	outs[1] = (struct iolab_output){"--json", a->json, IOLAB_OUT_REPLACE};
+	outs[2] = (struct iolab_output){"--csv", a->csv, IOLAB_OUT_REPLACE};
+	outs[3] = (struct iolab_output){"--record", a->record, IOLAB_OUT_REPLACE};
+	/* a --verify run writes its journal (in place, as it goes); --verify-only reads one, which
+	 * may be the journal an earlier run of the same job writes */
+	unsigned nout = 4;
+	for (unsigned i = 0; i < ncfg; i++)
+		if (*cfg[i]->verify_journal && !cfg[i]->verify_only)
+			outs[nout++] = (struct iolab_output){"--verify-journal", cfg[i]->verify_journal,
+							     IOLAB_OUT_REPLACE};
+	for (unsigned i = 0; i < ncfg; i++) {
+		bool written = false;
+		for (unsigned k = 4; k < nout; k++)
+			written |= !strcmp(outs[k].path, cfg[i]->verify_journal);
+		if (cfg[i]->verify_only && *cfg[i]->verify_journal && !written)
+			inputs[n++] = cfg[i]->verify_journal;
+	}
 	struct iolab_err err;
-	int rc = iolab_outputs_check(outs, 4, inputs, n, force, &err);
+	int rc = iolab_outputs_check(outs, nout, inputs, n, force, &err);
 	free(inputs);
+	free(outs);
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
 	return rc ? EXIT_USAGE : EXIT_OK;

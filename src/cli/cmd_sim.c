@@ -97,8 +97,8 @@ static int validate(int argc, char **argv)
 	struct iolab_disk_model m;
 	struct iolab_vtrace t;
 	struct iolab_err err;
-	const struct iolab_output outs[] = {{"--json", json, IOLAB_OUT_WHOLE},
-					    {"--requests", per_req, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--json", json, IOLAB_OUT_REPLACE},
+					    {"--requests", per_req, IOLAB_OUT_REPLACE}};
 	const char *inputs[] = {trace, model_name};
 	if (iolab_outputs_check(outs, 2, inputs, 2, force, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);

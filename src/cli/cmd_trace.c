@@ -292,7 +292,7 @@ static int cmd_info(int argc, char **argv)
 	if (optind < argc)
 		return cli_errorf(EXIT_USAGE, "trace info: unexpected argument '%s'", argv[optind]);
 	struct iolab_err err;
-	const struct iolab_output outs[] = {{"--json", json, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--json", json, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 1, &in, 1, force, &err))
 		return cli_errorf(EXIT_USAGE, "trace info: %s", err.msg);
 	struct iolab_trace_reader *r;
@@ -469,7 +469,7 @@ static int convert_records(struct convert_opts *o, struct iolab_trace_reader *r,
 static int run_convert(struct convert_opts *o)
 {
 	struct iolab_err err;
-	const struct iolab_output outs[] = {{"--output", o->out, IOLAB_OUT_WHOLE}};
+	const struct iolab_output outs[] = {{"--output", o->out, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 1, &o->in, 1, o->force, &err))
 		return cli_errorf(EXIT_USAGE, "trace convert: %s", err.msg);
 	if (!o->to->write_rec)

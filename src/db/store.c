@@ -267,7 +267,7 @@ int iolab_store_open(struct iolab_store **sp, const char *path, bool create, str
 	if (!s)
 		return iolab_errf(err, ENOMEM, "out of memory");
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	const struct iolab_output out = {"--db", path, IOLAB_OUT_IN_PLACE};
+	const struct iolab_output out = {"--db", path, IOLAB_OUT_ADD};
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
 	int rc = 0;

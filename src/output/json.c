@@ -2,6 +2,7 @@
  * docs/json-schema.md; change both together. */
 #include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,56 @@ static json_t *faults_obj(const struct iolab_point *p)
 			 "by_kind", kinds);
 }
 
+/* A 64-bit value that JSON numbers would round: "0x..." */
+static json_t *hex64(uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)v);
+	return json_string(b);
+}
+
+/* A verify block header (verify.h); a field not known (0 in an expected header) is null. A
+ * block found without the magic has no header: its first 8 bytes alone. */
+static json_t *vhdr_obj(const struct iolab_verify_hdr *h, bool expected)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "magic", hex64(h->magic));
+	if (!expected && h->magic != IOLAB_VERIFY_MAGIC)
+		return o;
+	json_object_set_new(o, "offset", json_integer((json_int_t)h->offset));
+	json_object_set_new(o, "run_id", expected && !h->run_id ? json_null() : hex64(h->run_id));
+	json_object_set_new(o, "gen", expected && !h->gen ? json_null() : json_integer((json_int_t)h->gen));
+	json_object_set_new(o, "io_offset", expected ? json_null() : json_integer((json_int_t)h->io_offset));
+	json_object_set_new(o, "io_len", expected ? json_null() : json_integer(h->io_len));
+	json_object_set_new(o, "len", json_integer(h->len));
+	json_object_set_new(o, "algo", h->algo ? json_string(iolab_verify_algo_name(h->algo)) : json_null());
+	json_object_set_new(o, "checksum", expected && !h->algo ? json_null() : hex64(h->checksum));
+	return o;
+}
+
+/* --verify, --verify-only: what the point checked and the first mismatches; null otherwise. */
+static json_t *verify_obj(const struct iolab_verify_result *v)
+{
+	if (!v->algo && !v->only)
+		return json_null();
+	json_t *kept = json_array();
+	for (unsigned i = 0; i < v->nkept; i++) {
+		const struct iolab_verify_mismatch *m = &v->kept[i];
+		json_array_append_new(kept, json_pack("{s:i,s:I,s:s,s:o,s:o}", "target", m->target + 1,
+						      "offset", (json_int_t)m->expected.offset, "why",
+						      iolab_verify_why_name(m->why), "expected",
+						      vhdr_obj(&m->expected, true), "found",
+						      vhdr_obj(&m->found, false)));
+	}
+	return json_pack("{s:o,s:b,s:o,s:I,s:I,s:I,s:I,s:I,s:o}", "algo",
+			 v->algo ? json_string(iolab_verify_algo_name(v->algo)) : json_null(), "only",
+			 v->only, "run_id", v->run_id && (v->algo || v->only) ? hex64(v->run_id) : json_null(),
+			 "blocks_written", (json_int_t)v->written, "blocks_checked", (json_int_t)v->checked,
+			 "blocks_checked_partial", (json_int_t)v->checked_partial, "blocks_skipped",
+			 (json_int_t)v->skipped, "mismatches", (json_int_t)v->mismatches,
+			 "first_mismatches", kept);
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -258,6 +309,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	const struct iolab_comp_report *b = bottleneck(p);
 	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
 	json_object_set_new(o, "rebuild", rebuild_obj(point_rebuild(p)));
+	json_object_set_new(o, "verify", verify_obj(&p->verify));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	json_object_set_new(o, "errors", errors_obj(p));
 	json_object_set_new(o, "faults_injected", faults_obj(p));
@@ -397,6 +449,15 @@ static json_t *config_obj(const struct iolab_config *c)
 	for (unsigned i = 0; i < c->faults.n; i++)
 		json_array_append_new(faults, json_string(c->faults.rule[i].text));
 	json_object_set_new(o, "faults", faults);
+	json_object_set_new(o, "verify", c->verify ? json_string(iolab_verify_algo_name(c->verify))
+						   : json_null());
+	json_object_set_new(o, "verify_only", json_boolean(c->verify_only));
+	json_object_set_new(o, "verify_journal", *c->verify_journal ? json_string(c->verify_journal)
+								    : json_null());
+	char bp[32];
+	snprintf(bp, sizeof(bp), c->buffer_pattern == IOLAB_BUF_COMPRESSIBLE ? "%s:%u" : "%s",
+		 iolab_buffer_pattern_name(c->buffer_pattern), c->buffer_compress_pct);
+	json_object_set_new(o, "buffer_pattern", json_string(bp));
 	return o;
 }
 

@@ -571,6 +571,41 @@ static int set_destroy(struct iolab_config *c, const char *f, const char *v, str
 	return iolab_parse_bool(f, v, &c->destroy_data, err);
 }
 
+static int set_verify(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_verify_algo_parse(f, v, &c->verify, err);
+}
+
+static int set_verify_only(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->verify_only, err);
+}
+
+static int set_verify_journal(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	if (!*v || strlen(v) >= sizeof(c->verify_journal))
+		return iolab_errf(err, EINVAL, "%s: '%s' is not a file name", f, v);
+	strcpy(c->verify_journal, v);
+	return 0;
+}
+
+/* random | zero | compressible:PCT */
+static int set_buffer_pattern(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	const char *pre = "compressible:";
+	c->buffer_compress_pct = 0;
+	if (!strncmp(v, pre, strlen(pre))) {
+		c->buffer_pattern = IOLAB_BUF_COMPRESSIBLE;
+		return iolab_parse_pct(f, v + strlen(pre), &c->buffer_compress_pct, err);
+	}
+	for (unsigned p = IOLAB_BUF_RANDOM; p <= IOLAB_BUF_ZERO; p++)
+		if (!strcmp(v, iolab_buffer_pattern_name(p))) {
+			c->buffer_pattern = p;
+			return 0;
+		}
+	return iolab_errf(err, EINVAL, "%s: '%s' is not random, zero or compressible:PCT", f, v);
+}
+
 struct option_entry {
 	struct iolab_option o;
 	setter_fn set;
@@ -645,6 +680,14 @@ static const struct option_entry table[] = {
 	 set_read_ahead},
 	{{"drive-cache", "on|off", "simulated: the drives' own write cache (default: as the model)"},
 	 set_drive_cache},
+	{{"verify", "crc32c|xxh64", "stamp each written 4 KiB with a header and checksum; check every block read back that the run wrote"},
+	 set_verify},
+	{{"verify-only", NULL, "read the targets back once, in order, and check every block a --verify run wrote"},
+	 set_verify_only},
+	{{"verify-journal", "FILE", "--verify: record what each block holds, synced before each write; --verify-only: check against it"},
+	 set_verify_journal},
+	{{"buffer-pattern", "PATTERN", "what writes carry: random (default: unique, incompressible), zero, compressible:PCT"},
+	 set_buffer_pattern},
 	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
@@ -658,12 +701,13 @@ static const char *const exclusive[][2] = {
 	{"direct", "buffered"},
 	{"invalidate", "no-invalidate"},
 	{"qd", "clients"},
+	{"verify", "verify-only"},
 };
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
 	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
-	"precondition", "split", "fault",
+	"precondition", "split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
 };
 
 const char *iolab_option_excludes(const char *name)

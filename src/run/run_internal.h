@@ -9,6 +9,8 @@
 #include "iolab/run.h"
 #include "pacing.h"
 
+struct verify_run;
+
 struct point_ctl {
 	const struct iolab_engine_ops *engine;
 	const int *fds;
@@ -29,6 +31,8 @@ struct point_ctl {
 	const struct iolab_replay *replay; /* iolab replay: requests from this trace, not spec */
 	const struct iolab_replay_dest *dest;
 	const struct iolab_replay_scan *scan;
+	unsigned buffer_pattern, buffer_pct; /* what writes carry (buffers.h) */
+	struct verify_run *verify;         /* --verify, --verify-only (verify_run.h), or NULL */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */
@@ -62,6 +66,7 @@ struct worker {
 	unsigned ncomp;                  /* and what its parts did (a simulated path) */
 	struct iolab_comp_report comp[IOLAB_COMP_MAX];
 	uint64_t sub_seen, sub_done;     /* the engine's, see struct iolab_engine */
+	struct iolab_verify_result verify; /* its verification's counts */
 	unsigned nsec, sec_cap;          /* per-second series */
 	uint64_t *sec_ios, *sec_bytes;
 	atomic_uint_fast64_t progress;   /* completions so far, for the progress line */

@@ -25,6 +25,7 @@
 #include "iolab/cluster.h"
 #include "run_internal.h"
 #include "scaleout.h"
+#include "verify_run.h"
 
 volatile sig_atomic_t iolab_stop_requested;
 
@@ -167,6 +168,14 @@ static void decode(const struct iolab_config *c, const struct replay_run *rr, un
 {
 	decode_point(c, k, pp);
 	pp->timed = false;
+	if (c->verify_only) { /* one sequential read of the region, checked (verify_run.h) */
+		pp->spec = *iolab_pattern_find("seq-read");
+		snprintf(pp->spec.name, sizeof(pp->spec.name), "verify-only");
+		if (c->nbs)
+			iolab_spec_set_bs(&pp->spec, c->bs[0]);
+		pp->workers = 1;
+		pp->read_pct = 100;
+	}
 	if (!rr)
 		return;
 	pp->spec = rr->spec;
@@ -209,11 +218,18 @@ struct run_env {
 	bool no_io;
 	uint64_t working_set;
 	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
+	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
 };
 
 /* Closes the targets; a refused run (discard) also removes the scratch files it created. */
 static void close_env(struct run_env *env, bool discard)
 {
+	if (env->verify) { /* a run that ends well closes it first, to report its journal's errors */
+		struct iolab_err ignore;
+		verify_run_close(env->verify, &ignore);
+		free(env->verify);
+		env->verify = NULL;
+	}
 	if (env->no_io) /* a virtual region: no target was opened (tgt[0].fd is 0, not a target) */
 		return;
 	for (unsigned i = 0; i < env->n; i++)
@@ -422,6 +438,23 @@ static int check_point(const struct iolab_config *c, const struct run_env *env,
 	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
 		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
 				  "drive; use --qd for more outstanding I/Os", pp->workers);
+	if (c->verify || c->verify_only) {
+		int rc = verify_check_config(c, &pp->spec, env->region, env->n, err);
+		if (rc)
+			return rc;
+		/* the blocks' words (verify_run.h) beside the buffers, within the memory limit */
+		uint64_t need = !c->verify_only || *c->verify_journal
+				? verify_state_bytes(env->region, env->n) : 0;
+		uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
+		char n[32], l[32];
+		if (need > limit)
+			return iolab_errf(err, ENOMEM, "--verify: the state of the region's %" PRIu64
+					  " blocks needs %s, more than the %s %s", need / 8,
+					  human_bytes((double)need, n, sizeof(n)),
+					  human_bytes((double)limit, l, sizeof(l)),
+					  c->mem_limit ? "that --mem-limit allows"
+						       : "allowed (half of the machine's memory; --mem-limit SIZE)");
+	}
 	if (env->no_io || !c->direct)
 		return 0;
 	for (unsigned t = 0; t < env->n; t++) {
@@ -656,6 +689,7 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 		inflight += w[i].inflight_max;
 		p->sub_seen += w[i].sub_seen;
 		p->sub_done += w[i].sub_done;
+		verify_result_add(&p->verify, &w[i].verify);
 		if (c->engine->breakdown) {
 			p->has_breakdown = true;
 			iolab_breakdown_add(&p->bd, &w[i].bd);
@@ -742,10 +776,16 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
+		.buffer_pattern = c->buffer_pattern, .buffer_pct = c->buffer_compress_pct,
+		.verify = env->verify,
 		/* across ranks with a ramp, the measured time starts after every rank's (without
 		 * one, the barrier before the workers start is the start) */
 		.sync_start = iolab_cluster_active() && !scale_spread(c) && c->ramp_ns > 0,
 	};
+	if (c->verify_only) { /* the region once: its bytes, not a time */
+		ctl.bytes_per_worker = verify_only_bytes(env->region, env->n);
+		ctl.time_ns = 0;
+	}
 	atomic_init(&ctl.stop, false);
 	atomic_init(&ctl.mstart, 0);
 	atomic_init(&ctl.first_error, 0);
@@ -990,6 +1030,7 @@ static void add_warnings(const struct iolab_config *c, const struct run_env *env
 		}
 	warn_done_at_submit(c, env, pp, p);
 	warn_load(pp, p);
+	verify_warn(env->verify, p);
 	if (p->replay_skipped)
 		iolab_point_warn(p, "%" PRIu64 " of the trace's %" PRIu64 " records not replayed: trims, "
 				 "flushes and empty transfers (the engines issue reads and writes)",
@@ -1056,6 +1097,7 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 	iolab_hist_merge(&p->lat_issued, &q->lat_issued);
 	p->sub_seen += q->sub_seen;
 	p->sub_done += q->sub_done;
+	verify_result_add(&p->verify, &q->verify);
 	if (q->has_breakdown) {
 		p->has_breakdown = true;
 		iolab_breakdown_add(&p->bd, &q->bd);
@@ -1306,6 +1348,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
 	if ((rc = check_load(c, err)))
 		return rc;
+	if ((rc = verify_check_options(c, err)))
+		return rc;
 	if (c->steady && (c->bytes || c->repeat > 1))
 		return iolab_errf(err, EINVAL, "--steady-state: each round runs one --time: it cannot be "
 				  "used with --%s", c->bytes ? "bytes" : "repeat");
@@ -1365,6 +1409,20 @@ static void drop_point(struct iolab_results *res)
 	free(p->ranks);
 }
 
+/* --verify, --verify-only: the run's verification over env's regions (after --precondition,
+ * whose writes carry no headers). */
+static int open_verify(const struct iolab_config *c, struct run_env *env, struct iolab_err *err)
+{
+	if (!(env->verify = malloc(sizeof(*env->verify))))
+		return iolab_errf(err, ENOMEM, "out of memory");
+	int rc = verify_run_open(env->verify, c, env->region, env->n, err);
+	if (rc) {
+		free(env->verify);
+		env->verify = NULL;
+	}
+	return rc;
+}
+
 static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
 		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
 		      struct iolab_err *err)
@@ -1379,6 +1437,10 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 	unsigned npoints = iolab_config_points(c);
 	struct point_params pp;
 	if (c->precondition && (rc = precondition(c, &env, res, err))) {
+		close_env(&env, false);
+		return rc;
+	}
+	if ((c->verify || c->verify_only) && (rc = open_verify(c, &env, err))) {
 		close_env(&env, false);
 		return rc;
 	}
@@ -1491,11 +1553,12 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		p->qd_reached = p->seconds > 0 ? lat_ns / (p->seconds * 1e9) : 0;
 		add_warnings(c, &env, &pp, p);
 		bool failed = p->first_error && !c->on_error_continue;
+		bool mismatched = p->verify.mismatches && !c->on_error_continue;
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
-		bool short_run = !rr && p->dir[0].ios + p->dir[1].ios < in_flight * p->reps &&
-				 !iolab_stop_requested;
+		bool short_run = !rr && !c->verify_only && !mismatched &&
+				 p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested;
 		if (spreads) {
 			ks[mine] = k;
 			why[mine++] = failed ? SCALE_IO_FAILED : short_run ? SCALE_SHORT : SCALE_GO;
@@ -1503,6 +1566,10 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		bool stop = scale_point(c, p, failed || short_run);
 		if (failed) {
 			res->io_failed = true;
+			break;
+		}
+		if (mismatched) {
+			res->verify_failed = true;
 			break;
 		}
 		if (short_run) {
@@ -1521,6 +1588,12 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 	free(why);
 	if (iolab_stop_requested)
 		res->interrupted = true;
+	if (env.verify) {
+		int vrc = verify_run_close(env.verify, err);
+		free(env.verify);
+		env.verify = NULL;
+		rc = rc ? rc : vrc;
+	}
 	close_env(&env, iolab_stop_requested == SIGTERM); /* terminated: leave no scratch file */
 	return rc;
 }

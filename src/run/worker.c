@@ -8,7 +8,10 @@
  * batch with one clock read and account each I/O. An I/O counts when it was submitted (for an
  * open loop: intended) after the ramp and completed before the end of the measured time; I/Os in
  * flight at the end are drained and dropped. This is the hot path: no allocation, no locks, one
- * clock read per batch each way (a paced load reads it once more per loop).
+ * clock read per batch each way (a paced load reads it once more per loop). Before a batch
+ * leaves, its writes get fresh stamps in each 4 KiB (buffers.h: two stores each); with --verify
+ * instead their verify headers and checksums, a journal's intents (synced: the one lock), and
+ * each completion is checked (verify_run.h).
  *
  * A paced load with nothing due waits for the due time: a simulator moves its virtual clock
  * there (advance), a real engine sleeps when nothing is in flight and otherwise polls for
@@ -31,7 +34,9 @@
 
 #include "iolab/clock.h"
 #include "iolab/trace_record.h"
+#include "buffers.h"
 #include "run_internal.h"
+#include "verify_run.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -71,6 +76,8 @@ struct loop_state {
 	uint64_t t0;     /* the loop's start, time 0 of --record */
 	struct iolab_replay_src *src; /* iolab replay: the trace, else NULL (the generator) */
 	bool timed;      /* a timed replay */
+	struct buf_fill fill;  /* what writes carry (buffers.h) */
+	struct verify_worker *vw; /* --verify, --verify-only: this worker's part, else NULL */
 };
 
 static void free_state(struct worker *w, struct loop_state *s)
@@ -81,6 +88,11 @@ static void free_state(struct worker *w, struct loop_state *s)
 		w->ncomp = s->eng.ops->components(&s->eng, w->comp, IOLAB_COMP_MAX);
 	w->sub_seen = s->eng.sub_seen;
 	w->sub_done = s->eng.sub_done;
+	if (s->vw) {
+		w->verify = s->vw->res;
+		verify_worker_free(s->vw);
+		free(s->vw);
+	}
 	if (s->eng.ops && s->eng.ops->cleanup)
 		s->eng.ops->cleanup(&s->eng);
 	free(s->arena);
@@ -126,16 +138,17 @@ static int setup(struct worker *w, struct loop_state *s)
 	if (total >= huge)
 		madvise(s->arena, total - total % huge, MADV_HUGEPAGE); /* a hint: failure is harmless */
 	bool writes = iolab_spec_writes(c->spec);
+	buf_fill_init(&s->fill, c->buffer_pattern, c->buffer_pct, c->seed, w->index);
+	if (c->verify && (!(s->vw = malloc(sizeof(*s->vw))) ||
+			  verify_worker_init(s->vw, c->verify, qd, bsz)))
+		return iolab_errf(&w->err, ENOMEM, "worker %u: out of memory for verification",
+				  w->index + 1);
 	for (unsigned i = 0; i < qd; i++) {
 		s->bufs[i] = (char *)s->arena + (size_t)i * bsz;
-		if (writes) { /* non-zero, non-repeating data: writes are not compressed or deduplicated */
-			struct iolab_prng r;
-			iolab_prng_seed(&r, c->seed + i);
-			for (size_t j = 0; j < bsz / 8; j++)
-				((uint64_t *)s->bufs[i])[j] = iolab_prng_next(&r);
-		} else { /* reads overwrite it: only fault the pages in before the clock starts */
+		if (writes) /* buffers.h: unique and incompressible by default */
+			buf_fill_slot(&s->fill, s->bufs[i], bsz, i);
+		else /* reads overwrite it: only fault the pages in before the clock starts */
 			memset(s->bufs[i], 0, bsz);
-		}
 		s->slots[i].slot = i;
 		s->slots[i].buf = s->bufs[i];
 		s->freel[i] = &s->slots[i];
@@ -261,6 +274,21 @@ static void replay_unget(struct loop_state *s, const struct iolab_io *io, uint64
 	iolab_replay_src_unget(s->src, &q);
 }
 
+/* Before a batch leaves: each write's data gets fresh stamps (buffers.h), or with --verify its
+ * headers and checksums, and each read a snapshot of what its blocks hold (verify_run.h); the
+ * journal then holds the writes' intents durably. Returns 0 or -errno (the journal failed). */
+static int prepare_batch(struct loop_state *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct iolab_io *io = s->batch[i];
+		if (s->vw)
+			verify_issue(s->vw, io);
+		else if (io->op == IOLAB_OP_WRITE)
+			buf_stamp(&s->fill, io->buf, io->len);
+	}
+	return s->vw ? verify_commit(s->vw) : 0;
+}
+
 /* Fills the free slots whose requests are due at now, stamps and submits them. Returns how many
  * started; sets *failed on an engine error, *dry when a trace has no more requests. */
 static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, uint64_t now,
@@ -293,6 +321,7 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 		*dry = true;
 	if (!n)
 		return 0;
+	int rc = prepare_batch(s, n);
 	uint64_t t = now_of(&s->eng);
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = s->batch[i];
@@ -303,11 +332,14 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 		if (w->ctl->record)
 			iolab_recorder_issue(w->ctl->record, w->index, io, t - s->t0);
 	}
-	int rc = s->eng.ops->submit(&s->eng, s->batch, n);
+	if (!rc)
+		rc = s->eng.ops->submit(&s->eng, s->batch, n);
 	unsigned started = rc > 0 ? (unsigned)rc : 0;
 	for (unsigned i = n; i-- > started;) { /* not started: slots and their turns come back */
 		struct iolab_io *io = s->batch[i];
 		s->freel[(*nfree)++] = io;
+		if (s->vw)
+			verify_unissue(s->vw, io);
 		if (s->src)
 			replay_unget(s, io, paced ? t - s->delay[io->slot] : 0);
 		if (paced)
@@ -445,6 +477,8 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		for (int i = 0; i < got; i++) {
 			struct iolab_io *io = s->done[i];
 			s->freel[nfree++] = io;
+			if (s->vw && verify_complete(s->vw, io) && !c->on_error_continue)
+				atomic_store(&c->stop, true); /* a mismatch stops the point */
 			if (paced)
 				pace_done(pc, now);
 			if (c->record)
@@ -456,6 +490,9 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		atomic_store_explicit(&w->progress, completions, memory_order_relaxed);
 		check_stop(w, &k, now);
 	}
+	int rc = s->vw ? verify_worker_end(s->vw) : 0; /* its last journal records */
+	if (rc)
+		note_error(w, NULL, rc, now_of(&s->eng));
 	if (!k.t_stop) /* left on an engine failure, or after the trace's last completion */
 		k.t_stop = now_of(&s->eng);
 	w->span_ns = k.t_stop > k.mstart ? k.t_stop - k.mstart : 0;

@@ -160,7 +160,7 @@ static int check_path(const struct iolab_output *o, const struct ident *id, bool
 		if (kind)
 			return iolab_errf(err, EINVAL, "%s %s: is %s; iolab writes its output only to "
 					  "regular files", o->option, p, kind);
-		if (o->kind == IOLAB_OUT_IN_PLACE)
+		if (o->kind == IOLAB_OUT_ADD)
 			return 0;
 		if (is_sqlite(p))
 			return iolab_errf(err, EINVAL, "%s %s: holds a SQLite database (a results store?); "
@@ -170,7 +170,7 @@ static int check_path(const struct iolab_output *o, const struct ident *id, bool
 					  o->option, p);
 	} else if (id->error != ENOENT) {
 		return iolab_errf(err, id->error, "%s %s: %s", o->option, p, strerror(id->error));
-	} else if (o->kind == IOLAB_OUT_IN_PLACE) {
+	} else if (o->kind == IOLAB_OUT_ADD) {
 		return 0; /* the store makes its directory; its own errors say what fails */
 	}
 	char dir[PATH_MAX];
@@ -261,7 +261,21 @@ void iolab_out_remove_pending(void)
 	}
 }
 
-/* ---- writing a whole output ---- */
+/* ---- writing an output ---- */
+
+/* Checks that path, to be replaced, is claimed as such; if no check claimed it, checks it now
+ * (without --force) under option. */
+static int claimed(const char *option, const char *path, struct iolab_err *err)
+{
+	struct ident id;
+	ident_of(path, &id);
+	pthread_mutex_lock(&reg.lock);
+	const struct known *claim = reg_find(ROLE_OUTPUT, &id);
+	const struct iolab_output self = {claim ? claim->option : option, path, IOLAB_OUT_REPLACE};
+	int rc = claim && claim->kind == IOLAB_OUT_REPLACE ? 0 : check_one(&self, false, err);
+	pthread_mutex_unlock(&reg.lock);
+	return rc;
+}
 
 int iolab_out_open(struct iolab_out *o, const char *path, struct iolab_err *err)
 {
@@ -272,17 +286,11 @@ int iolab_out_open(struct iolab_out *o, const char *path, struct iolab_err *err)
 		o->f = stdout;
 		return 0;
 	}
-	struct ident id;
-	ident_of(path, &id);
-	pthread_mutex_lock(&reg.lock);
-	const struct known *claim = reg_find(ROLE_OUTPUT, &id);
-	const struct iolab_output self = {claim ? claim->option : "output", path, IOLAB_OUT_WHOLE};
-	int rc = claim && claim->kind == IOLAB_OUT_WHOLE ? 0 : check_one(&self, false, err);
-	pthread_mutex_unlock(&reg.lock);
+	int rc = claimed("output", path, err);
 	if (rc)
 		return rc;
 	char dir[PATH_MAX], copy[PATH_MAX];
-	snprintf(o->dest, sizeof(o->dest), "%s", id.canon);
+	canonical(path, o->dest, sizeof(o->dest));
 	dir_of(o->dest, dir, sizeof(dir));
 	snprintf(copy, sizeof(copy), "%s", o->dest);
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.iolab-XXXXXX", dir, basename(copy)) >=
@@ -397,4 +405,32 @@ void iolab_out_abort(struct iolab_out *o)
 		unlink(o->tmp);
 	}
 	o->tmp[0] = 0;
+}
+
+int iolab_out_open_in_place(const char *option, const char *path, struct iolab_err *err)
+{
+	if (iolab_out_is_stdout(path))
+		return iolab_errf(err, EINVAL, "%s -: is written while the run goes on; give a file",
+				  option);
+	int rc = claimed(option, path, err);
+	if (rc)
+		return rc;
+	/* no O_TRUNC: only a regular file is emptied; O_NONBLOCK: a FIFO put there since the check
+	 * does not hang the open */
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+	if (fd < 0)
+		return iolab_errf(err, errno, "%s %s: %s", option, path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || ftruncate(fd, 0) < 0) {
+		close(fd);
+		return iolab_errf(err, EINVAL, "%s %s: is not a regular file", option, path);
+	}
+	char dir[PATH_MAX];
+	dir_of(path, dir, sizeof(dir));
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) { /* the new name survives a crash */
+		fsync(dfd);
+		close(dfd);
+	}
+	return fd;
 }
