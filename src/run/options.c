@@ -242,6 +242,12 @@ static int set_engine(struct iolab_config *c, const char *f, const char *v, stru
 	int rc = iolab_engine_check(e, err);
 	if (rc)
 		return rc;
+	/* A virtual-time engine runs a model, which only 'iolab sim' (and 'iolab replay' with
+	 * --model, --array or --config) gives it: there is no target for it here. */
+	if (e->flags & IOLAB_ENGINE_VIRTUAL)
+		return iolab_errf(err, EINVAL, "%s: '%s' is the simulator: it needs a drive model, so "
+				  "run 'iolab sim --model NAME' (or --array/--config; 'iolab replay' "
+				  "takes the same)", f, v);
 	c->engine = e;
 	return 0;
 }

@@ -405,6 +405,30 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 	return 0;
 }
 
+/* A simulated drive moves whole sectors (the model's block size): every transfer size, its
+ * alignment and the region's offset must be multiples of it, as O_DIRECT needs of a real
+ * device's logical block size. (A trace's requests are the trace's: a replay is not checked.) */
+static int check_sectors(const struct iolab_config *c, const struct iolab_subsys *desc,
+			 const struct point_params *pp, struct iolab_err *err)
+{
+	const struct iolab_disk_model *m = &desc->model[desc->drive[desc->vol[0].drive[0]].model];
+	uint32_t bb = m->block_bytes;
+	for (unsigned i = 0; i < pp->spec.nlines && !c->replay; i++) {
+		const struct iolab_spec_line *l = &pp->spec.line[i];
+		uint64_t align = l->align ? l->align : l->size;
+		if (l->size % bb || align % bb)
+			return iolab_errf(err, EINVAL, "transfer size %" PRIu64 " (alignment %" PRIu64
+					  ") of pattern '%s' (--bs, or the pattern's sizes) is not a "
+					  "multiple of the %" PRIu32 "-byte sector of the simulated drive "
+					  "%s: a drive transfers whole sectors", l->size, align,
+					  pp->spec.name, bb, m->name);
+	}
+	if (c->offset % bb)
+		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the %" PRIu32
+				  "-byte sector of the simulated drive %s", c->offset, bb, m->name);
+	return 0;
+}
+
 /* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
 static int check_point(const struct iolab_config *c, const struct run_env *env,
 		       const struct point_params *pp, struct iolab_err *err)
@@ -412,6 +436,8 @@ static int check_point(const struct iolab_config *c, const struct run_env *env,
 	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
 		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
 				  "drive; use --qd for more outstanding I/Os", pp->workers);
+	if (env->desc)
+		return check_sectors(c, env->desc, pp, err);
 	if (env->no_io || !c->direct)
 		return 0;
 	for (unsigned t = 0; t < env->n; t++) {
@@ -1166,6 +1192,23 @@ static int check_load(const struct iolab_config *c, struct iolab_err *err)
 	return 0;
 }
 
+/* The simulator's shorthands that only mean something with another: a stripe unit needs a
+ * volume to stripe, and a channel count the channels' type (without --channel no channel is
+ * modelled, so --channels would change nothing). */
+static int check_shorthands(const struct iolab_config *c, struct iolab_err *err)
+{
+	if (c->engine != &iolab_engine_sim || c->subsys)
+		return 0;
+	if (c->nstripe && !c->array_level)
+		return iolab_errf(err, EINVAL, "--stripe: a single drive (--model) has nothing to "
+				  "stripe; the stripe unit is a volume's (--array LEVEL:N with --drive)");
+	if (c->channels && !c->has_channel)
+		return iolab_errf(err, EINVAL, "--channels %u: spreads the drives over channels of "
+				  "--channel TYPE|RATE, and without --channel no channel is modelled; "
+				  "give --channel", c->channels);
+	return 0;
+}
+
 /* A replay's options, and the first look at its trace: the spec that stands for it. */
 static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, struct iolab_err *err)
 {
@@ -1228,7 +1271,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 				  "have each of them create: create it first (one process), then split it");
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
-	if ((rc = check_load(c, err)))
+	if ((rc = check_load(c, err)) || (rc = check_shorthands(c, err)))
 		return rc;
 	if (c->steady && (c->bytes || c->repeat > 1))
 		return iolab_errf(err, EINVAL, "--steady-state: each round runs one --time: it cannot be "
@@ -1444,6 +1487,9 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	int rc = iolab_engine_check(c->engine, err);
 	if (rc)
 		return rc;
+	if (c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
+		return iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
+				  "(iolab sim --model NAME, --array with --drive, or --config)");
 	struct iolab_subsys *desc = NULL;
 	struct replay_run *rr = NULL;
 	if ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
