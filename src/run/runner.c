@@ -429,6 +429,44 @@ static int check_sectors(const struct iolab_config *c, const struct iolab_subsys
 	return 0;
 }
 
+/* Checks all the memory a point can take against the limit before anything is allocated: the
+ * I/O buffers, the per-second series over its --time (16 bytes a second in each worker, and
+ * the point's copy), and a simulated path's controller caches (the records of the lines in
+ * use, at most as many as cover the volume). The refusal names the largest part's option. */
+static int check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+			const struct iolab_subsys *desc, struct iolab_err *err)
+{
+	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
+	double secs = c->time_ns ? (double)c->time_ns / 1e9 + 2 : 0;
+	double part[3] = {(double)buf * slots_of(c, pp) * pp->workers,
+			  secs * 2 * sizeof(uint64_t) * (pp->workers + 1),
+			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0};
+	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
+	double need = part[0] + part[1] + part[2];
+	if (need <= (double)limit)
+		return 0;
+	unsigned big = part[2] >= part[1] && part[2] >= part[0] ? 2 : part[1] >= part[0] ? 1 : 0;
+	char n[32], l[32], b[32], what[160];
+	if (big == 2 && c->subsys)
+		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
+			 "%s)", c->model_name);
+	else if (big == 2)
+		snprintf(what, sizeof(what), "the records of the controller cache's lines (--cache %s)",
+			 iolab_fmt_size(pp->cache, b, sizeof(b)));
+	else if (big == 1)
+		snprintf(what, sizeof(what), "the per-second series of --time %.6g s (16 bytes a second "
+			 "for each worker and the point)", (double)c->time_ns / 1e9);
+	else
+		snprintf(what, sizeof(what), "the I/O buffers (--workers x --qd x the largest transfer)");
+	return iolab_errf(err, ENOMEM, "point %u needs %s of memory, %s of it for %s: "
+			  "more than the %s %s", k + 1,
+			  iolab_fmt_size(need < 1.8e19 ? (uint64_t)need : UINT64_MAX, n, sizeof(n)),
+			  iolab_fmt_size((uint64_t)part[big], b, sizeof(b)), what,
+			  iolab_fmt_size(limit, l, sizeof(l)),
+			  c->mem_limit ? "that --mem-limit allows"
+				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
+}
+
 /* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
 static int check_point(const struct iolab_config *c, const struct run_env *env,
 		       const struct point_params *pp, struct iolab_err *err)
@@ -1289,6 +1327,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = check_request(c, k, &pp, err);
 		if (!rc && desc)
 			rc = shape_point(c, &pp, desc, err);
+		if (!rc)
+			rc = check_memory(c, k, &pp, desc, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);

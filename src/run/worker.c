@@ -34,6 +34,7 @@
 #include "run_internal.h"
 
 #define NS_PER_S 1000000000ull
+#define SERIES_PRESIZE_S 3600 /* the most seconds of series set up before the loop */
 
 /* The engine's clock: simulated for virtual-time engines, else the wall clock. */
 static inline uint64_t now_of(struct iolab_engine *e)
@@ -149,10 +150,14 @@ static int setup(struct worker *w, struct loop_state *s)
 	rc = c->engine->init(&s->eng, &p, &w->err);
 	if (rc)
 		s->eng.ops = NULL;
-	if (!rc && c->time_ns && w->sec_cap < c->time_ns / NS_PER_S + 2)
-		while (w->sec_cap < c->time_ns / NS_PER_S + 2)
-			if ((rc = grow_series(w)))
-				return iolab_errf(&w->err, ENOMEM, "out of memory");
+	/* The per-second series, sized for --time so that the loop seldom grows it, but for an
+	 * hour at most: a long --time (the runner checked its memory against the limit) grows it
+	 * as the seconds pass, rather than holding the set-up (and a stop request) back. */
+	uint64_t secs = c->time_ns ? c->time_ns / NS_PER_S + 2 : 0;
+	secs = secs < SERIES_PRESIZE_S ? secs : SERIES_PRESIZE_S;
+	while (!rc && w->sec_cap < secs)
+		if ((rc = grow_series(w)))
+			return iolab_errf(&w->err, ENOMEM, "out of memory");
 	return rc;
 }
 

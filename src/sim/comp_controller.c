@@ -239,6 +239,13 @@ static void process(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 		send(c, t, r, lo, r->d.blocks, true, c->sim->now, lo, hi);
 }
 
+/* A cache line that could not be made (out of memory) fails the run, as any allocation does. */
+static void check_cache(struct iolab_comp *c, const struct ctl *t)
+{
+	if (t->cache && t->cc.nomem)
+		fail(c, -ENOMEM);
+}
+
 static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
 {
 	struct ctl *t = c->priv;
@@ -258,6 +265,7 @@ static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		process(c, t, r);
 	else
 		iolab_sim_at(c, t->proc_free, EV_CMD, r);
+	check_cache(c, t);
 	return 0;
 }
 
@@ -284,6 +292,7 @@ static void ctl_complete(struct iolab_comp *c, struct iolab_sreq *s)
 	}
 	p->next = t->free;
 	t->free = p;
+	check_cache(c, t);
 }
 
 static void ctl_event(struct iolab_comp *c, unsigned what, void *arg)
@@ -291,6 +300,7 @@ static void ctl_event(struct iolab_comp *c, unsigned what, void *arg)
 	struct ctl *t = c->priv;
 	if (what == EV_CMD) {
 		process(c, t, arg);
+		check_cache(c, t);
 		return;
 	}
 	t->idle_posted = false; /* EV_IDLE: everything of this instant has arrived */
@@ -325,6 +335,13 @@ const struct iolab_comp_ops iolab_comp_controller = {
 	.report = iolab_comp_controller_report,
 };
 
+/* The cache's lines of 4 KiB (or one block), for a device of block_bytes blocks. */
+static uint32_t line_blocks(uint32_t block_bytes)
+{
+	uint32_t lb = block_bytes < LINE_BYTES ? LINE_BYTES / block_bytes : 1;
+	return lb > 64 ? 64 : lb;
+}
+
 /* The destage limit: whole rows (one if a row is longer than DESTAGE_MAX_BYTES). */
 static void set_limit(struct ctl *t)
 {
@@ -338,10 +355,9 @@ int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct
 {
 	if (!below || !blocks || !block_bytes || block_bytes > DESTAGE_MAX_BYTES)
 		return -EINVAL;
-	uint32_t lb = block_bytes < LINE_BYTES ? LINE_BYTES / block_bytes : 1;
-	lb = lb > 64 ? 64 : lb;
+	uint32_t lb = line_blocks(block_bytes);
 	uint64_t lines = p->cache_bytes / ((uint64_t)lb * block_bytes);
-	if ((p->cache_bytes && !lines) || lines >= UINT32_MAX)
+	if (p->cache_bytes && !lines)
 		return -EINVAL;
 	struct ctl *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -359,12 +375,22 @@ int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct
 			: unit_blocks ? unit_blocks : (65536 + block_bytes - 1) / block_bytes;
 	t->prev_end = UINT64_MAX;
 	set_limit(t);
-	if (t->cache && ctl_cache_init(&t->cc, (uint32_t)lines, lb)) {
+	int rc = t->cache ? ctl_cache_init(&t->cc, lines, lb, blocks) : 0;
+	if (rc) {
 		free(t);
-		return -ENOMEM;
+		return rc;
 	}
 	*c = (struct iolab_comp){.ops = &iolab_comp_controller, .sim = s, .below = below, .priv = t};
 	return 0;
+}
+
+uint64_t iolab_ctl_cache_max_bytes(const struct iolab_ctl_params *p, uint64_t blocks,
+				   uint32_t block_bytes)
+{
+	if (!p->cache_bytes || !block_bytes)
+		return 0;
+	uint32_t lb = line_blocks(block_bytes);
+	return ctl_cache_max_bytes(p->cache_bytes / ((uint64_t)lb * block_bytes), lb, blocks);
 }
 
 void iolab_comp_controller_set_row(struct iolab_comp *c, uint64_t row_blocks)
