@@ -91,6 +91,7 @@ void iolab_results_free(struct iolab_results *res)
 		free(res->point[i].sec_ios);
 		free(res->point[i].sec_bytes);
 		free(res->point[i].ranks);
+		free(res->point[i].comp);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -683,6 +684,26 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 	wt->t_end = iolab_clock_ns();
 }
 
+/* Adds the reports of n parts to p's (the same path: part k is the same part), making room for
+ * them. Returns 0 or -ENOMEM. */
+static int add_comps(struct iolab_point *p, const struct iolab_comp_report *comp, unsigned n)
+{
+	if (n > p->ncomp) {
+		struct iolab_comp_report *a = realloc(p->comp, n * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memcpy(a + p->ncomp, comp + p->ncomp, (n - p->ncomp) * sizeof(*a));
+		p->comp = a;
+		for (unsigned k = 0; k < p->ncomp; k++)
+			iolab_comp_report_add(&p->comp[k], &comp[k]);
+		p->ncomp = n;
+		return 0;
+	}
+	for (unsigned k = 0; k < n; k++)
+		iolab_comp_report_add(&p->comp[k], &comp[k]);
+	return 0;
+}
+
 /* Sums the workers' counts into rep (this repetition) and p (the engine's counters, the per-second
  * series of this repetition); returns the measured span, the longest worker's. */
 static uint64_t merge_workers(const struct iolab_config *c, const struct worker *w, unsigned n,
@@ -712,14 +733,9 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			p->has_breakdown = true;
 			iolab_breakdown_add(&p->bd, &w[i].bd);
 		}
-		for (unsigned k = 0; k < w[i].ncomp; k++) {
-			if (k >= p->ncomp) {
-				p->comp[k] = w[i].comp[k];
-				p->ncomp = k + 1;
-			} else {
-				iolab_comp_report_add(&p->comp[k], &w[i].comp[k]);
-			}
-		}
+		if (add_comps(p, w[i].comp, w[i].ncomp))
+			iolab_point_warn(p, "out of memory for the report of the path's parts: it "
+					 "leaves out worker %u's", i + 1);
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}
@@ -748,6 +764,7 @@ static void free_workers(struct worker *w, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		free(w[i].sec_ios);
 		free(w[i].sec_bytes);
+		free(w[i].comp);
 	}
 	free(w);
 }
@@ -1066,14 +1083,9 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 		p->has_breakdown = true;
 		iolab_breakdown_add(&p->bd, &q->bd);
 	}
-	for (unsigned k = 0; k < q->ncomp; k++) {
-		if (k >= p->ncomp) {
-			p->comp[k] = q->comp[k];
-			p->ncomp = k + 1;
-		} else {
-			iolab_comp_report_add(&p->comp[k], &q->comp[k]);
-		}
-	}
+	if (add_comps(p, q->comp, q->ncomp))
+		iolab_point_warn(p, "out of memory for the report of the path's parts: it leaves out "
+				 "a round's");
 	p->inflight_max = q->inflight_max > p->inflight_max ? q->inflight_max : p->inflight_max;
 	p->cpu_user_pct += q->cpu_user_pct;
 	p->cpu_sys_pct += q->cpu_sys_pct;
@@ -1128,8 +1140,11 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		struct iolab_point *q = &ring[r % IOLAB_SS_WINDOW];
 		free(q->sec_ios);
 		free(q->sec_bytes);
+		free(q->comp);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
+		q->comp = NULL;
+		q->ncomp = 0;
 		if (iolab_config_invalidates(c))
 			invalidate_targets(env, q, r == 0);
 		prog.rep = r + 1;
@@ -1154,6 +1169,7 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 	for (unsigned i = 0; i < IOLAB_SS_WINDOW; i++) {
 		free(ring[i].sec_ios);
 		free(ring[i].sec_bytes);
+		free(ring[i].comp);
 	}
 	free(ring);
 	if (!rc && !ss->reached && r > 0)

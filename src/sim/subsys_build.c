@@ -361,18 +361,21 @@ void iolab_path_free(struct iolab_path *p)
 unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max)
 {
 	unsigned k = 0;
-	if (k < max) {
-		p->host.ops->report(&p->host, &out[k]);
-		snprintf(out[k++].name, sizeof(out->name), "host");
+	if (k++ < max) {
+		p->host.ops->report(&p->host, &out[0]);
+		snprintf(out[0].name, sizeof(out->name), "host");
 	}
 	for (int kind = P_HOST_STRIPE; kind < P_CROSSING; kind++)
-		for (unsigned i = 0; i < p->n && k < max; i++) {
+		for (unsigned i = 0; i < p->n; i++) {
 			if ((int)p->part[i].kind != kind)
 				continue;
-			p->part[i].c.ops->report(&p->part[i].c, &out[k]);
-			snprintf(out[k++].name, sizeof(out->name), "%.31s", p->part[i].name);
+			if (k < max) {
+				p->part[i].c.ops->report(&p->part[i].c, &out[k]);
+				snprintf(out[k].name, sizeof(out->name), "%.31s", p->part[i].name);
+			}
+			k++;
 		}
-	for (unsigned i = 0; i < k; i++)
+	for (unsigned i = 0; i < k && i < max; i++)
 		out[i].span_ns = (double)p->sim->now;
 	return k;
 }
