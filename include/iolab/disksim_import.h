@@ -13,4 +13,12 @@
  * on failure m holds nothing to free. */
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err);
 
+/* The same, and: a parameter DiskSim 4.0 does not accept in its block (disksim_params.c: the
+ * names of its modspec files) is refused ("file:line: field 'X': not a parameter of ..."); one
+ * it accepts that iolab does not model is accepted, and note (if not NULL) gets one line for
+ * each ("file:line: field 'X': accepted, not modelled by iolab ..."), after a successful import. */
+typedef void (*iolab_import_note_fn)(const char *line, void *ctx);
+int iolab_import_disksim_notes(const char *diskspecs_path, struct iolab_disk_model *m,
+			       iolab_import_note_fn note, void *ctx, struct iolab_err *err);
+
 #endif

@@ -63,6 +63,13 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
+/* A parameter DiskSim accepts that iolab does not model: one line on stderr. */
+static void import_note(const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "iolab: note: %s\n", line);
+}
+
 static int import_disksim(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -98,7 +105,7 @@ static int import_disksim(int argc, char **argv)
 		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
 	}
 	struct iolab_disk_model m;
-	if (iolab_import_disksim(in, &m, &err)) {
+	if (iolab_import_disksim_notes(in, &m, import_note, NULL, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	struct iolab_out o;
