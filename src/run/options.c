@@ -618,7 +618,7 @@ static const struct option_entry table[] = {
 	 set_host_overhead},
 	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
 	 set_channel},
-	{{"channels", "N", "simulated: spread the drives over N channels (default 1 per controller)"}, set_channels},
+	{{"channels", "N", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
 	{{"bus", "TYPE|RATE", "simulated: the I/O bus under the controllers (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
 	{{"controllers", "N", "simulated: N controllers, each with a volume of an equal share of the drives"},
 	 set_controllers},
@@ -633,7 +633,7 @@ static const struct option_entry table[] = {
 	 set_read_ahead},
 	{{"drive-cache", "on|off", "simulated: the drives' own write cache (default: as the model)"},
 	 set_drive_cache},
-	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
+	{{"mem-limit", "SIZE", "most memory a point may use: buffers, per-second series, simulated caches (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
 };
