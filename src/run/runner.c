@@ -431,14 +431,15 @@ static int check_sectors(const struct iolab_config *c, const struct iolab_subsys
 }
 
 /* Checks all the memory a point can take against the limit before anything is allocated: the
- * I/O buffers, the per-second series over its --time (16 bytes a second in each worker, and
- * the point's copy), and a simulated path's controller caches (the records of the lines in
+ * I/O buffers, the per-second series of a --time over an hour (16 bytes a second in each
+ * worker, and the point's copy), and a simulated path's controller caches (the records of the lines in
  * use, at most as many as cover the volume). The refusal names the largest part's option. */
 static int check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			const struct iolab_subsys *desc, struct iolab_err *err)
 {
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
-	double secs = c->time_ns ? (double)c->time_ns / 1e9 + 2 : 0;
+	/* series of an hour or less are a point's fixed cost (the worker sets them up anyway) */
+	double secs = c->time_ns > 3600 * 1e9 ? (double)c->time_ns / 1e9 + 2 : 0;
 	double part[3] = {(double)buf * slots_of(c, pp) * pp->workers,
 			  secs * 2 * sizeof(uint64_t) * (pp->workers + 1),
 			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0};
