@@ -450,7 +450,7 @@ static void test_cache_rules(void **state)
 	(void)state;
 	struct ctl_cache c;
 	uint64_t first = 0, last = 0, lo, hi;
-	assert_int_equal(ctl_cache_init(&c, 2, 8), 0);
+	assert_int_equal(ctl_cache_init(&c, 2, 8, UINT64_MAX), 0);
 	assert_false(ctl_cache_lookup(&c, 3, 13, &first, &last));
 	assert_int_equal(first, 3);
 	assert_int_equal(last, 12);
@@ -478,7 +478,7 @@ static void test_cache_rules(void **state)
 	assert_true(ctl_cache_room(&c, 40, 48));
 	ctl_cache_free(&c);
 
-	assert_int_equal(ctl_cache_init(&c, 16, 8), 0);
+	assert_int_equal(ctl_cache_init(&c, 16, 8, UINT64_MAX), 0);
 	ctl_cache_write(&c, 80, 88);
 	ctl_cache_write(&c, 16, 24);
 	ctl_cache_write(&c, 24, 32);
@@ -503,7 +503,7 @@ static void test_cache_rules(void **state)
 	assert_int_equal(hi, 84);
 	ctl_cache_free(&c);
 
-	assert_int_equal(ctl_cache_init(&c, 16, 8), 0);
+	assert_int_equal(ctl_cache_init(&c, 16, 8, UINT64_MAX), 0);
 	ctl_cache_write(&c, 4, 40);
 	for (uint64_t end = 16, at = 4; at < 40; at = end, end += 16) {
 		assert_true(ctl_cache_destage(&c, at, 16, &lo, &hi));

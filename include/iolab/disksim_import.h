@@ -13,4 +13,13 @@
  * on failure m holds nothing to free. */
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err);
 
+/* The same, and: a parameter DiskSim 4.0 does not accept in its block (disksim_params.c: the
+ * names of its modspec files) is refused ("file:line: field 'X': not a parameter of ..."); one
+ * it accepts that iolab does not model is accepted, and note (if not NULL) is called for each,
+ * after a successful import, with where it is, its name and the type of its block. */
+typedef void (*iolab_import_note_fn)(const char *file, unsigned line, const char *field,
+				     const char *block, void *ctx);
+int iolab_import_disksim_notes(const char *diskspecs_path, struct iolab_disk_model *m,
+			       iolab_import_note_fn note, void *ctx, struct iolab_err *err);
+
 #endif

@@ -109,7 +109,7 @@ struct iolab_engine_ops {
 	/* Adds where the time went since init to *b. May be NULL. */
 	void (*breakdown)(struct iolab_engine *e, struct iolab_breakdown *b);
 	/* Writes what each part of the simulated path did since init into out[0..max); returns
-	 * the count. May be NULL. */
+	 * how many parts there are (max 0 asks only that, to size out). May be NULL. */
 	unsigned (*components)(struct iolab_engine *e, struct iolab_comp_report *out, unsigned max);
 	/* The most commands the device behind the engine accepts at once with this config (the
 	 * engine_params config; for the simulator, the model's queue_depth): I/Os beyond it wait
@@ -139,8 +139,8 @@ struct iolab_rebuild_report {
 };
 
 /* What one part of a simulated I/O path did over a whole run (ramp included): for the
- * explanation of a point (which part is the bottleneck). */
-#define IOLAB_COMP_MAX 160 /* host, buses, controllers, volumes, channels and drives */
+ * explanation of a point (which part is the bottleneck). A point holds one for every part of
+ * its path: host, buses, controllers, volumes, channels and drives. */
 struct iolab_comp_report {
 	char name[32];       /* "host", "volume", "drive3", or the name a subsystem file gives */
 	char kind[16];       /* "host", "bus", "controller", "volume", "channel", "drive" (held

@@ -280,7 +280,7 @@ struct iolab_point {
 					ramp included; 0, 0: the engine cannot tell) */
 	bool has_breakdown;
 	unsigned ncomp;   /* simulated path: what each part did, all repetitions, whole run */
-	struct iolab_comp_report comp[IOLAB_COMP_MAX];
+	struct iolab_comp_report *comp; /* (malloc'd, ncomp of them) */
 	struct iolab_breakdown bd; /* where the time went (simulator), all repetitions, whole run
 				      including the ramp */
 	unsigned nsec;    /* per-second series of the last repetition */

@@ -168,8 +168,10 @@ void iolab_comp_free(struct iolab_comp *c);
 /* Controller part (comp_controller.c): a processor's time per command and a cache with
  * read-ahead and write-through or write-back with destage, above one volume or drive (below,
  * which the caller keeps and frees) of blocks blocks of block_bytes; unit_blocks is the volume's
- * stripe unit (0: a single drive): the default read-ahead, and the destage limit. Returns 0,
- * -EINVAL (no below, no blocks, a cache smaller than one 4 KiB line) or -ENOMEM. */
+ * stripe unit (0: a single drive): the default read-ahead, and the destage limit. The cache's
+ * memory grows with the lines the load touches (at most iolab_ctl_cache_max_bytes). Returns 0,
+ * -EINVAL (no below, no blocks, a cache smaller than one 4 KiB line), -E2BIG (more lines in use
+ * than 32-bit indices reach) or -ENOMEM. */
 struct iolab_ctl_params;
 extern const struct iolab_comp_ops iolab_comp_controller;
 int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *below,
@@ -183,6 +185,10 @@ void iolab_comp_controller_report(const struct iolab_comp *c, struct iolab_comp_
 /* Bytes written by the host into the cache that are not yet on the part below (dirty, or being
  * destaged). */
 uint64_t iolab_comp_controller_dirty_bytes(const struct iolab_comp *c);
+/* The most memory the simulator can take for the cache of p above blocks blocks of block_bytes:
+ * its line records for the lines that can be in use (no more than cover the blocks below). */
+uint64_t iolab_ctl_cache_max_bytes(const struct iolab_ctl_params *p, uint64_t blocks,
+				   uint32_t block_bytes);
 /* What the controller will not do as asked ("write-back without a battery: acting as
  * write-through", ...), for the engine to print as a warning; NULL: nothing. */
 const char *iolab_ctl_warning(const struct iolab_ctl_params *p);

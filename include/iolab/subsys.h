@@ -141,6 +141,9 @@ int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err);
  * over them (each counted at the smallest one's size); and one volume's (subsys_build.c). */
 uint64_t iolab_subsys_bytes(const struct iolab_subsys *s);
 uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
+/* The most memory the simulator can take for the controllers' caches of s (their records of
+ * the lines in use, no more than cover the volumes below them). */
+uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s);
 /* The blocks each member of v gives: the smallest drive's. */
 uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
 /* Frees the models. */

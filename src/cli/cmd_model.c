@@ -63,6 +63,38 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
+/* The parameters DiskSim accepts that iolab does not model, gathered for one line. */
+struct unmodelled {
+	FILE *f; /* "'Name' (file:line), ..." */
+	char *text;
+	size_t len;
+	unsigned n;
+};
+
+static void import_note(const char *file, unsigned line, const char *field, const char *block,
+			void *ctx)
+{
+	(void)block;
+	struct unmodelled *u = ctx;
+	const char *base = strrchr(file, '/');
+	if (u->f)
+		fprintf(u->f, "%s'%s' (%s:%u)", u->n ? ", " : "", field, base ? base + 1 : file, line);
+	u->n++;
+}
+
+/* Says (say), in one line, what the import accepted without modelling it, and frees u. */
+static void end_unmodelled(struct unmodelled *u, bool say)
+{
+	if (u->f)
+		fclose(u->f);
+	u->f = NULL;
+	if (say && u->n && u->text)
+		cli_errorf(EXIT_OK, "note: %u parameter%s DiskSim 4.0 accepts %s not modelled by iolab "
+			   "and had no effect: %s", u->n, u->n == 1 ? "" : "s", u->n == 1 ? "is" : "are",
+			   u->text);
+	free(u->text);
+}
+
 static int import_disksim(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -94,12 +126,16 @@ static int import_disksim(int argc, char **argv)
 		return cli_errorf(EXIT_USAGE, "model import-disksim: -o OUT.model is required");
 	struct iolab_err err;
 	struct iolab_disk_model m;
-	if (iolab_import_disksim(in, &m, &err)) {
+	struct unmodelled u = {0};
+	u.f = open_memstream(&u.text, &u.len);
+	if (iolab_import_disksim_notes(in, &m, import_note, &u, &err)) {
+		end_unmodelled(&u, false);
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	/* checked once every file the specification sources has been read (outfile.h) */
 	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 1, &in, 1, force, &err)) {
+		end_unmodelled(&u, false);
 		iolab_model_free(&m);
 		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
 	}
@@ -122,6 +158,7 @@ static int import_disksim(int argc, char **argv)
 		rc = iolab_out_commit(&o, &err);
 	}
 	if (rc) {
+		end_unmodelled(&u, false);
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
 		iolab_model_free(&m);
 		return EXIT_FAILED;
@@ -129,6 +166,7 @@ static int import_disksim(int argc, char **argv)
 	if (!o.to_stdout)
 		cli_errorf(EXIT_FAILED, "wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points",
 			out, m.name, m.nzones, m.blocks, m.nseek);
+	end_unmodelled(&u, true);
 	iolab_model_free(&m);
 	return EXIT_OK;
 }

@@ -306,8 +306,10 @@ static json_t *point_obj(const struct iolab_point *p)
 		json_array_append_new(comps, o);
 	}
 	json_object_set_new(o, "components", comps);
-	const struct iolab_comp_report *b = bottleneck(p);
+	const struct iolab_comp_report *b = bottleneck(p), *top = busiest(p);
 	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
+	json_object_set_new(o, "busiest", top ? json_string(top->name) : json_null());
+	json_object_set_new(o, "limited_by", !top ? json_null() : json_string(b ? "part" : "load"));
 	json_object_set_new(o, "rebuild", rebuild_obj(point_rebuild(p)));
 	json_object_set_new(o, "verify", verify_obj(&p->verify));
 	json_object_set_new(o, "partial", json_boolean(p->partial));

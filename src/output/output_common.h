@@ -2,6 +2,8 @@
 #ifndef IOLAB_OUTPUT_COMMON_H
 #define IOLAB_OUTPUT_COMMON_H
 
+#include <stdio.h>
+
 #include "iolab/output.h"
 
 /* Reads and writes together. */
@@ -54,7 +56,7 @@ static inline void comp_figures(const struct iolab_comp_report *c, struct comp_f
 }
 
 /* The part with the highest utilization (ties: the first), or NULL if there are none. */
-static inline const struct iolab_comp_report *bottleneck(const struct iolab_point *p)
+static inline const struct iolab_comp_report *busiest(const struct iolab_point *p)
 {
 	const struct iolab_comp_report *best = NULL;
 	double top = -1;
@@ -67,6 +69,42 @@ static inline const struct iolab_comp_report *bottleneck(const struct iolab_poin
 		}
 	}
 	return best;
+}
+
+/* A part busy at least this share of the time is saturated: the load waits for it, and it
+ * limits the point (utilization law: a part's throughput is its utilization over its service
+ * time, so one near 1 can give no more). Below it on every part, nothing of the path is the
+ * limit: the offered load is. */
+#define SATURATED_UTIL 0.90
+
+/* The bottleneck: the busiest part if it is saturated, else NULL (no part limits the point). */
+static inline const struct iolab_comp_report *bottleneck(const struct iolab_point *p)
+{
+	const struct iolab_comp_report *b = busiest(p);
+	struct comp_figures f;
+	if (!b)
+		return NULL;
+	comp_figures(b, &f);
+	return f.utilization >= SATURATED_UTIL ? b : NULL;
+}
+
+/* What a point offered that no part of the path limited, in its load model's terms: "queue
+ * depth 4", "8 clients thinking 10 ms", "an arrival rate of 200 I/Os per s", "a trace's
+ * requests at their times". */
+static inline void offered_load(const struct iolab_point *p, char *buf, size_t n)
+{
+	if (p->replay_timed)
+		snprintf(buf, n, "the trace's requests at their recorded times");
+	else if (p->target_iops > 0)
+		snprintf(buf, n, "%s arrival rate of %.6g I/Os per s", p->poisson ? "a Poisson" : "an",
+			 p->target_iops);
+	else if (p->clients)
+		snprintf(buf, n, "%u client%s per worker, each thinking %s%.6g ms", p->clients,
+			 p->clients == 1 ? "" : "s", p->think_exp ? "on average " : "",
+			 (double)p->think_ns / 1e6);
+	else
+		snprintf(buf, n, "queue depth %u%s", p->qd * p->workers, p->replay ? " (the trace's "
+			 "requests, closed loop)" : "");
 }
 
 /* The point's volume rebuild (the volume part's), or NULL if it had none. */

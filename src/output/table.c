@@ -184,7 +184,9 @@ static void steady_lines(FILE *f, const struct iolab_results *r)
 	}
 }
 
-/* --explain: what each part of a simulated path did, per point, and the bottleneck. */
+/* --explain: what each part of a simulated path did, per point, and the bottleneck: the
+ * busiest part if it is saturated (SATURATED_UTIL), else that none is and what load was
+ * offered (then the load, not the path, set the figures). */
 static void explain(FILE *f, const struct iolab_results *r)
 {
 	bool any = false;
@@ -214,9 +216,20 @@ static void explain(FILE *f, const struct iolab_results *r)
 				fprintf(f, "%3s %-12s %-10s %7s %7s %10llu cache hits\n", "", "", "", "", "",
 					(unsigned long long)c->hits);
 		}
-		const struct iolab_comp_report *b = bottleneck(p);
-		if (b)
-			fprintf(f, "%3u bottleneck: %s\n", i + 1, b->name);
+		const struct iolab_comp_report *b = bottleneck(p), *top = busiest(p);
+		struct comp_figures tf;
+		char load[96];
+		if (b) {
+			comp_figures(b, &tf);
+			fprintf(f, "%3u bottleneck: %s (%.1f %% busy)\n", i + 1, b->name,
+				100 * tf.utilization);
+		} else if (top) {
+			comp_figures(top, &tf);
+			offered_load(p, load, sizeof(load));
+			fprintf(f, "%3u no bottleneck: no part is %.0f %% busy or more (the busiest, %s, "
+				"%.1f %%); the offered load limits: %s\n", i + 1, 100 * SATURATED_UTIL,
+				top->name, 100 * tf.utilization, load);
+		}
 	}
 }
 

@@ -242,6 +242,12 @@ static int set_engine(struct iolab_config *c, const char *f, const char *v, stru
 	int rc = iolab_engine_check(e, err);
 	if (rc)
 		return rc;
+	/* A virtual-time engine runs a model, which only 'iolab sim' (and 'iolab replay' with
+	 * --model, --array or --config) gives it: there is no target for it here. */
+	if (e->flags & IOLAB_ENGINE_VIRTUAL)
+		return iolab_errf(err, EINVAL, "%s: '%s' is the simulator: it needs a drive model, so "
+				  "run 'iolab sim --model NAME' (or --array/--config; 'iolab replay' "
+				  "takes the same)", f, v);
 	c->engine = e;
 	return 0;
 }
@@ -665,7 +671,7 @@ static const struct option_entry table[] = {
 	 set_host_overhead},
 	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
 	 set_channel},
-	{{"channels", "N", "simulated: spread the drives over N channels (default 1 per controller)"}, set_channels},
+	{{"channels", "N", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
 	{{"bus", "TYPE|RATE", "simulated: the I/O bus under the controllers (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
 	{{"controllers", "N", "simulated: N controllers, each with a volume of an equal share of the drives"},
 	 set_controllers},
@@ -688,7 +694,7 @@ static const struct option_entry table[] = {
 	 set_verify_journal},
 	{{"buffer-pattern", "PATTERN", "what writes carry: random (default: unique, incompressible), zero, compressible:PCT"},
 	 set_buffer_pattern},
-	{{"mem-limit", "SIZE", "most buffer memory a point may use (default: half the RAM)"}, set_mem_limit},
+	{{"mem-limit", "SIZE", "most memory a point may use: buffers, per-second series, simulated caches (default: half the RAM)"}, set_mem_limit},
 	{{"force", NULL, "allow writing to an existing file or block device; replace outputs"}, set_force},
 	{{"destroy-data", NULL, "allow writing over a partition table or file system"}, set_destroy},
 };

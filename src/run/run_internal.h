@@ -63,8 +63,8 @@ struct worker {
 	struct iolab_hist lat_issued;    /* and latency from the actual issue */
 	unsigned inflight_max;           /* the most I/Os it had in flight */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
-	unsigned ncomp;                  /* and what its parts did (a simulated path) */
-	struct iolab_comp_report comp[IOLAB_COMP_MAX];
+	unsigned ncomp;                  /* and what its parts did (a simulated path; malloc'd */
+	struct iolab_comp_report *comp;  /* in setup for every part of the engine's path) */
 	uint64_t sub_seen, sub_done;     /* the engine's, see struct iolab_engine */
 	struct iolab_verify_result verify; /* its verification's counts */
 	unsigned nsec, sec_cap;          /* per-second series */

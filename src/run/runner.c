@@ -92,6 +92,7 @@ void iolab_results_free(struct iolab_results *res)
 		free(res->point[i].sec_ios);
 		free(res->point[i].sec_bytes);
 		free(res->point[i].ranks);
+		free(res->point[i].comp);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -431,6 +432,69 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 	return 0;
 }
 
+/* A simulated drive moves whole sectors (the model's block size): every transfer size, its
+ * alignment and the region's offset must be multiples of it, as O_DIRECT needs of a real
+ * device's logical block size. (A trace's requests are the trace's: a replay is not checked.) */
+static int check_sectors(const struct iolab_config *c, const struct iolab_subsys *desc,
+			 const struct point_params *pp, struct iolab_err *err)
+{
+	const struct iolab_disk_model *m = &desc->model[desc->drive[desc->vol[0].drive[0]].model];
+	uint32_t bb = m->block_bytes;
+	for (unsigned i = 0; i < pp->spec.nlines && !c->replay; i++) {
+		const struct iolab_spec_line *l = &pp->spec.line[i];
+		uint64_t align = l->align ? l->align : l->size;
+		if (l->size % bb || align % bb)
+			return iolab_errf(err, EINVAL, "transfer size %" PRIu64 " (alignment %" PRIu64
+					  ") of pattern '%s' (--bs, or the pattern's sizes) is not a "
+					  "multiple of the %" PRIu32 "-byte sector of the simulated drive "
+					  "%s: a drive transfers whole sectors", l->size, align,
+					  pp->spec.name, bb, m->name);
+	}
+	if (c->offset % bb)
+		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the %" PRIu32
+				  "-byte sector of the simulated drive %s", c->offset, bb, m->name);
+	return 0;
+}
+
+/* Checks all the memory a point can take against the limit before anything is allocated: the
+ * I/O buffers, the per-second series of a --time over an hour (16 bytes a second in each
+ * worker, and the point's copy), and a simulated path's controller caches (the records of the lines in
+ * use, at most as many as cover the volume). The refusal names the largest part's option. */
+static int check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+			const struct iolab_subsys *desc, struct iolab_err *err)
+{
+	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
+	/* series of an hour or less are a point's fixed cost (the worker sets them up anyway) */
+	double secs = c->time_ns > 3600 * 1e9 ? (double)c->time_ns / 1e9 + 2 : 0;
+	double part[3] = {(double)buf * slots_of(c, pp) * pp->workers,
+			  secs * 2 * sizeof(uint64_t) * (pp->workers + 1),
+			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0};
+	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
+	double need = part[0] + part[1] + part[2];
+	if (need <= (double)limit)
+		return 0;
+	unsigned big = part[2] >= part[1] && part[2] >= part[0] ? 2 : part[1] >= part[0] ? 1 : 0;
+	char n[32], l[32], b[32], what[160];
+	if (big == 2 && c->subsys)
+		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
+			 "%s)", c->model_name);
+	else if (big == 2)
+		snprintf(what, sizeof(what), "the records of the controller cache's lines (--cache %s)",
+			 iolab_fmt_size(pp->cache, b, sizeof(b)));
+	else if (big == 1)
+		snprintf(what, sizeof(what), "the per-second series of --time %.6g s (16 bytes a second "
+			 "for each worker and the point)", (double)c->time_ns / 1e9);
+	else
+		snprintf(what, sizeof(what), "the I/O buffers (--workers x --qd x the largest transfer)");
+	return iolab_errf(err, ENOMEM, "point %u needs %s of memory, %s of it for %s: "
+			  "more than the %s %s", k + 1,
+			  iolab_fmt_size(need < 1.8e19 ? (uint64_t)need : UINT64_MAX, n, sizeof(n)),
+			  iolab_fmt_size((uint64_t)part[big], b, sizeof(b)), what,
+			  iolab_fmt_size(limit, l, sizeof(l)),
+			  c->mem_limit ? "that --mem-limit allows"
+				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
+}
+
 /* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
 static int check_point(const struct iolab_config *c, const struct run_env *env,
 		       const struct point_params *pp, struct iolab_err *err)
@@ -455,6 +519,8 @@ static int check_point(const struct iolab_config *c, const struct run_env *env,
 					  c->mem_limit ? "that --mem-limit allows"
 						       : "allowed (half of the machine's memory; --mem-limit SIZE)");
 	}
+	if (env->desc)
+		return check_sectors(c, env->desc, pp, err);
 	if (env->no_io || !c->direct)
 		return 0;
 	for (unsigned t = 0; t < env->n; t++) {
@@ -663,6 +729,26 @@ static void watch_workers(const struct iolab_config *c, const struct run_env *en
 	wt->t_end = iolab_clock_ns();
 }
 
+/* Adds the reports of n parts to p's (the same path: part k is the same part), making room for
+ * them. Returns 0 or -ENOMEM. */
+static int add_comps(struct iolab_point *p, const struct iolab_comp_report *comp, unsigned n)
+{
+	if (n > p->ncomp) {
+		struct iolab_comp_report *a = realloc(p->comp, n * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memcpy(a + p->ncomp, comp + p->ncomp, (n - p->ncomp) * sizeof(*a));
+		p->comp = a;
+		for (unsigned k = 0; k < p->ncomp; k++)
+			iolab_comp_report_add(&p->comp[k], &comp[k]);
+		p->ncomp = n;
+		return 0;
+	}
+	for (unsigned k = 0; k < n; k++)
+		iolab_comp_report_add(&p->comp[k], &comp[k]);
+	return 0;
+}
+
 /* Sums the workers' counts into rep (this repetition) and p (the engine's counters, the per-second
  * series of this repetition); returns the measured span, the longest worker's. */
 static uint64_t merge_workers(const struct iolab_config *c, const struct worker *w, unsigned n,
@@ -694,14 +780,9 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			p->has_breakdown = true;
 			iolab_breakdown_add(&p->bd, &w[i].bd);
 		}
-		for (unsigned k = 0; k < w[i].ncomp; k++) {
-			if (k >= p->ncomp) {
-				p->comp[k] = w[i].comp[k];
-				p->ncomp = k + 1;
-			} else {
-				iolab_comp_report_add(&p->comp[k], &w[i].comp[k]);
-			}
-		}
+		if (add_comps(p, w[i].comp, w[i].ncomp))
+			iolab_point_warn(p, "out of memory for the report of the path's parts: it "
+					 "leaves out worker %u's", i + 1);
 		if (w[i].nsec > nsec)
 			nsec = w[i].nsec;
 	}
@@ -730,6 +811,7 @@ static void free_workers(struct worker *w, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		free(w[i].sec_ios);
 		free(w[i].sec_bytes);
+		free(w[i].comp);
 	}
 	free(w);
 }
@@ -1102,14 +1184,9 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 		p->has_breakdown = true;
 		iolab_breakdown_add(&p->bd, &q->bd);
 	}
-	for (unsigned k = 0; k < q->ncomp; k++) {
-		if (k >= p->ncomp) {
-			p->comp[k] = q->comp[k];
-			p->ncomp = k + 1;
-		} else {
-			iolab_comp_report_add(&p->comp[k], &q->comp[k]);
-		}
-	}
+	if (add_comps(p, q->comp, q->ncomp))
+		iolab_point_warn(p, "out of memory for the report of the path's parts: it leaves out "
+				 "a round's");
 	p->inflight_max = q->inflight_max > p->inflight_max ? q->inflight_max : p->inflight_max;
 	p->cpu_user_pct += q->cpu_user_pct;
 	p->cpu_sys_pct += q->cpu_sys_pct;
@@ -1164,10 +1241,13 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		struct iolab_point *q = &ring[r % IOLAB_SS_WINDOW];
 		free(q->sec_ios);
 		free(q->sec_bytes);
+		free(q->comp);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
 		q->errors = (struct iolab_errors){0};
 		q->faults = (struct iolab_fault_counts){{0}};
+		q->comp = NULL;
+		q->ncomp = 0;
 		if (iolab_config_invalidates(c))
 			invalidate_targets(env, q, r == 0);
 		prog.rep = r + 1;
@@ -1195,6 +1275,7 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 	for (unsigned i = 0; i < IOLAB_SS_WINDOW; i++) {
 		free(ring[i].sec_ios);
 		free(ring[i].sec_bytes);
+		free(ring[i].comp);
 	}
 	free(ring);
 	if (!rc && !ss->reached && r > 0)
@@ -1284,6 +1365,23 @@ static int check_load(const struct iolab_config *c, struct iolab_err *err)
 	return 0;
 }
 
+/* The simulator's shorthands that only mean something with another: a stripe unit needs a
+ * volume to stripe, and a channel count the channels' type (without --channel no channel is
+ * modelled, so --channels would change nothing). */
+static int check_shorthands(const struct iolab_config *c, struct iolab_err *err)
+{
+	if (c->engine != &iolab_engine_sim || c->subsys)
+		return 0;
+	if (c->nstripe && !c->array_level)
+		return iolab_errf(err, EINVAL, "--stripe: a single drive (--model) has nothing to "
+				  "stripe; the stripe unit is a volume's (--array LEVEL:N with --drive)");
+	if (c->channels && !c->has_channel)
+		return iolab_errf(err, EINVAL, "--channels %u: spreads the drives over channels of "
+				  "--channel TYPE|RATE, and without --channel no channel is modelled; "
+				  "give --channel", c->channels);
+	return 0;
+}
+
 /* A replay's options, and the first look at its trace: the spec that stands for it. */
 static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, struct iolab_err *err)
 {
@@ -1346,7 +1444,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 				  "have each of them create: create it first (one process), then split it");
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
-	if ((rc = check_load(c, err)))
+	if ((rc = check_load(c, err)) || (rc = check_shorthands(c, err)))
 		return rc;
 	if ((rc = verify_check_options(c, err)))
 		return rc;
@@ -1366,6 +1464,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = check_request(c, k, &pp, err);
 		if (!rc && desc)
 			rc = shape_point(c, &pp, desc, err);
+		if (!rc)
+			rc = check_memory(c, k, &pp, desc, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
@@ -1604,6 +1704,9 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	int rc = iolab_engine_check(c->engine, err);
 	if (rc)
 		return rc;
+	if (c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
+		return iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
+				  "(iolab sim --model NAME, --array with --drive, or --config)");
 	struct iolab_subsys *desc = NULL;
 	struct replay_run *rr = NULL;
 	if ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||

@@ -161,9 +161,10 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 	return iolab_cluster_any(stop);
 }
 
-/* One spread point on the wire: its place, why it ends the run, the point, its series. */
+/* One spread point on the wire: its place, why it ends the run, the point, its series, the
+ * reports of its path's parts. */
 struct wire {
-	unsigned k, nsec;
+	unsigned k, nsec, ncomp;
 	unsigned char stop;
 	struct iolab_point p;
 };
@@ -175,19 +176,23 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		return 0;
 	size_t size = 0;
 	for (unsigned i = 0; i < mine; i++)
-		size += sizeof(struct wire) + 2 * res->point[first + i].nsec * sizeof(uint64_t);
+		size += sizeof(struct wire) + 2 * res->point[first + i].nsec * sizeof(uint64_t) +
+			res->point[first + i].ncomp * sizeof(struct iolab_comp_report);
 	char *buf = malloc(size ? size : 1), *at = buf;
 	if (!buf)
 		return -ENOMEM;
 	for (unsigned i = 0; i < mine; i++) {
 		const struct iolab_point *p = &res->point[first + i];
-		struct wire w = {.k = k[i], .nsec = p->nsec, .stop = stop[i], .p = *p};
+		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .stop = stop[i], .p = *p};
 		memcpy(at, &w, sizeof(w));
 		at += sizeof(w);
 		memcpy(at, p->sec_ios, p->nsec * sizeof(uint64_t));
 		at += p->nsec * sizeof(uint64_t);
 		memcpy(at, p->sec_bytes, p->nsec * sizeof(uint64_t));
 		at += p->nsec * sizeof(uint64_t);
+		if (p->ncomp)
+			memcpy(at, p->comp, p->ncomp * sizeof(*p->comp));
+		at += p->ncomp * sizeof(*p->comp);
 	}
 	void *all = NULL;
 	size_t *len = calloc(iolab_cluster_size(), sizeof(size_t));
@@ -201,6 +206,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 	for (unsigned i = 0; i < mine; i++) {
 		free(res->point[first + i].sec_ios);
 		free(res->point[first + i].sec_bytes);
+		free(res->point[first + i].comp);
 	}
 	res->n = first;
 	if (rc || iolab_cluster_rank() != 0) {
@@ -239,6 +245,11 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			p->nsec = 0;
 		}
 		from += 2 * w.nsec * sizeof(uint64_t);
+		p->comp = w.ncomp ? malloc(w.ncomp * sizeof(*p->comp)) : NULL;
+		p->ncomp = p->comp ? w.ncomp : 0; /* no memory: the point stays, without them */
+		if (p->comp)
+			memcpy(p->comp, from, w.ncomp * sizeof(*p->comp));
+		from += w.ncomp * sizeof(*p->comp);
 		have[w.k] = 1;
 		why[w.k] = w.stop;
 	}
@@ -262,6 +273,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		if (have[i]) {
 			free(slot[i].sec_ios);
 			free(slot[i].sec_bytes);
+			free(slot[i].comp);
 		}
 	free(slot), free(have), free(why), free(len), free(all);
 	return 0;

@@ -39,6 +39,7 @@
 #include "verify_run.h"
 
 #define NS_PER_S 1000000000ull
+#define SERIES_PRESIZE_S 3600 /* the most seconds of series set up before the loop */
 
 /* The engine's clock: simulated for virtual-time engines, else the wall clock. */
 static inline uint64_t now_of(struct iolab_engine *e)
@@ -84,8 +85,8 @@ static void free_state(struct worker *w, struct loop_state *s)
 {
 	if (s->eng.ops && s->eng.ops->breakdown)
 		s->eng.ops->breakdown(&s->eng, &w->bd);
-	if (s->eng.ops && s->eng.ops->components)
-		w->ncomp = s->eng.ops->components(&s->eng, w->comp, IOLAB_COMP_MAX);
+	if (s->eng.ops && s->eng.ops->components && w->comp)
+		w->ncomp = s->eng.ops->components(&s->eng, w->comp, w->ncomp);
 	w->sub_seen = s->eng.sub_seen;
 	w->sub_done = s->eng.sub_done;
 	if (s->vw) {
@@ -162,10 +163,19 @@ static int setup(struct worker *w, struct loop_state *s)
 	rc = c->engine->init(&s->eng, &p, &w->err);
 	if (rc)
 		s->eng.ops = NULL;
-	if (!rc && c->time_ns && w->sec_cap < c->time_ns / NS_PER_S + 2)
-		while (w->sec_cap < c->time_ns / NS_PER_S + 2)
-			if ((rc = grow_series(w)))
-				return iolab_errf(&w->err, ENOMEM, "out of memory");
+	if (!rc && c->engine->components) { /* room for every part's report */
+		w->ncomp = c->engine->components(&s->eng, NULL, 0);
+		if (w->ncomp && !(w->comp = calloc(w->ncomp, sizeof(*w->comp))))
+			return iolab_errf(&w->err, ENOMEM, "worker %u: out of memory", w->index + 1);
+	}
+	/* The per-second series, sized for --time so that the loop seldom grows it, but for an
+	 * hour at most: a long --time (the runner checked its memory against the limit) grows it
+	 * as the seconds pass, rather than holding the set-up (and a stop request) back. */
+	uint64_t secs = c->time_ns ? c->time_ns / NS_PER_S + 2 : 0;
+	secs = secs < SERIES_PRESIZE_S ? secs : SERIES_PRESIZE_S;
+	while (!rc && w->sec_cap < secs)
+		if ((rc = grow_series(w)))
+			return iolab_errf(&w->err, ENOMEM, "out of memory");
 	return rc;
 }
 

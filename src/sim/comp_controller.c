@@ -43,11 +43,14 @@
 
 enum { EV_CMD, EV_IDLE };
 
-/* A command the controller sends below: for a request from above (parent), or a destage. */
+/* A command the controller sends below: for a request from above (parent), a read into the
+ * cache (a fill: the reads that wait for it are its waiters), or a destage. */
 struct piece {
 	struct iolab_sreq s;  /* first: the part below hands back &s */
-	bool destage;
+	bool destage, fill;
 	uint64_t lo, hi;      /* blocks that enter the cache (a destage: that it wrote) */
+	struct iolab_sreq **wait; /* a fill: the reads from above waiting for it, in arrival order */
+	unsigned nwait, waitcap;
 	struct piece *next;   /* in the free list */
 };
 
@@ -68,6 +71,8 @@ struct ctl {
 	bool idle, idle_posted;
 	uint64_t prev_end;    /* where the last read ended */
 	unsigned seq;         /* reads in a row that began where the one before ended */
+	struct piece **fills; /* the fills in flight (sent or waiting to be) */
+	unsigned nfills, fillcap;
 	struct piece *free, **all;
 	unsigned npieces, allcap;
 	struct iolab_comp_report rep;
@@ -96,7 +101,7 @@ static struct piece *new_piece(struct iolab_comp *c, struct ctl *t)
 		t->all = all;
 		t->allcap = cap;
 	}
-	if ((p = malloc(sizeof(*p))))
+	if ((p = calloc(1, sizeof(*p))))
 		t->all[t->npieces++] = p;
 	else
 		fail(c, -ENOMEM);
@@ -108,27 +113,32 @@ static bool below_full(const struct iolab_comp *c)
 	return c->below->ops->full && c->below->ops->full(c->below);
 }
 
-/* Sends blocks [lbn, lbn + blocks) below for parent (NULL: a destage), arriving at t_arrive;
- * [lo, hi) enters the cache when it is done. Returns false when out of memory. */
-static bool send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *parent, uint64_t lbn,
-		 uint64_t blocks, bool write, uint64_t t_arrive, uint64_t lo, uint64_t hi)
+/* Sends blocks [lbn, lbn + blocks) below for parent (NULL: a destage, or a fill when fill),
+ * arriving at t_arrive; [lo, hi) enters the cache when it is done. Returns the piece, or NULL
+ * when out of memory. */
+static struct piece *send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *parent,
+			  uint64_t lbn, uint64_t blocks, bool write, uint64_t t_arrive, uint64_t lo,
+			  uint64_t hi, bool fill)
 {
 	struct piece *p = new_piece(c, t);
 	if (!p)
-		return false;
+		return NULL;
+	struct iolab_sreq **wait = p->wait;
+	unsigned waitcap = p->waitcap;
 	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks, .write = write,
 					.t_arrive = t_arrive},
 				  .from = c, .parent = parent},
-			    .destage = !parent, .lo = lo, .hi = hi};
+			    .destage = !parent && !fill, .fill = fill, .lo = lo, .hi = hi,
+			    .wait = wait, .waitcap = waitcap};
 	if (!t->below.n && !below_full(c)) {
 		int rc = c->below->ops->submit(c->below, &p->s);
 		if (rc != -EBUSY) {
 			fail(c, rc);
-			return true;
+			return p;
 		}
 	}
 	fail(c, ptr_ring_push(&t->below, p));
-	return true;
+	return p;
 }
 
 /* The part below has room again: sends what waits for it. */
@@ -170,7 +180,7 @@ static void destage(struct iolab_comp *c, struct ctl *t)
 		if (!want || !ctl_cache_destage(&t->cc, t->cursor, t->limit, &lo, &hi))
 			return;
 		t->cursor = hi < t->blocks ? hi : 0;
-		if (!send(c, t, NULL, lo, hi - lo, true, c->sim->now, lo, hi))
+		if (!send(c, t, NULL, lo, hi - lo, true, c->sim->now, lo, hi, false))
 			return;
 		t->destaging++;
 	}
@@ -189,6 +199,61 @@ static void take_waiting(struct iolab_comp *c, struct ctl *t)
 	}
 }
 
+/* r waits for fill p; false when out of memory. */
+static bool wait_for(struct iolab_comp *c, struct piece *p, struct iolab_sreq *r)
+{
+	if (p->nwait == p->waitcap) {
+		unsigned cap = p->waitcap ? p->waitcap * 2 : 4;
+		struct iolab_sreq **w = realloc(p->wait, cap * sizeof(*w));
+		if (!w) {
+			fail(c, -ENOMEM);
+			return false;
+		}
+		p->wait = w;
+		p->waitcap = cap;
+	}
+	p->wait[p->nwait++] = r;
+	r->pieces++;
+	return true;
+}
+
+/* The fill in flight that holds block b, or NULL. */
+static struct piece *fill_holding(const struct ctl *t, uint64_t b)
+{
+	for (unsigned i = 0; i < t->nfills; i++)
+		if (t->fills[i]->lo <= b && b < t->fills[i]->hi)
+			return t->fills[i];
+	return NULL;
+}
+
+/* Sends a fill of [lo, hi) and keeps it in flight; NULL when out of memory. */
+static struct piece *start_fill(struct iolab_comp *c, struct ctl *t, uint64_t lo, uint64_t hi)
+{
+	if (t->nfills == t->fillcap) {
+		unsigned cap = t->fillcap ? t->fillcap * 2 : 16;
+		struct piece **f = realloc(t->fills, cap * sizeof(*f));
+		if (!f) {
+			fail(c, -ENOMEM);
+			return NULL;
+		}
+		t->fills = f;
+		t->fillcap = cap;
+	}
+	struct piece *p = send(c, t, NULL, lo, hi - lo, false, c->sim->now, lo, hi, true);
+	if (p)
+		t->fills[t->nfills++] = p;
+	return p;
+}
+
+/* A read that misses waits for the fills in flight that hold blocks it lacks, and reads what
+ * none of them holds: one fill from the first block not in flight to the last, extended by
+ * read-ahead (always: every such read; adaptive: while the last two reads each began where the
+ * one before ended) ahead of the read, past what is already in flight. So a sequential stream
+ * with many reads in flight reads each block once, ahead of its furthest read, and its reads
+ * find their blocks in the cache or on their way (served from the cache, with no read of their
+ * own: hits), as with one read in flight. (Adaptive read-ahead of array controllers: a stream
+ * detected over the last reads is read ahead of the furthest one; LSI MegaRAID's and HP Smart
+ * Array's documented behaviour.) */
 static void process_read(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 {
 	uint64_t lo = r->d.lbn, hi = lo + r->d.blocks, first, last;
@@ -205,7 +270,37 @@ static void process_read(struct iolab_comp *c, struct ctl *t, struct iolab_sreq 
 		uint64_t ahead = hi + t->ra_blocks < t->blocks ? hi + t->ra_blocks : t->blocks;
 		end = ahead > end ? ahead : end;
 	}
-	send(c, t, r, first, end - first, false, c->sim->now, first, end);
+	r->pieces = 0;
+	for (unsigned i = 0; i < t->nfills; i++)
+		if (t->fills[i]->lo <= last && t->fills[i]->hi > first && !wait_for(c, t->fills[i], r))
+			return;
+	uint64_t a = first, b = end; /* [a, b): what no fill in flight holds at either end */
+	for (struct piece *p; (p = fill_holding(t, a));)
+		a = p->hi;
+	for (struct piece *p; b > a && (p = fill_holding(t, b - 1));)
+		b = p->lo;
+	struct piece *own = a < b ? start_fill(c, t, a, b) : NULL;
+	if (own && a <= last && !wait_for(c, own, r))
+		return;
+	if (!own || a > last) /* its blocks were all on their way: no read of its own */
+		t->rep.hits++;
+	if (!r->pieces) /* out of memory for its fill (the run fails): not left hanging */
+		finish(c, t, r);
+}
+
+/* Fill p is done: its blocks enter the cache, and the reads that waited for it and for no
+ * other fill finish, in their arrival order. */
+static void fill_done(struct iolab_comp *c, struct ctl *t, struct piece *p)
+{
+	for (unsigned i = 0; i < t->nfills; i++)
+		if (t->fills[i] == p) {
+			t->fills[i] = t->fills[--t->nfills];
+			break;
+		}
+	ctl_cache_fill(&t->cc, p->lo, p->hi);
+	for (unsigned i = 0; i < p->nwait; i++)
+		if (!--p->wait[i]->pieces)
+			finish(c, t, p->wait[i]);
 }
 
 static void process_write_back(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
@@ -215,7 +310,7 @@ static void process_write_back(struct iolab_comp *c, struct ctl *t, struct iolab
 		/* Larger than the whole cache: written through; the cache's older data of it is
 		 * no longer dirty. */
 		ctl_cache_undirty(&t->cc, lo, hi);
-		send(c, t, r, lo, r->d.blocks, true, c->sim->now, lo, hi);
+		send(c, t, r, lo, r->d.blocks, true, c->sim->now, lo, hi, false);
 	} else if (!t->room.n && ctl_cache_room(&t->cc, lo, hi)) {
 		ctl_cache_write(&t->cc, lo, hi);
 		finish(c, t, r);
@@ -230,13 +325,20 @@ static void process(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 {
 	uint64_t lo = r->d.lbn, hi = lo + r->d.blocks;
 	if (!t->cache)
-		send(c, t, r, lo, r->d.blocks, r->d.write, c->sim->now, 0, 0);
+		send(c, t, r, lo, r->d.blocks, r->d.write, c->sim->now, 0, 0, false);
 	else if (!r->d.write)
 		process_read(c, t, r);
 	else if (t->wback)
 		process_write_back(c, t, r);
 	else
-		send(c, t, r, lo, r->d.blocks, true, c->sim->now, lo, hi);
+		send(c, t, r, lo, r->d.blocks, true, c->sim->now, lo, hi, false);
+}
+
+/* A cache line that could not be made (out of memory) fails the run, as any allocation does. */
+static void check_cache(struct iolab_comp *c, const struct ctl *t)
+{
+	if (t->cache && t->cc.nomem)
+		fail(c, -ENOMEM);
 }
 
 static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
@@ -247,7 +349,7 @@ static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		r->d.t_arrive = now; /* when it reached the controller */
 	t->inside++;
 	if (t->pass) {
-		send(c, t, r, r->d.lbn, r->d.blocks, r->d.write, r->d.t_arrive, 0, 0);
+		send(c, t, r, r->d.lbn, r->d.blocks, r->d.write, r->d.t_arrive, 0, 0, false);
 		return 0;
 	}
 	t->idle = false;
@@ -258,6 +360,7 @@ static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		process(c, t, r);
 	else
 		iolab_sim_at(c, t->proc_free, EV_CMD, r);
+	check_cache(c, t);
 	return 0;
 }
 
@@ -277,6 +380,8 @@ static void ctl_complete(struct iolab_comp *c, struct iolab_sreq *s)
 		ctl_cache_destaged(&t->cc, p->lo, p->hi);
 		take_waiting(c, t);
 		destage(c, t);
+	} else if (p->fill) {
+		fill_done(c, t, p);
 	} else {
 		if (p->hi > p->lo)
 			ctl_cache_fill(&t->cc, p->lo, p->hi);
@@ -284,6 +389,7 @@ static void ctl_complete(struct iolab_comp *c, struct iolab_sreq *s)
 	}
 	p->next = t->free;
 	t->free = p;
+	check_cache(c, t);
 }
 
 static void ctl_event(struct iolab_comp *c, unsigned what, void *arg)
@@ -291,6 +397,7 @@ static void ctl_event(struct iolab_comp *c, unsigned what, void *arg)
 	struct ctl *t = c->priv;
 	if (what == EV_CMD) {
 		process(c, t, arg);
+		check_cache(c, t);
 		return;
 	}
 	t->idle_posted = false; /* EV_IDLE: everything of this instant has arrived */
@@ -305,9 +412,12 @@ static void ctl_cleanup(struct iolab_comp *c)
 	struct ctl *t = c->priv;
 	if (!t)
 		return;
-	for (unsigned i = 0; i < t->npieces; i++)
+	for (unsigned i = 0; i < t->npieces; i++) {
+		free(t->all[i]->wait);
 		free(t->all[i]);
+	}
 	free(t->all);
+	free(t->fills);
 	ptr_ring_free(&t->below);
 	ptr_ring_free(&t->room);
 	ctl_cache_free(&t->cc);
@@ -325,6 +435,13 @@ const struct iolab_comp_ops iolab_comp_controller = {
 	.report = iolab_comp_controller_report,
 };
 
+/* The cache's lines of 4 KiB (or one block), for a device of block_bytes blocks. */
+static uint32_t line_blocks(uint32_t block_bytes)
+{
+	uint32_t lb = block_bytes < LINE_BYTES ? LINE_BYTES / block_bytes : 1;
+	return lb > 64 ? 64 : lb;
+}
+
 /* The destage limit: whole rows (one if a row is longer than DESTAGE_MAX_BYTES). */
 static void set_limit(struct ctl *t)
 {
@@ -338,10 +455,9 @@ int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct
 {
 	if (!below || !blocks || !block_bytes || block_bytes > DESTAGE_MAX_BYTES)
 		return -EINVAL;
-	uint32_t lb = block_bytes < LINE_BYTES ? LINE_BYTES / block_bytes : 1;
-	lb = lb > 64 ? 64 : lb;
+	uint32_t lb = line_blocks(block_bytes);
 	uint64_t lines = p->cache_bytes / ((uint64_t)lb * block_bytes);
-	if ((p->cache_bytes && !lines) || lines >= UINT32_MAX)
+	if (p->cache_bytes && !lines)
 		return -EINVAL;
 	struct ctl *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -359,12 +475,22 @@ int iolab_comp_controller_init(struct iolab_comp *c, struct iolab_sim *s, struct
 			: unit_blocks ? unit_blocks : (65536 + block_bytes - 1) / block_bytes;
 	t->prev_end = UINT64_MAX;
 	set_limit(t);
-	if (t->cache && ctl_cache_init(&t->cc, (uint32_t)lines, lb)) {
+	int rc = t->cache ? ctl_cache_init(&t->cc, lines, lb, blocks) : 0;
+	if (rc) {
 		free(t);
-		return -ENOMEM;
+		return rc;
 	}
 	*c = (struct iolab_comp){.ops = &iolab_comp_controller, .sim = s, .below = below, .priv = t};
 	return 0;
+}
+
+uint64_t iolab_ctl_cache_max_bytes(const struct iolab_ctl_params *p, uint64_t blocks,
+				   uint32_t block_bytes)
+{
+	if (!p->cache_bytes || !block_bytes)
+		return 0;
+	uint32_t lb = line_blocks(block_bytes);
+	return ctl_cache_max_bytes(p->cache_bytes / ((uint64_t)lb * block_bytes), lb, blocks);
 }
 
 void iolab_comp_controller_set_row(struct iolab_comp *c, uint64_t row_blocks)

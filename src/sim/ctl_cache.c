@@ -1,6 +1,7 @@
 /* ctl_cache.c: a controller's cache of lines (ctl_cache.h): a hash from line number to line, the
  * clean list in LRU order, and a treap of the lines holding dirty blocks, ordered by address,
- * for the elevator order of destage. Lines are indices into one array; NIL ends every link. */
+ * for the elevator order of destage. Lines are indices into one array, made as they are first
+ * needed (the array and the hash grow by doubling); NIL ends every link. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -189,10 +190,86 @@ static void maybe_unpin(struct ctl_cache *c, uint32_t i)
 		list_push_mru(c, i);
 }
 
-/* A line for tag, taken from the LRU end of the clean list; NIL if every line is pinned. */
+/* Lines not made yet: the cache's unused ones, ahead of every clean line for the taking. */
+static uint64_t unmade(const struct ctl_cache *c)
+{
+	return c->n - c->made;
+}
+
+/* Buckets for `lines` lines: a power of two at least as many (at most 2^31). */
+static uint32_t buckets_for(uint64_t lines)
+{
+	uint32_t nb = 1;
+	while (nb < lines && nb < (1U << 31))
+		nb <<= 1;
+	return nb;
+}
+
+/* Doubles the hash when the lines made outgrow it: every line in use is hashed anew. */
+static int grow_hash(struct ctl_cache *c)
+{
+	uint32_t nb = buckets_for(c->made);
+	if (nb <= c->mask + 1)
+		return 0;
+	uint32_t *b = malloc((size_t)nb * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	free(c->bucket);
+	c->bucket = b;
+	c->mask = nb - 1;
+	for (uint32_t i = 0; i < nb; i++)
+		b[i] = NIL;
+	for (uint32_t i = 0; i < c->made; i++)
+		if (c->line[i].used) {
+			uint32_t *h = &b[bucket_of(c, c->line[i].tag)];
+			c->line[i].hnext = *h;
+			*h = i;
+		}
+	return 0;
+}
+
+/* Makes the next line (unused, on the clean list at the LRU end, its treap priority the next
+ * of a fixed sequence); NIL when out of memory. */
+static uint32_t make_line(struct ctl_cache *c)
+{
+	if (c->made == c->cap) {
+		uint64_t cap = c->cap ? (uint64_t)c->cap * 2 : 256;
+		cap = cap < c->most ? cap : c->most;
+		struct ctl_line *l = realloc(c->line, cap * sizeof(*l));
+		if (!l)
+			return NIL;
+		c->line = l;
+		c->cap = (uint32_t)cap;
+	}
+	uint32_t i = c->made;
+	struct ctl_line *l = &c->line[i];
+	*l = (struct ctl_line){.hnext = NIL, .prev = c->lru, .next = NIL, .left = NIL, .right = NIL};
+	c->made++;
+	if (grow_hash(c)) {
+		c->made--;
+		return NIL;
+	}
+	c->seed ^= c->seed << 13; /* xorshift64 */
+	c->seed ^= c->seed >> 7;
+	c->seed ^= c->seed << 17;
+	l->prio = (uint32_t)(c->seed >> 32);
+	if (c->lru != NIL)
+		c->line[c->lru].next = i;
+	else
+		c->mru = i;
+	c->lru = i;
+	l->clean = true;
+	c->nclean++;
+	return i;
+}
+
+/* A line for tag: one not made yet if there is one (the unused lines are the LRU end), else
+ * taken from the LRU end of the clean list; NIL if every line is pinned (or out of memory). */
 static uint32_t alloc_line(struct ctl_cache *c, uint64_t tag)
 {
-	uint32_t i = c->lru;
+	uint32_t i = c->made < c->most ? make_line(c) : c->lru;
+	if (i == NIL && c->made < c->most)
+		c->nomem = true;
 	if (i == NIL)
 		return NIL;
 	struct ctl_line *l = &c->line[i];
@@ -208,28 +285,23 @@ static uint32_t alloc_line(struct ctl_cache *c, uint64_t tag)
 	return i;
 }
 
-int ctl_cache_init(struct ctl_cache *c, uint32_t n, uint32_t lb)
+uint64_t ctl_cache_max_bytes(uint64_t n, uint32_t lb, uint64_t blocks)
 {
-	uint32_t nb = 1;
-	while (nb < n && nb < (1U << 31))
-		nb <<= 1;
-	*c = (struct ctl_cache){.n = n, .lb = lb, .mask = nb - 1, .mru = NIL, .lru = NIL, .root = NIL,
-				.seed = 0x2545F4914F6CDD1DULL};
-	c->line = calloc(n, sizeof(*c->line));
-	c->bucket = malloc(nb * sizeof(*c->bucket));
-	if (!c->line || !c->bucket) {
-		ctl_cache_free(c);
+	uint64_t cover = blocks / lb + (blocks % lb != 0), most = n < cover ? n : cover;
+	return most * sizeof(struct ctl_line) + (uint64_t)buckets_for(most) * sizeof(uint32_t);
+}
+
+int ctl_cache_init(struct ctl_cache *c, uint64_t n, uint32_t lb, uint64_t blocks)
+{
+	uint64_t cover = blocks / lb + (blocks % lb != 0), most = n < cover ? n : cover;
+	if (most >= NIL)
+		return -E2BIG;
+	*c = (struct ctl_cache){.n = n, .most = (uint32_t)most, .lb = lb, .mru = NIL, .lru = NIL,
+				.root = NIL, .seed = 0x2545F4914F6CDD1DULL};
+	c->bucket = malloc(sizeof(*c->bucket));
+	if (!c->bucket)
 		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < nb; i++)
-		c->bucket[i] = NIL;
-	for (uint32_t i = 0; i < n; i++) {
-		c->seed ^= c->seed << 13; /* xorshift64 */
-		c->seed ^= c->seed >> 7;
-		c->seed ^= c->seed << 17;
-		c->line[i].prio = (uint32_t)(c->seed >> 32);
-		list_push_mru(c, i);
-	}
+	c->bucket[0] = NIL;
 	return 0;
 }
 
@@ -287,7 +359,7 @@ bool ctl_cache_room(const struct ctl_cache *c, uint64_t lo, uint64_t hi)
 		else if (c->line[i].clean)
 			clean++;
 	}
-	return absent <= c->nclean - clean;
+	return absent <= c->nclean + unmade(c) - clean;
 }
 
 void ctl_cache_write(struct ctl_cache *c, uint64_t lo, uint64_t hi)
@@ -379,13 +451,13 @@ void ctl_cache_destaged(struct ctl_cache *c, uint64_t lo, uint64_t hi)
 
 uint32_t ctl_cache_pinned(const struct ctl_cache *c)
 {
-	return c->n - c->nclean;
+	return c->made - c->nclean;
 }
 
 uint64_t ctl_cache_dirty_blocks(const struct ctl_cache *c)
 {
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < c->n; i++)
+	for (uint32_t i = 0; i < c->made; i++)
 		n += (uint64_t)__builtin_popcountll(c->line[i].dirty | c->line[i].flight);
 	return n;
 }

@@ -23,9 +23,16 @@ struct ctl_line {
 	bool clean;                    /* on the clean list */
 };
 
+/* Lines are made as they are first needed, so the memory follows what the load touches, not
+ * the cache's size: a line never used costs nothing. Behaviour is as if all n lines existed
+ * from the start, the unused ones at the LRU end of the clean list (taken first, in order). */
 struct ctl_cache {
 	struct ctl_line *line;
-	uint32_t n;          /* lines */
+	uint64_t n;          /* lines: the cache's size */
+	uint32_t most;       /* lines that can ever be made: n, or fewer when fewer cover the
+				device below */
+	uint32_t made, cap;  /* lines made so far, and room for them in line[] */
+	bool nomem;          /* a line could not be made (out of memory) */
 	uint32_t lb;         /* blocks per line, 1..64 */
 	uint32_t *bucket;
 	uint32_t mask;       /* buckets - 1 */
@@ -35,8 +42,11 @@ struct ctl_cache {
 	uint64_t seed;       /* the treap's priorities: a fixed sequence, runs repeat exactly */
 };
 
-/* n lines of lb blocks each. Returns 0 or -ENOMEM. */
-int ctl_cache_init(struct ctl_cache *c, uint32_t n, uint32_t lb);
+/* n lines of lb blocks each, over a device of `blocks` blocks (UINT64_MAX: not known). Returns
+ * 0, -E2BIG when more lines than 32-bit indices reach could be needed, or -ENOMEM. */
+int ctl_cache_init(struct ctl_cache *c, uint64_t n, uint32_t lb, uint64_t blocks);
+/* The most memory the cache of n lines of lb blocks over `blocks` blocks can take, in bytes. */
+uint64_t ctl_cache_max_bytes(uint64_t n, uint32_t lb, uint64_t blocks);
 void ctl_cache_free(struct ctl_cache *c);
 
 /* True if every block of [lo, hi) is valid. Otherwise *first and *last get the first and the

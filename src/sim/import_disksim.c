@@ -26,6 +26,7 @@
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
 #include "disksim_cache_fields.h"
+#include "disksim_params.h"
 #include "layout_g4.h"
 
 #define MAX_FILE_BYTES (16u << 20)
@@ -55,6 +56,7 @@ struct dparam {
 	unsigned line;
 	struct dval v;
 	const char *file;       /* where the name is (the value may come from a sourced file) */
+	bool read;              /* looked up by the importer (find) */
 };
 
 static void dval_free(struct dval *v);
@@ -707,12 +709,50 @@ static int resolve_names(struct dval *v, struct named *nb, struct iolab_err *err
 /* ---------------------------------------------------------------------------------------- */
 /* Looking parameters up */
 
+/* The parameter called name in blk, marked read (what is never looked up is not modelled). */
 static const struct dparam *find(const struct dval *blk, const char *name)
 {
 	for (unsigned i = 0; i < blk->nparam; i++)
-		if (!strcasecmp(blk->param[i].name, name))
+		if (!strcasecmp(blk->param[i].name, name)) {
+			blk->param[i].read = true;
 			return &blk->param[i];
+		}
 	return NULL;
+}
+
+/* Every parameter of v (and of the blocks under it, of the types disksim_params.c knows) is one
+ * DiskSim 4.0 accepts in its block: else the one line naming file, line and key. */
+static int check_names(const struct dval *v, struct iolab_err *err)
+{
+	for (unsigned i = 0; v->kind == V_BLOCK && v->text && i < v->nparam; i++) {
+		const struct dparam *p = &v->param[i];
+		if (!iolab_ds_param_known(v->text, p->name))
+			return iolab_errf(err, EINVAL, "%s:%u: field '%s': not a parameter of DiskSim "
+					  "4.0's %s block (its modspec lists every one it accepts)",
+					  p->file, p->line, p->name, v->text);
+	}
+	for (unsigned i = 0; i < v->nparam; i++)
+		if (check_names(&v->param[i].v, err))
+			return -EINVAL;
+	for (unsigned i = 0; i < v->nitem; i++)
+		if (check_names(&v->item[i], err))
+			return -EINVAL;
+	return 0;
+}
+
+/* Says (note) each parameter under v, in a block of a known type, that DiskSim accepts and the
+ * import never read: iolab does not model it. */
+static void note_unread(const struct dval *v, iolab_import_note_fn note, void *ctx)
+{
+	for (unsigned i = 0; v->kind == V_BLOCK && v->text && i < v->nparam; i++) {
+		const struct dparam *p = &v->param[i];
+		if (!p->read && iolab_ds_param_known(v->text, p->name) == 1)
+			note(p->file, p->line, p->name, v->text, ctx);
+	}
+	for (unsigned i = 0; i < v->nparam; i++)
+		note_unread(&v->param[i].v, note, ctx);
+	for (unsigned i = 0; i < v->nitem; i++)
+		note_unread(&v->item[i], note, ctx);
 }
 
 static int missing(const struct dval *blk, const char *name, struct iolab_err *err)
@@ -1629,6 +1669,12 @@ static int zones_capacity(struct iolab_disk_model *m, struct iolab_err *err)
 
 int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m, struct iolab_err *err)
 {
+	return iolab_import_disksim_notes(diskspecs_path, m, NULL, NULL, err);
+}
+
+int iolab_import_disksim_notes(const char *diskspecs_path, struct iolab_disk_model *m,
+			       iolab_import_note_fn note, void *ctx, struct iolab_err *err)
+{
 	memset(m, 0, sizeof(*m));
 	char *spec_text = NULL, *model_path = NULL;
 	struct dval spec_top = {0};
@@ -1645,6 +1691,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 	if (!rc && !(disk = top_block(&spec_top, "disksim_disk")))
 		rc = iolab_errf(err, EINVAL, "%s:1: field 'disksim_disk': missing (no 'disksim_disk "
 				"NAME { ... }' block)", diskspecs_path);
+	if (!rc)
+		rc = check_names(disk, err);
 	if (!rc) { /* `Model = source X.model` has become the block X.model holds */
 		const struct dparam *mp = find(disk, "Model");
 		if (!mp)
@@ -1667,6 +1715,8 @@ int iolab_import_disksim(const char *diskspecs_path, struct iolab_disk_model *m,
 		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)
 		iolab_model_free(m);
+	else if (note)
+		note_unread(disk, note, ctx);
 	dval_free(&spec_top);
 	sources_free(&src);
 	free(spec_text);

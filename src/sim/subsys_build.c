@@ -141,8 +141,26 @@ uint64_t iolab_subsys_bytes(const struct iolab_subsys *s)
 	return n ? striped(min, n, host_unit(s)) : 0;
 }
 
+uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s)
+{
+	unsigned first[IOLAB_SUBSYS_MAX], n = groups(s, first);
+	uint64_t sum = 0;
+	for (unsigned g = 0; g < n; g++) {
+		const struct iolab_sub_volume *v = &s->vol[first[g]];
+		int ci = volume_controller(s, v);
+		uint32_t bb = s->model[s->drive[v->drive[0]].model].block_bytes;
+		if (ci >= 0)
+			sum += iolab_ctl_cache_max_bytes(&s->ctl[ci].p, group_bytes(s, first[g], NULL) / bb,
+							 bb);
+	}
+	return sum;
+}
+
 static int fail(struct iolab_err *err, int rc, const char *what)
 {
+	if (rc == -E2BIG)
+		return iolab_errf(err, E2BIG, "sim: %s: its cache could use more lines than the "
+				  "simulator indexes (2^32 - 1)", what);
 	return rc == -ENOMEM ? iolab_errf(err, ENOMEM, "sim: out of memory building the path")
 			     : iolab_errf(err, EINVAL, "sim: %s cannot be built so", what);
 }
@@ -343,18 +361,21 @@ void iolab_path_free(struct iolab_path *p)
 unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max)
 {
 	unsigned k = 0;
-	if (k < max) {
-		p->host.ops->report(&p->host, &out[k]);
-		snprintf(out[k++].name, sizeof(out->name), "host");
+	if (k++ < max) {
+		p->host.ops->report(&p->host, &out[0]);
+		snprintf(out[0].name, sizeof(out->name), "host");
 	}
 	for (int kind = P_HOST_STRIPE; kind < P_CROSSING; kind++)
-		for (unsigned i = 0; i < p->n && k < max; i++) {
+		for (unsigned i = 0; i < p->n; i++) {
 			if ((int)p->part[i].kind != kind)
 				continue;
-			p->part[i].c.ops->report(&p->part[i].c, &out[k]);
-			snprintf(out[k++].name, sizeof(out->name), "%.31s", p->part[i].name);
+			if (k < max) {
+				p->part[i].c.ops->report(&p->part[i].c, &out[k]);
+				snprintf(out[k].name, sizeof(out->name), "%.31s", p->part[i].name);
+			}
+			k++;
 		}
-	for (unsigned i = 0; i < k; i++)
+	for (unsigned i = 0; i < k && i < max; i++)
 		out[i].span_ns = (double)p->sim->now;
 	return k;
 }

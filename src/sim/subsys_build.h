@@ -23,7 +23,8 @@ struct iolab_path {
 int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct iolab_subsys *s,
 		     unsigned cap, struct iolab_err *err);
 void iolab_path_free(struct iolab_path *p);
-/* What each part did: host, host stripe, buses, controllers, volumes, channels, drives. */
+/* What each part did: host, host stripe, buses, controllers, volumes, channels, drives, into
+ * out[0..max); returns how many parts there are (max 0: only the count). */
 unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max);
 
 #endif

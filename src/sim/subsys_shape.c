@@ -81,6 +81,9 @@ static int from_shorthand(const struct iolab_sim_shape *sh, struct iolab_subsys 
 		if (c % k || c < k || c > IOLAB_SUBSYS_MAX)
 			return iolab_errf(err, EINVAL, "--channels %u: each of the %u controllers needs "
 					  "as many (at most %u in all)", c, k, IOLAB_SUBSYS_MAX);
+		if (sh->channels > n)
+			return iolab_errf(err, EINVAL, "--channels %u: more channels than the %u drives "
+					  "(a channel without a drive would carry nothing)", c, n);
 		cpk = c / k;
 	}
 	if (sh->has_channel) {
