@@ -1,6 +1,7 @@
 /* main.c: iolab's entry point: dispatches to a subcommand, and makes sure what it printed on
  * standard output arrived (a full disk or a closed pipe there is a failure, exit 1). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,15 +37,31 @@ static void usage(FILE *f)
 		   "3 probe: the device does not rotate, 130 interrupted.\nSee iolab(1) and docs/.\n");
 }
 
+static char last_error[512];
+
 int cli_errorf(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("iolab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "iolab: %s\n", last_error);
 	return status;
+}
+
+const char *cli_last_error(void)
+{
+	return last_error;
+}
+
+/* Under mpirun rank 0 speaks for the job: the others' output goes nowhere (a rank that cannot
+ * be silenced runs on). */
+static void quiet_other_ranks(void)
+{
+	if (iolab_cluster_rank() != 0) {
+		bool quiet = freopen("/dev/null", "w", stdout) && freopen("/dev/null", "w", stderr);
+		(void)quiet;
+	}
 }
 
 /* The exit status, made EXIT_FAILED if standard output could not be written. */
@@ -81,7 +98,9 @@ int main(int argc, char **argv)
 		if (strcmp(cmd, commands[i].name))
 			continue;
 		struct iolab_err err;
-		if (iolab_cluster_start(&argc, &argv, &err))
+		int joined = iolab_cluster_start(&argc, &argv, &err);
+		quiet_other_ranks();
+		if (joined)
 			return cli_errorf(EXIT_USAGE, "%s", err.msg);
 		int status = stdout_checked(commands[i].fn(argc - 1, argv + 1));
 		iolab_cluster_end();
