@@ -4,7 +4,8 @@
  * swap made from the fill's progress news, and through `iolab run`, the swap made the moment
  * inotify sees the file created); a file that takes a scratch file's place is not removed with
  * it. And the library prints nothing: what it has to say (a missing target made a 1 GiB
- * scratch file, how far writing it got) reaches the caller's tell callback. */
+ * scratch file, how far writing it got) reaches the caller's tell callback, and a run's
+ * (creating its targets, --precondition) its progress callback. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,25 +24,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "iolab/run.h"
 #include "iolab/target.h"
-
-/* True if the first len bytes of path are all zero. */
-static bool zeros(const char *path, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	static char buf[1 << 16];
-	bool all = true;
-	for (size_t off = 0; off < len && all;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-		assert_true(n > 0);
-		for (ssize_t i = 0; i < n && all; i++)
-			all = buf[i] == 0;
-		off += (size_t)n;
-	}
-	close(fd);
-	return all;
-}
 
 static ino_t inode_of(const char *path)
 {
@@ -93,8 +77,18 @@ static void expect_kept(struct swap *s, struct iolab_target *t)
 	static char ones[1 << 16];
 	memset(ones, 0xff, sizeof(ones));
 	assert_int_equal(pwrite(t->fd, ones, sizeof(ones), 0), (ssize_t)sizeof(ones));
-	assert_true(zeros(s->victim, 8 << 20));
+	assert_true(th_zeros(s->victim, 8 << 20));
 	iolab_target_close(t);
+}
+
+/* Opens s->path with o, swapping it at the first news of the file being written. */
+static void open_swapping(struct swap *s, struct iolab_target_opts o, struct iolab_target *t)
+{
+	struct iolab_err err = {{0}};
+	o.tell = swap_on_first_news;
+	o.tell_ctx = s;
+	if (iolab_target_open(t, s->path, &o, &err))
+		fail_msg("open: %s", err.msg);
 }
 
 /* A scratch file being created: its path becomes a link to the victim while iolab fills it. */
@@ -104,12 +98,7 @@ static void test_swap_while_creating(void **state)
 	struct swap s;
 	swap_setup(&s, "new.img", 8 << 20);
 	struct iolab_target t;
-	struct iolab_err err = {{0}};
-	struct iolab_target_opts o = {.size = 8 << 20, .write = true, .tell = swap_on_first_news,
-				      .tell_ctx = &s};
-	int rc = iolab_target_open(&t, s.path, &o, &err);
-	if (rc)
-		fail_msg("open: %s", err.msg);
+	open_swapping(&s, (struct iolab_target_opts){.size = 8 << 20, .write = true}, &t);
 	expect_kept(&s, &t);
 }
 
@@ -124,11 +113,7 @@ static void test_swap_while_growing(void **state)
 	struct iolab_target_opts o = {.size = 1 << 20, .write = true};
 	assert_int_equal(iolab_target_open(&t, s.path, &o, &err), 0);
 	iolab_target_close(&t);
-	o = (struct iolab_target_opts){.size = 8 << 20, .write = true, .tell = swap_on_first_news,
-				       .tell_ctx = &s};
-	int rc = iolab_target_open(&t, s.path, &o, &err);
-	if (rc)
-		fail_msg("open: %s", err.msg);
+	open_swapping(&s, (struct iolab_target_opts){.size = 8 << 20, .write = true}, &t);
 	expect_kept(&s, &t);
 }
 
@@ -238,6 +223,65 @@ static void test_tells_the_caller(void **state)
 	assert_int_equal(h.total, 4 << 20);
 }
 
+struct run_news {
+	uint64_t created, created_of, preconditioned, preconditioned_of;
+	unsigned notes;
+};
+
+static void hear_run(const struct iolab_progress *p, void *ctx)
+{
+	struct run_news *n = ctx;
+	if (p->kind == IOLAB_PROGRESS_CREATE) {
+		n->created = p->done;
+		n->created_of = p->total;
+	} else if (p->kind == IOLAB_PROGRESS_PRECONDITION) {
+		n->preconditioned = p->done;
+		n->preconditioned_of = p->total;
+	} else if (p->kind == IOLAB_PROGRESS_NOTE) {
+		n->notes++;
+	}
+}
+
+struct quiet_run {
+	struct iolab_config c;
+	struct run_news news;
+	int rc;
+	struct iolab_err err;
+};
+
+static void run_quietly(void *arg)
+{
+	struct quiet_run *q = arg;
+	struct iolab_results res = {0};
+	q->rc = iolab_run(&q->c, &res, hear_run, &q->news, &q->err);
+	iolab_results_free(&res);
+}
+
+/* A run that creates its target and preconditions it (twice its 2 MiB) tells its progress
+ * callback how far each got, to the end, and writes nothing on stderr itself. */
+static void test_run_says_nothing_itself(void **state)
+{
+	(void)state;
+	struct quiet_run q = {0};
+	char target[PATH_MAX];
+	snprintf(target, sizeof(target), "%s/pre.img", th_dir);
+	iolab_config_init(&q.c);
+	const char *set[][2] = {{"target", target}, {"size", "2m"}, {"engine", "psync"},
+				{"pattern", "seq-read"}, {"time", "0.05"}};
+	for (unsigned i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		assert_int_equal(iolab_config_set(&q.c, set[i][0], set[i][1], &q.err), 0);
+	q.c.precondition = true;
+	char *said = stderr_of(run_quietly, &q);
+	if (q.rc)
+		fail_msg("iolab_run: %s", q.err.msg);
+	if (*said)
+		fail_msg("the library printed: %s", said);
+	free(said);
+	assert_true(q.news.created == 2 << 20 && q.news.created_of == 2 << 20);
+	assert_true(q.news.preconditioned == 4 << 20 && q.news.preconditioned_of == 4 << 20);
+	assert_int_equal(q.news.notes, 0); /* --size given: nothing to tell */
+}
+
 /* The same swap against `iolab run`: made as soon as inotify sees the scratch file created, while
  * iolab writes its 128 MiB. Without --force, the victim must come out untouched. */
 static void test_run_swap(void **state)
@@ -274,7 +318,7 @@ static void test_run_swap(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_true(zeros(s.victim, 128 << 20));
+	assert_true(th_zeros(s.victim, 128 << 20));
 	char v[8];
 	assert_true(getxattr(s.moved, "user.iolab.scratch", v, sizeof(v)) > 0);
 }
@@ -287,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_discard_spares_a_replacement),
 		cmocka_unit_test(test_says_nothing_itself),
 		cmocka_unit_test(test_tells_the_caller),
+		cmocka_unit_test(test_run_says_nothing_itself),
 		cmocka_unit_test(test_run_swap),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -206,7 +206,7 @@ int iolab_cluster_start(int *argc, char ***argv, struct iolab_err *err)
 	if (!all_room) {
 		free_tables();
 		MPI_Finalize();
-		cl.size = 1;
+		cl.size = 1; /* one process again; cl.rank stays, for the CLI to silence the others */
 		return iolab_errf(err, ENOMEM, "rank 0 has no memory for the tables of a job of %d "
 				  "ranks", size);
 	}

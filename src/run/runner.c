@@ -765,7 +765,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	if (!rc && c->record)
 		rc = record_begin(c, env, pp->workers, ctl.qd, err);
 	/* Whatever failed, this rank takes the run's collectives with the others, as a run without
-	 * workers; the ranks then agree on the failure (scale_run_end). */
+	 * workers; the ranks then agree on the failure (scale_run_agree). */
 	if (!scale_spread(c))
 		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
 	unsigned started = 0;
