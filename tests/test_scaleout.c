@@ -8,8 +8,8 @@
  * and the message names its host and rank; a rank killed during a run leaves rank 0 the points
  * finished before. The ranks stay in step where one of them alone fails or stops: rank 0
  * refusing its --json, I/O errors on one rank (with --repeat, and before a job file's second
- * run), SIGINT to one rank, a spread sweep stopped by one rank's point: each job ends, every
- * rank together, with rank 0's one line. Skips, saying why, without Open MPI. */
+ * run), SIGINT to one rank, a spread sweep stopped by one rank's point, a sweep with no point
+ * for one rank: each job ends, every rank together, with rank 0's one line. Skips, saying why, without Open MPI. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -372,6 +372,10 @@ static void spread_stop_together(void **state)
 		fail_msg("want status 1 (got %d) and point 1's line in:\n%s", rc, e);
 	free(e);
 	assert_int_equal(th_sh("cd %s && cmp stop1.json stop2.json", th_dir), 0);
+	/* a sweep of one point: rank 1 has none to simulate, and still gathers with rank 0 */
+	const char *one = "sim --model atlas10k --pattern rand-read --qd 2 --time 50ms --no-db";
+	assert_int_equal(th_sh("cd %s && $B %s > lone1.txt && %s -n 2 $B %s > lone2.txt && "
+			       "cmp lone1.txt lone2.txt", th_dir, one, mpirun, one), 0);
 }
 
 int main(void)
