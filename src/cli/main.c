@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		   "3 probe: the device does not rotate, 130 interrupted.\nSee iolab(1) and docs/.\n");
 }
 
-static char last_error[512];
+static char last_error[8192]; /* a line naming a path of PATH_MAX fits */
 
 int cli_errorf(int status, const char *fmt, ...)
 {
