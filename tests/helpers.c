@@ -268,6 +268,23 @@ int th_sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+bool th_zeros(const char *path, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	static char buf[1 << 16];
+	bool all = true;
+	for (size_t off = 0; off < len && all;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+		assert_true(n > 0);
+		for (ssize_t i = 0; i < n && all; i++)
+			all = buf[i] == 0;
+		off += (size_t)n;
+	}
+	close(fd);
+	return all;
+}
+
 char *th_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

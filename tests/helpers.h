@@ -68,6 +68,9 @@ int th_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * test if it cannot be read. */
 char *th_read_file(const char *path, size_t *len);
 
+/* True if the first len bytes of path are all zero (fails the test if they cannot be read). */
+bool th_zeros(const char *path, size_t len);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -159,24 +159,6 @@ static void expect_refused_(int line, struct th_out *o, const char *const *needl
 #define EXPECT_REFUSED(o, ...) \
 	expect_refused_(__LINE__, &(o), (const char *const[]){__VA_ARGS__, NULL})
 
-/* True if the first len bytes of path are all zero. */
-static bool zeros(const char *path, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	static char buf[1 << 16];
-	bool all = true;
-	for (size_t off = 0; off < len && all;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-		assert_true(n > 0);
-		for (ssize_t i = 0; i < n && all; i++)
-			all = buf[i] == 0;
-		off += (size_t)n;
-	}
-	close(fd);
-	return all;
-}
-
 /* ---- files ---- */
 
 static void test_file_write_needs_force(void **state)
@@ -192,7 +174,7 @@ static void test_file_write_needs_force(void **state)
 	/* --precondition writes the whole target: the same permission as a write pattern. */
 	o = th_iolab("run", "--precondition", "--time", "0.3", g.plain, NULL);
 	EXPECT_REFUSED(o, g.plain, "--force");
-	assert_true(zeros(g.plain, FILE_SIZE)); /* untouched */
+	assert_true(th_zeros(g.plain, FILE_SIZE)); /* untouched */
 }
 
 static void test_file_write_with_force(void **state)
@@ -201,7 +183,7 @@ static void test_file_write_with_force(void **state)
 	struct th_out o = th_iolab("run", "--pattern", "rand-write", "--time", "0.3", "--force",
 				   g.plain, NULL);
 	EXPECT_OK(o);
-	assert_false(zeros(g.plain, FILE_SIZE)); /* it really wrote */
+	assert_false(th_zeros(g.plain, FILE_SIZE)); /* it really wrote */
 	struct stat st;
 	assert_int_equal(stat(g.plain, &st), 0);
 	assert_int_equal(st.st_size, FILE_SIZE);
@@ -240,7 +222,7 @@ static void test_precondition(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.err, "precondition: 32 of 32 MiB written"));
 	th_out_free(&o);
-	assert_false(zeros(file, 16u << 20));
+	assert_false(th_zeros(file, 16u << 20));
 	FILE *f = fopen(json, "r");
 	assert_non_null(f);
 	char text[65536];
@@ -268,7 +250,7 @@ static void test_blockdev_write_needs_force(void **state)
 	need_loop();
 	struct th_out o = th_iolab("run", "--pattern", "rand-write", "--time", "0.3", g.dev, NULL);
 	EXPECT_REFUSED(o, g.dev, "--force");
-	assert_true(zeros(g.backing, DEV_SIZE)); /* untouched */
+	assert_true(th_zeros(g.backing, DEV_SIZE)); /* untouched */
 }
 
 static void test_blockdev_blank_with_force(void **state)

@@ -68,7 +68,6 @@ static void config(struct iolab_config *c, const struct iolab_replay *r, const c
 	iolab_config_init(c);
 	c->replay = r;
 	c->time_ns = 0;
-	c->quiet = true;
 	if (target) {
 		assert_int_equal(iolab_config_set(c, "target", target, &err), 0);
 		c->force = true;

@@ -23,7 +23,6 @@ static void null_config(struct iolab_config *c)
 	iolab_config_init(c);
 	struct iolab_err err;
 	assert_int_equal(iolab_config_set(c, "engine", "null", &err), 0);
-	c->quiet = true;
 }
 
 /* Runs c, expecting success; the results are the caller's to free. */

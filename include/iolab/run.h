@@ -105,7 +105,7 @@ struct iolab_config {
 	unsigned steady;             /* --steady-state: enum iolab_ss_metric, 0 (none) to run once */
 	bool precondition;           /* --precondition: write the targets whole twice first */
 	uint64_t mem_limit;          /* most buffer bytes a point may allocate (0: half the RAM) */
-	bool on_error_continue, force, destroy_data, quiet;
+	bool on_error_continue, force, destroy_data;
 	struct iolab_fault_plan faults; /* --fault: faults injected on purpose (fault.h) */
 	unsigned verify;             /* --verify: enum iolab_verify_algo (verify.h), 0: none */
 	bool verify_only;            /* --verify-only: read the targets back once and check them */
@@ -314,21 +314,38 @@ struct iolab_results {
 	bool io_failed;   /* a point stopped on an I/O error */
 	bool verify_failed; /* a point stopped on a verify mismatch (--on-error stop) */
 	unsigned short_point; /* 1-based index of a point that completed fewer I/Os than it kept in
-				 flight (no steady state: the run stopped there), or 0 */
+				 flight (no steady state: the run stopped there), or 0; across
+				 MPI ranks of a spread sweep, rank 0's: the other ranks hold no
+				 points */
 };
 
-/* Called by the runner about twice a second while a point runs. */
+/* What the runner tells its caller while it works (iolab_run's progress callback): the library
+ * prints nothing, the caller shows what it wants of it. */
+enum iolab_progress_kind {
+	IOLAB_PROGRESS_POINT,        /* a point runs: about twice a second */
+	IOLAB_PROGRESS_CREATE,       /* before the points: scratch file `what` is being written,
+					done of total bytes, at every 1 % and at the end */
+	IOLAB_PROGRESS_PRECONDITION, /* --precondition writes the targets: done of total bytes, at
+					every 64 MiB and at the end */
+	IOLAB_PROGRESS_NOTE,         /* once: a line for the person in `what`, as a missing target
+					made a scratch file of the default size */
+};
 struct iolab_progress {
+	enum iolab_progress_kind kind;
 	unsigned point, points; /* 1-based */
 	unsigned rep, reps;
 	double elapsed_s, iops; /* wall-clock; for a simulator, iops counts simulated I/Os per
 				   wall-clock second */
 	bool simulated;
+	const char *what;       /* CREATE: the file's path; NOTE: the line */
+	uint64_t done, total;   /* CREATE, PRECONDITION: bytes written, of all */
 };
 typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
 
 /* Set from a signal handler, to the signal's number, to stop the run after the current point
- * (which is marked partial). SIGTERM also removes the scratch files the run created. */
+ * (which is marked partial). SIGTERM also removes the scratch files the run created and, across
+ * MPI ranks, ends the job (cluster.h): a handler that sees SIGTERM after another signal sets it
+ * to SIGTERM. */
 extern volatile sig_atomic_t iolab_stop_requested;
 
 /* Under MPI (cluster.h): %r and %h in c's targets become this rank's number and host name;
@@ -344,6 +361,12 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	      void *ctx, struct iolab_err *err);
 
 void iolab_results_free(struct iolab_results *res);
+
+/* True if the runs so far stopped early (an I/O error, a point without a steady state, an
+ * interrupt): the configurations after them are not run. Across MPI ranks it is the same on every
+ * rank (an interrupt on one counts once the ranks have agreed on it, in iolab_run), so that they
+ * go on, or stop, together. */
+bool iolab_run_stopped(const struct iolab_results *res);
 
 /* Adds a warning to a point (dropped silently past IOLAB_WARN_MAX). */
 void iolab_point_warn(struct iolab_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -6,6 +6,19 @@
  * mounted partition) is always refused for writes; one that carries a partition table or a file
  * system signature (libblkid) also needs `destroy_data`. A missing file is created as a scratch
  * file of `size` bytes and fully written, so reads reach the media and not holes.
+ *
+ * Every check is made on the descriptor that the run then reads and writes, never on the path
+ * again: the type, device and inode with fstat, the scratch mark with fgetxattr, a device's
+ * signatures with libblkid on that descriptor. A path swapped for another file or a symbolic
+ * link between a check and the I/O (a race anyone who can write its directory could try) so
+ * cannot get writes that its own checks would refuse. The path is looked at once before the
+ * open, so that nothing but a regular file or a block device is ever opened (opening a
+ * character device can act: opening /dev/watchdog starts the watchdog, the kernel's
+ * Documentation/watchdog/watchdog-api.rst); the descriptor must then be that very
+ * file (device and inode), or the target is refused. A path that was not itself a symbolic link
+ * is opened with O_NOFOLLOW, and every open is O_NONBLOCK until the descriptor is known to be a
+ * regular file or block device (a FIFO put in the path's place would block it). A scratch file is
+ * created with O_CREAT | O_EXCL | O_NOFOLLOW and used through that descriptor to the end.
  */
 #ifndef IOLAB_TARGET_H
 #define IOLAB_TARGET_H
@@ -14,8 +27,18 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "iolab/error.h"
+
+/* What opening a target tells its caller instead of printing (iolab_target_opts.tell). */
+struct iolab_target_news {
+	const char *path;
+	const char *note;     /* once, a line for the person: a missing target is made a scratch
+				 file of the default size; NULL when done and total count */
+	uint64_t done, total; /* bytes of a scratch file written so far, of all: at every 1 % and
+				 at the end */
+};
 
 struct iolab_target_opts {
 	uint64_t size;     /* size of a scratch file to create or extend (0: 1 GiB if missing) */
@@ -23,8 +46,9 @@ struct iolab_target_opts {
 	bool force;        /* writing to an existing file / block device is allowed */
 	bool destroy_data; /* writing over a partition table or file system is allowed */
 	bool direct;       /* open with O_DIRECT */
-	bool quiet;        /* no progress line while filling a scratch file */
 	const volatile sig_atomic_t *cancel; /* non-zero stops filling a scratch file (may be NULL) */
+	void (*tell)(const struct iolab_target_news *news, void *ctx); /* may be NULL */
+	void *tell_ctx;
 };
 
 struct iolab_target {
@@ -38,6 +62,8 @@ struct iolab_target {
 	uint64_t size;     /* bytes */
 	unsigned lbs;      /* logical block size: the alignment O_DIRECT needs */
 	char stat_path[96]; /* sysfs block statistics of the device holding it, or "" */
+	dev_t dev;         /* the file's device and inode (fstat of fd) */
+	ino_t ino;
 };
 
 /* Opens (creating if need be) the target at path. A scratch file larger than the free space of
@@ -47,7 +73,7 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		      struct iolab_err *err);
 void iolab_target_close(struct iolab_target *t);
 /* Closes t and removes the file if this run created it (a refused or terminated run leaves no
- * scratch file behind). */
+ * scratch file behind), provided its path still names that file. */
 void iolab_target_discard(struct iolab_target *t);
 
 /* Drops the target's pages from the page cache, so that buffered reads next find it cold (as

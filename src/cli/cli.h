@@ -44,6 +44,8 @@ int cmd_compare(int argc, char **argv);
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text of the last line cli_errorf said ("" if none), for the other MPI ranks to hear. */
+const char *cli_last_error(void);
 
 /* cli_util.c: a getopt failure of `iolab CMD` (ch ':' or '?') said in one line; returns
  * EXIT_USAGE. */

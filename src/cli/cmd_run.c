@@ -106,6 +106,10 @@ static void on_stop(int sig)
 		iolab_stop_requested = sig;
 		return;
 	}
+	if (sig == SIGTERM && iolab_stop_requested != SIGTERM) {
+		iolab_stop_requested = SIGTERM; /* mpirun ending the job, after an interrupt */
+		return;
+	}
 	if (!saving && ++extra_signals >= 2)
 		_exit(EXIT_INTERRUPTED);
 }
@@ -274,14 +278,58 @@ static void free_args(struct args *a)
 
 /* ---- running ---- */
 
+/* How the run's news is shown: a point's progress and a scratch file being written on a
+ * terminal only, --precondition's progress and notes always; nothing with --quiet. */
+struct show {
+	bool quiet, tty;
+	bool line; /* a progress line is open on stderr */
+};
+
+static void end_line(struct show *s)
+{
+	if (s->line)
+		fputs(s->tty ? "\r\033[K" : "\n", stderr);
+	s->line = false;
+}
+
 static void progress(const struct iolab_progress *p, void *ctx)
 {
-	(void)ctx;
-	fprintf(stderr, "\r\033[Kpoint %u/%u", p->point, p->points);
-	if (p->reps > 1)
-		fprintf(stderr, " run %u/%u", p->rep, p->reps);
-	fprintf(stderr, "  %6.1f s  %12.0f %s", p->elapsed_s, p->iops,
-		p->simulated ? "simulated I/Os per s" : "IOPS");
+	struct show *s = ctx;
+	if (s->quiet)
+		return;
+	switch (p->kind) {
+	case IOLAB_PROGRESS_NOTE:
+		end_line(s);
+		cli_errorf(EXIT_OK, "%s", p->what);
+		return;
+	case IOLAB_PROGRESS_PRECONDITION:
+		fprintf(stderr, "\rprecondition: %llu of %llu MiB written",
+			(unsigned long long)(p->done >> 20), (unsigned long long)(p->total >> 20));
+		s->line = true;
+		if (p->done == p->total) {
+			fputc('\n', stderr);
+			s->line = false;
+		}
+		return;
+	case IOLAB_PROGRESS_CREATE:
+		if (!s->tty)
+			return;
+		fprintf(stderr, "\rcreating %s: %d%%", p->what,
+			p->total ? (int)(100 * p->done / p->total) : 100);
+		s->line = true;
+		if (p->done == p->total)
+			end_line(s);
+		return;
+	case IOLAB_PROGRESS_POINT:
+		if (!s->tty)
+			return;
+		fprintf(stderr, "\r\033[Kpoint %u/%u", p->point, p->points);
+		if (p->reps > 1)
+			fprintf(stderr, " run %u/%u", p->rep, p->reps);
+		fprintf(stderr, "  %6.1f s  %12.0f %s", p->elapsed_s, p->iops,
+			p->simulated ? "simulated I/Os per s" : "IOPS");
+		s->line = true;
+	}
 }
 
 /* Writes one report (JSON or CSV) to path through a temporary file; returns an exit status. */
@@ -469,14 +517,11 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		}
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	}
-	bool show_progress = !a->quiet && isatty(2);
-	for (unsigned i = 0; i < ncfg && !iolab_stop_requested && !res.io_failed && !res.short_point &&
-			     !res.verify_failed; i++) {
-		cfg[i]->quiet = a->quiet;
-		int rc = iolab_run(cfg[i], &res, show_progress ? progress : NULL, NULL, &err);
+	struct show show = {.quiet = a->quiet, .tty = isatty(2)};
+	for (unsigned i = 0; i < ncfg && !iolab_run_stopped(&res); i++) {
+		int rc = iolab_run(cfg[i], &res, progress, &show, &err);
 		end[i] = res.n;
-		if (show_progress)
-			fprintf(stderr, "\r\033[K");
+		end_line(&show);
 		if (rc) {
 			cli_errorf(EXIT_FAILED, "%s", err.msg);
 			status = rc == -EINTR ? EXIT_INTERRUPTED : EXIT_USAGE;
@@ -524,6 +569,8 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		status = cli_errorf(EXIT_FAILED, "%llu I/O error%s in %u of %u point%s (--on-error "
 				    "continue; the warnings say which)", (unsigned long long)errors,
 				    errors == 1 ? "" : "s", erring, res.n, res.n == 1 ? "" : "s");
+	if (status == EXIT_OK && res.short_point > res.n) /* MPI: a point of rank 0's, which says it */
+		status = EXIT_FAILED;
 	if (status == EXIT_OK && res.short_point) {
 		const struct iolab_point *p = &res.point[res.short_point - 1];
 		unsigned long long ios = p->dir[0].ios + p->dir[1].ios;
@@ -553,6 +600,22 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		status = EXIT_INTERRUPTED;
 	iolab_results_free(&res);
 	return status;
+}
+
+/* Under mpirun, the ranks' setups (the files each reads, rank 0's outputs and results store)
+ * meet here, each rank once, before the run's collectives: a rank whose setup failed does not
+ * leave the others waiting for it there. Returns EXIT_OK on every rank if every setup went well,
+ * otherwise on every rank the status of the lowest-numbered failed rank, rank 0 having said its
+ * line (a failed rank keeps its own, said). Alone: status. */
+static int ranks_in_step(int status)
+{
+	struct iolab_err err;
+	int rc = iolab_cluster_agree(status ? -status : 0, cli_last_error(), &err);
+	if (!rc || status)
+		return status;
+	if (iolab_cluster_lost())
+		return cli_errorf(EXIT_INTERRUPTED, "%s", err.msg);
+	return cli_errorf(-rc, "%s", err.msg);
 }
 
 /* ---- assembling the configurations ---- */
@@ -771,6 +834,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	struct iolab_store *store = NULL;
 	char tmpdir[64] = "", scratch[96] = "", dbpath[PATH_MAX] = "";
 	struct iolab_err err;
+	bool in_step = false, agreed = false;
 	int status = parse_args(argc, argv, &a);
 	command_line(&a, argc, argv);
 	if (status || a.help) {
@@ -780,6 +844,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	}
 	if (replay && (status = take_trace(&a, replay, &rp)))
 		goto out;
+	in_step = true; /* what follows reads files and rank 0's outputs: it may fail on one rank */
 	if (iolab_cluster_rank() != 0) { /* under mpirun rank 0 writes the job's results */
 		a.json = a.csv = a.db = a.label = NULL;
 		a.no_db = true;
@@ -838,8 +903,12 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			}
 	}
 	catch_stop_signals();
-	status = run_all(&a, cfg, job.nrun, store);
+	agreed = true;
+	if (!(status = ranks_in_step(EXIT_OK)))
+		status = run_all(&a, cfg, job.nrun, store);
 out:
+	if (in_step && !agreed) /* this rank's setup failed: the others learn it */
+		ranks_in_step(status);
 	iolab_store_close(store);
 	if (*tmpdir) {
 		unlink(scratch);

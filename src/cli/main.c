@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,15 +39,31 @@ static void usage(FILE *f)
 		   "3 probe: the device does not rotate, 130 interrupted.\nSee iolab(1) and docs/.\n");
 }
 
+static char last_error[8192]; /* a line naming a path of PATH_MAX fits */
+
 int cli_errorf(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("iolab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "iolab: %s\n", last_error);
 	return status;
+}
+
+const char *cli_last_error(void)
+{
+	return last_error;
+}
+
+/* Under mpirun rank 0 speaks for the job: the others' output goes nowhere (a rank that cannot
+ * be silenced runs on). */
+static void quiet_other_ranks(void)
+{
+	if (iolab_cluster_rank() != 0) {
+		bool quiet = freopen("/dev/null", "w", stdout) && freopen("/dev/null", "w", stderr);
+		(void)quiet;
+	}
 }
 
 /* The exit status, made EXIT_FAILED if standard output could not be written. */
@@ -63,13 +80,23 @@ int cli_argc;
 char **cli_argv;
 
 /* A signal that ends the process first removes the temporary files of the outputs still being
- * written (outfile.h), then ends it as the signal would. Commands that stop cleanly on a signal
- * (run, sim, replay, probe, trace record) put their own handlers in place of this one. */
+ * written (outfile.h), then ends it as the signal would. */
 static void on_fatal_signal(int sig)
 {
 	iolab_out_remove_pending();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* True for the commands that stop cleanly on SIGINT and SIGTERM with handlers of their own,
+ * installed once they are ready to keep what they measured (run, sim runs, replay, probe, trace
+ * record): until then the signal's default action ends them, and nothing is half written. */
+static bool stops_cleanly(int argc, char **argv)
+{
+	const char *cmd = argv[1], *sub = argc > 2 ? argv[2] : "";
+	return !strcmp(cmd, "run") || !strcmp(cmd, "replay") || !strcmp(cmd, "probe") ||
+	       (!strcmp(cmd, "sim") && strcmp(sub, "validate")) ||
+	       (!strcmp(cmd, "trace") && !strcmp(sub, "record"));
 }
 
 static void remove_outputs_on_signals(void)
@@ -85,11 +112,12 @@ int main(int argc, char **argv)
 {
 	cli_argc = argc;
 	cli_argv = argv;
-	remove_outputs_on_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!stops_cleanly(argc, argv))
+		remove_outputs_on_signals();
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
@@ -103,7 +131,9 @@ int main(int argc, char **argv)
 		if (strcmp(cmd, commands[i].name))
 			continue;
 		struct iolab_err err;
-		if (iolab_cluster_start(&argc, &argv, &err))
+		int joined = iolab_cluster_start(&argc, &argv, &err);
+		quiet_other_ranks();
+		if (joined)
 			return cli_errorf(EXIT_USAGE, "%s", err.msg);
 		int status = stdout_checked(commands[i].fn(argc - 1, argv + 1));
 		iolab_cluster_end();

@@ -1,6 +1,6 @@
-/* target.c: opening files and block devices for a run, with the safety rules of target.h,
- * scratch-file creation, and the facts a result needs about where the I/O went (tmpfs, the
- * device's sysfs counters, the O_DIRECT alignment). */
+/* target.c: opening files and block devices for a run, with the safety rules of target.h checked
+ * on the descriptor the run uses, scratch-file creation, and the facts a result needs about
+ * where the I/O went (tmpfs, the device's sysfs counters, the O_DIRECT alignment). */
 #include <blkid.h>
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +31,15 @@ static bool is_scratch(int fd)
 	return fgetxattr(fd, SCRATCH_XATTR, v, sizeof(v)) > 0;
 }
 
+/* Tells o's caller what it should know (tell.note) or how far writing path got. */
+static void tell(const struct iolab_target_opts *o, const char *path, const char *note, uint64_t done,
+		 uint64_t total)
+{
+	if (o->tell)
+		o->tell(&(struct iolab_target_news){.path = path, .note = note, .done = done,
+						    .total = total}, o->tell_ctx);
+}
+
 /* Writes pseudo-random data from byte `from` up to `to`, then syncs and drops it from the page
  * cache, so that later reads find allocated, written blocks on the media. */
 static int fill(int fd, const char *path, uint64_t from, uint64_t to, const struct iolab_target_opts *o,
@@ -44,13 +53,10 @@ static int fill(int fd, const char *path, uint64_t from, uint64_t to, const stru
 	iolab_prng_seed(&r, 42);
 	for (size_t i = 0; i < chunk / 8; i++)
 		buf[i] = iolab_prng_next(&r);
-	bool tty = !o->quiet && isatty(2);
 	int last_pct = -1;
 	for (uint64_t off = from; off < to;) {
 		if (o->cancel && *o->cancel) {
 			free(buf);
-			if (tty)
-				fprintf(stderr, "\r\033[K");
 			return iolab_errf(err, EINTR, "%s: interrupted while creating the scratch file", path);
 		}
 		size_t n = to - off < chunk ? (size_t)(to - off) : chunk;
@@ -65,14 +71,12 @@ static int fill(int fd, const char *path, uint64_t from, uint64_t to, const stru
 		}
 		off += (uint64_t)w;
 		int pct = (int)(100 * (off - from) / (to - from));
-		if (tty && pct != last_pct) {
-			fprintf(stderr, "\rcreating %s: %d%%", path, pct);
+		if (pct != last_pct) {
+			tell(o, path, NULL, off - from, to - from);
 			last_pct = pct;
 		}
 	}
 	free(buf);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
 	if (fdatasync(fd) < 0)
 		return iolab_errf(err, errno, "%s: fdatasync: %s", path, strerror(errno));
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -128,24 +132,25 @@ bool iolab_blockdev_mounted(unsigned maj, unsigned min, char *mnt, unsigned mnts
 	return found;
 }
 
-/* Refuses writes to a block device that is mounted, or that carries data without destroy_data. */
-static int blockdev_write_checks(const char *path, dev_t rdev, const struct iolab_target_opts *o,
-				 struct iolab_err *err)
+/* Refuses writes to the block device open at fd (path, rdev) that is mounted, or that carries
+ * data without destroy_data: libblkid probes that very descriptor. */
+static int blockdev_write_checks(int fd, const char *path, dev_t rdev,
+				 const struct iolab_target_opts *o, struct iolab_err *err)
 {
 	char mnt[256];
-	if (!o->force)
-		return iolab_errf(err, EPERM,
-				  "%s: is a block device; writing to it destroys its data and needs --force",
-				  path);
 	if (iolab_blockdev_mounted(major(rdev), minor(rdev), mnt, sizeof(mnt)))
 		return iolab_errf(err, EBUSY, "%s: is mounted (at %s); iolab never writes to a mounted device",
 				  path, mnt);
 	if (o->destroy_data)
 		return 0;
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	if (!pr)
+	blkid_probe pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0)) {
+		int e = errno ? errno : EIO;
+		if (pr)
+			blkid_free_probe(pr);
 		return iolab_errf(err, EACCES, "%s: cannot probe for data (libblkid): %s", path,
-				  strerror(errno));
+				  strerror(e));
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_enable_partitions(pr, 1);
 	int rc = blkid_do_safeprobe(pr);
@@ -155,7 +160,7 @@ static int blockdev_write_checks(const char *path, dev_t rdev, const struct iola
 		snprintf(what, sizeof(what), "a '%s' file system", v);
 	else if (!blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL))
 		snprintf(what, sizeof(what), "a '%s' partition table", v);
-	blkid_free_probe(pr);
+	blkid_free_probe(pr); /* a descriptor given by blkid_probe_set_device stays open */
 	if (rc == 0 || rc == -2)
 		return iolab_errf(err, EPERM,
 				  "%s: holds %s; writing over it needs --destroy-data as well as --force",
@@ -203,11 +208,181 @@ static int open_err(const char *path, const char *what, int e, struct iolab_err 
 	return iolab_errf(err, e, "%s: %s: %s", path, what, strerror(e));
 }
 
-/* Removes a scratch file this open created before failing; returns rc. */
-static int fail_fresh(struct iolab_target *t, int rc)
+/* Opens path, which stat() found to be *st (a regular file or a block device), and makes sure
+ * the descriptor is that very file: the same device, inode, type (and device number), in *fst.
+ * O_NOFOLLOW unless path itself was a symbolic link (link), O_NONBLOCK until the descriptor is
+ * checked (a FIFO put in the path's place would block the open; the caller's final_flags() clears
+ * it). Returns the descriptor, or -errno with err said (EBUSY: the caller says it better). */
+static int open_same(const char *path, int flags, const struct stat *st, bool link,
+		     struct stat *fst, struct iolab_err *err)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | (link ? 0 : O_NOFOLLOW));
+	if (fd < 0) {
+		int e = errno;
+		if (e == ELOOP && !link)
+			return iolab_errf(err, e, "%s: became a symbolic link while being opened; not "
+					  "used", path);
+		return open_err(path, "open", e, err);
+	}
+	if (fstat(fd, fst) < 0 || fst->st_dev != st->st_dev || fst->st_ino != st->st_ino ||
+	    (fst->st_mode & S_IFMT) != (st->st_mode & S_IFMT) || fst->st_rdev != st->st_rdev) {
+		close(fd);
+		return iolab_errf(err, EAGAIN, "%s: another file took its place while it was being "
+				  "opened; not used", path);
+	}
+	return fd;
+}
+
+/* The descriptor's flags for the run: blocking, and O_DIRECT if direct (set here, after the
+ * checks and the filling, which read and write through the page cache). */
+static int final_flags(int fd, const char *path, bool direct, struct iolab_err *err)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, (fl & ~O_NONBLOCK) | (direct ? O_DIRECT : 0)) < 0)
+		return open_err(path, direct ? "open (O_DIRECT)" : "fcntl", errno, err);
+	return 0;
+}
+
+/* Fails the open of t with rc: closes it, and removes a scratch file it created. */
+static int fail_open(struct iolab_target *t, int rc)
 {
 	iolab_target_discard(t);
 	return rc;
+}
+
+/* The facts of the regular file open at t->fd (fst its fstat), size bytes long, after final
+ * flags. */
+static int finish_file(struct iolab_target *t, const struct stat *fst, uint64_t size, bool direct,
+		       struct iolab_err *err)
+{
+	int rc = final_flags(t->fd, t->path, direct, err);
+	if (rc)
+		return fail_open(t, rc);
+	t->size = size;
+	t->lbs = dio_align(t->fd);
+	struct statfs sf;
+	if (fstatfs(t->fd, &sf) == 0)
+		t->tmpfs = sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC;
+	set_stat_path(t, fst->st_dev);
+	return 0;
+}
+
+/* A missing path: a scratch file, created (never through a link: O_EXCL | O_NOFOLLOW), marked,
+ * filled and used through the one descriptor. */
+static int create_scratch(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
+			  struct iolab_err *err)
+{
+	/* A missing /dev/... is a mistyped device, never a file to make. */
+	if (!o->size && !strncmp(path, "/dev/", 5))
+		return iolab_errf(err, ENOENT, "%s: no such device (give --size to create a "
+				  "scratch file there)", path);
+	uint64_t size = o->size ? o->size : SCRATCH_DEFAULT_BYTES;
+	if (!o->size)
+		tell(o, path, "does not exist: creating a scratch file of 1 GiB (--size chooses its size)",
+		     0, 0);
+	int rc = check_room(path, 0, size, err);
+	if (rc)
+		return rc;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return open_err(path, "create", errno, err);
+	struct stat fst;
+	t->fd = fd;
+	t->created = t->fresh = true;
+	if (fstat(fd, &fst) < 0)
+		return fail_open(t, open_err(path, "fstat", errno, err));
+	t->dev = fst.st_dev;
+	t->ino = fst.st_ino;
+	fsetxattr(fd, SCRATCH_XATTR, "1", 1, 0); /* best effort: without it, --force next time */
+	if ((rc = fill(fd, path, 0, size, o, err)))
+		return fail_open(t, rc);
+	return finish_file(t, &fst, size, o->direct, err);
+}
+
+static int open_blockdev(struct iolab_target *t, const char *path, const struct stat *st, bool link,
+			 const struct iolab_target_opts *o, struct iolab_err *err)
+{
+	t->blockdev = true;
+	if (o->write && !o->force)
+		return iolab_errf(err, EPERM,
+				  "%s: is a block device; writing to it destroys its data and needs --force",
+				  path);
+	struct stat fst;
+	int fd = open_same(path, o->write ? O_RDWR | O_EXCL : O_RDONLY, st, link, &fst, err);
+	if (fd == -EBUSY) { /* O_EXCL: a mount, md, LVM or another program holds it */
+		char mnt[256];
+		if (iolab_blockdev_mounted(major(st->st_rdev), minor(st->st_rdev), mnt, sizeof(mnt)))
+			return iolab_errf(err, EBUSY, "%s: is mounted (at %s); iolab never writes to a "
+					  "mounted device", path, mnt);
+		return iolab_errf(err, EBUSY, "%s: is in use (mounted, or held by md/LVM/another "
+				  "program); refusing to write", path);
+	}
+	if (fd < 0)
+		return fd;
+	t->fd = fd;
+	t->dev = fst.st_dev;
+	t->ino = fst.st_ino;
+	int rc = o->write ? blockdev_write_checks(fd, path, fst.st_rdev, o, err) : 0;
+	if (!rc)
+		rc = final_flags(fd, path, o->direct, err);
+	if (rc)
+		return fail_open(t, rc);
+	int lbs = 512;
+	ioctl(fd, BLKSSZGET, &lbs);
+	t->lbs = (unsigned)lbs;
+	if (ioctl(fd, BLKGETSIZE64, &t->size) < 0)
+		return fail_open(t, open_err(path, "BLKGETSIZE64", errno, err));
+	set_stat_path(t, fst.st_rdev);
+	return 0;
+}
+
+/* Grows iolab's scratch file open at fd (have bytes) to want bytes, through a descriptor that
+ * may write: fd itself, or the same file opened again through /proc/self/fd (never the path). */
+static int grow_scratch(int fd, const char *path, uint64_t have, uint64_t want, bool writable,
+			const struct iolab_target_opts *o, struct iolab_err *err)
+{
+	int rc = check_room(path, have, want, err);
+	if (rc)
+		return rc;
+	int wfd = fd;
+	if (!writable) {
+		char self[64];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		if ((wfd = open(self, O_RDWR | O_CLOEXEC)) < 0)
+			return open_err(path, "open for growing", errno, err);
+	}
+	rc = fill(wfd, path, have, want, o, err);
+	if (wfd != fd)
+		close(wfd);
+	return rc;
+}
+
+static int open_file(struct iolab_target *t, const char *path, const struct stat *st, bool link,
+		     const struct iolab_target_opts *o, struct iolab_err *err)
+{
+	struct stat fst;
+	int fd = open_same(path, o->write ? O_RDWR : O_RDONLY, st, link, &fst, err);
+	if (fd < 0)
+		return fd;
+	t->fd = fd;
+	t->dev = fst.st_dev;
+	t->ino = fst.st_ino;
+	bool ours = is_scratch(fd);
+	if (o->write && !ours && !o->force)
+		return fail_open(t, iolab_errf(err, EPERM, "%s: exists and was not created by iolab; "
+					       "writing to it needs --force", path));
+	uint64_t size = (uint64_t)fst.st_size;
+	if (o->size > size) {
+		if (!ours)
+			return fail_open(t, iolab_errf(err, EINVAL, "%s: is %" PRIu64 " bytes, smaller "
+						       "than --size %" PRIu64, path, size, o->size));
+		int rc = grow_scratch(fd, path, size, o->size, o->write, o, err);
+		if (rc)
+			return fail_open(t, rc);
+		t->created = true;
+		size = o->size;
+	}
+	return finish_file(t, &fst, size, o->direct, err);
 }
 
 int iolab_target_open(struct iolab_target *t, const char *path, const struct iolab_target_opts *o,
@@ -219,107 +394,18 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		return iolab_errf(err, ENAMETOOLONG, "%s: path too long", path);
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	t->direct = o->direct;
-	int dflag = o->direct ? O_DIRECT : 0;
-	const char *how = o->direct ? "open (O_DIRECT)" : "open";
-	struct stat st;
-	int rc;
-
+	struct stat st, lst;
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
 			return open_err(path, "stat", errno, err);
-		/* A missing /dev/... is a mistyped device, never a file to make. */
-		if (!o->size && !strncmp(path, "/dev/", 5))
-			return iolab_errf(err, ENOENT, "%s: no such device (give --size to create a "
-					  "scratch file there)", path);
-		uint64_t size = o->size ? o->size : SCRATCH_DEFAULT_BYTES;
-		if (!o->size && !o->quiet)
-			fprintf(stderr, "iolab: %s: does not exist: creating a scratch file of 1 GiB "
-				"(--size chooses its size)\n", path);
-		if ((rc = check_room(path, 0, size, err)))
-			return rc;
-		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return open_err(path, "create", errno, err);
-		fsetxattr(fd, SCRATCH_XATTR, "1", 1, 0); /* best effort: without it, --force next time */
-		rc = fill(fd, path, 0, size, o, err);
-		close(fd);
-		if (rc) {
-			unlink(path);
-			return rc;
-		}
-		t->created = t->fresh = true;
-		if (stat(path, &st) < 0)
-			return fail_fresh(t, open_err(path, "stat", errno, err));
+		return create_scratch(t, path, o, err);
 	}
-
-	if (S_ISBLK(st.st_mode)) {
-		t->blockdev = true;
-		if (o->write && (rc = blockdev_write_checks(path, st.st_rdev, o, err)))
-			return rc;
-		int fd = open(path, (o->write ? O_RDWR | O_EXCL : O_RDONLY) | dflag | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EBUSY)
-				return iolab_errf(err, EBUSY, "%s: is in use (mounted, or held by md/LVM/another "
-							      "program); refusing to write", path);
-			return open_err(path, how, errno, err);
-		}
-		t->fd = fd;
-		int lbs = 512;
-		ioctl(fd, BLKSSZGET, &lbs);
-		t->lbs = (unsigned)lbs;
-		if (ioctl(fd, BLKGETSIZE64, &t->size) < 0) {
-			rc = open_err(path, "BLKGETSIZE64", errno, err);
-			iolab_target_close(t);
-			return rc;
-		}
-		set_stat_path(t, st.st_rdev);
-		return 0;
-	}
-	if (!S_ISREG(st.st_mode))
-		return iolab_errf(err, EINVAL, "%s: is neither a regular file nor a block device", path);
-
-	int fd = open(path, (o->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0)
-		return fail_fresh(t, open_err(path, "open", errno, err));
-	bool ours = is_scratch(fd);
-	if (o->write && !ours && !o->force && !t->created) {
-		close(fd);
-		return iolab_errf(err, EPERM,
-				  "%s: exists and was not created by iolab; writing to it needs --force", path);
-	}
-	if (o->size > (uint64_t)st.st_size) {
-		if (!ours) {
-			close(fd);
-			return iolab_errf(err, EINVAL,
-					  "%s: is %" PRIu64 " bytes, smaller than --size %" PRIu64, path,
-					  (uint64_t)st.st_size, o->size);
-		}
-		close(fd);
-		if ((rc = check_room(path, (uint64_t)st.st_size, o->size, err)))
-			return rc;
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			return open_err(path, "open", errno, err);
-		rc = fill(fd, path, (uint64_t)st.st_size, o->size, o, err);
-		if (rc) {
-			close(fd);
-			return rc;
-		}
-		t->created = true;
-		st.st_size = (off_t)o->size;
-	}
-	close(fd);
-	fd = open(path, (o->write ? O_RDWR : O_RDONLY) | dflag | O_CLOEXEC);
-	if (fd < 0)
-		return fail_fresh(t, open_err(path, how, errno, err));
-	t->fd = fd;
-	t->size = (uint64_t)st.st_size;
-	t->lbs = dio_align(fd);
-	struct statfs sf;
-	if (fstatfs(fd, &sf) == 0)
-		t->tmpfs = sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC;
-	set_stat_path(t, st.st_dev);
-	return 0;
+	bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	if (S_ISBLK(st.st_mode))
+		return open_blockdev(t, path, &st, link, o, err);
+	if (S_ISREG(st.st_mode))
+		return open_file(t, path, &st, link, o, err);
+	return iolab_errf(err, EINVAL, "%s: is neither a regular file nor a block device", path);
 }
 
 int iolab_target_invalidate(const struct iolab_target *t, struct iolab_err *err)
@@ -347,10 +433,11 @@ void iolab_target_close(struct iolab_target *t)
 
 void iolab_target_discard(struct iolab_target *t)
 {
-	iolab_target_close(t);
-	if (t->fresh)
-		unlink(t->path);
+	struct stat st;
+	if (t->fresh && lstat(t->path, &st) == 0 && st.st_dev == t->dev && st.st_ino == t->ino)
+		unlink(t->path); /* the path still names the file this run made */
 	t->fresh = false;
+	iolab_target_close(t);
 }
 
 int iolab_diskstat_read(const char *stat_path, struct iolab_diskstat *d)

@@ -169,7 +169,7 @@ int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, boo
 	struct dev_priv *s = calloc(1, sizeof(*s));
 	if (!s)
 		return iolab_errf(err, ENOMEM, "%s: out of memory", path);
-	struct iolab_target_opts o = {.write = write, .force = force, .direct = true, .quiet = true};
+	struct iolab_target_opts o = {.write = write, .force = force, .direct = true};
 	int rc = iolab_target_open(&s->t, path, &o, err);
 	if (rc) {
 		free(s);

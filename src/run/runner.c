@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "iolab/clock.h"
+#include "iolab/cond.h"
 #include "iolab/device_info.h"
 #include "iolab/method.h"
 #include "iolab/sim_system.h"
@@ -300,7 +301,27 @@ static uint64_t env_capacity(const struct iolab_config *c, const struct run_env 
 	return sum;
 }
 
-static int open_env(const struct iolab_config *c, bool writes, struct run_env *env, struct iolab_err *err)
+/* Where a target's news goes: the run's progress callback (run.h). */
+struct teller {
+	iolab_progress_fn fn;
+	void *ctx;
+};
+
+static void tell_target_news(const struct iolab_target_news *n, void *ctx)
+{
+	const struct teller *t = ctx;
+	char line[PATH_MAX + 160];
+	struct iolab_progress pr = {.kind = IOLAB_PROGRESS_CREATE, .what = n->path, .done = n->done,
+				    .total = n->total};
+	if (n->note) {
+		snprintf(line, sizeof(line), "%s: %s", n->path, n->note);
+		pr = (struct iolab_progress){.kind = IOLAB_PROGRESS_NOTE, .what = line};
+	}
+	t->fn(&pr, t->ctx);
+}
+
+static int open_env(const struct iolab_config *c, bool writes, struct run_env *env,
+		    iolab_progress_fn progress, void *ctx, struct iolab_err *err)
 {
 	memset(env, 0, sizeof(*env));
 	env->no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
@@ -310,9 +331,11 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		return virtual_region(c, NULL, env, err);
 	if (!c->ntargets)
 		return iolab_errf(err, EINVAL, "no target: give a file or block device (or --engine null)");
+	struct teller teller = {progress, ctx};
 	struct iolab_target_opts o = {
 		.size = c->size, .write = writes, .force = c->force, .destroy_data = c->destroy_data,
-		.direct = c->direct, .quiet = c->quiet, .cancel = &iolab_stop_requested,
+		.direct = c->direct, .cancel = &iolab_stop_requested,
+		.tell = progress ? tell_target_news : NULL, .tell_ctx = &teller,
 	};
 	for (unsigned i = 0; i < c->ntargets; i++) {
 		int rc = iolab_target_open(&env->tgt[i], c->target[i], &o, err);
@@ -660,23 +683,17 @@ static bool all_finished(const struct worker *w, unsigned n)
 	return true;
 }
 
-/* Waits on ctl's condition until a worker finishes or until (iolab_clock_ns()), 50 ms at most. */
+/* Waits on ctl's condition until a worker finishes or until (iolab_clock_ns()), 50 ms at most.
+ * The condition times its wait on CLOCK_MONOTONIC (cond.h): a step of the wall clock neither
+ * cuts the wait short nor stretches it. */
 static void wait_workers(struct point_ctl *ctl, const struct worker *w, unsigned n, uint64_t until)
 {
 	uint64_t t = iolab_clock_ns(), wait = 50 * 1000 * 1000;
 	if (until > t && until - t < wait)
 		wait = until - t;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += (time_t)(wait / 1000000000);
-	ts.tv_nsec += (long)(wait % 1000000000);
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&ctl->lock); /* a worker sets finished under it, then signals */
 	if (!all_finished(w, n))
-		pthread_cond_timedwait(&ctl->cond, &ctl->lock, &ts);
+		iolab_cond_wait_ns(&ctl->cond, &ctl->lock, wait);
 	pthread_mutex_unlock(&ctl->lock);
 }
 
@@ -883,21 +900,22 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		ctl.engine_config = &fault_setup;
 	}
 	pthread_mutex_init(&ctl.lock, NULL);
-	pthread_cond_init(&ctl.cond, NULL);
-	struct worker *w = calloc(pp->workers, sizeof(*w));
-	if (!w)
-		return iolab_errf(err, ENOMEM, "out of memory");
-	unsigned started;
-	if (c->record) {
-		int rc = record_begin(c, env, pp->workers, ctl.qd, err);
-		if (rc) {
-			free(w);
-			return rc;
-		}
-	}
+	int rc = iolab_cond_init(&ctl.cond);
+	bool have_cond = !rc;
+	if (rc)
+		rc = iolab_errf(err, rc, "cannot make the workers' condition variable: %s", strerror(rc));
+	struct worker *w = rc ? NULL : calloc(pp->workers, sizeof(*w));
+	if (!rc && !w)
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	if (!rc && c->record)
+		rc = record_begin(c, env, pp->workers, ctl.qd, err);
+	/* Whatever failed, this rank takes the run's collectives with the others, as a run without
+	 * workers; the ranks then agree on the failure (scale_run_agree). */
 	if (!scale_spread(c))
 		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
-	int rc = start_workers(&ctl, w, pp->workers, &started, err);
+	unsigned started = 0;
+	if (!rc)
+		rc = start_workers(&ctl, w, pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
 	struct sys_sample end;
@@ -905,9 +923,11 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	pthread_mutex_destroy(&ctl.lock);
-	pthread_cond_destroy(&ctl.cond);
+	if (have_cond)
+		pthread_cond_destroy(&ctl.cond);
 	if (rc) {
-		free_workers(w, pp->workers);
+		if (w)
+			free_workers(w, pp->workers);
 		return rc;
 	}
 
@@ -1302,9 +1322,10 @@ static int write_all(int fd, const unsigned char *buf, size_t n, uint64_t off, c
 }
 
 /* --precondition: writes every target whole, sequentially, twice, in 128 KiB writes through the
- * targets' descriptors (direct when the run is), with a progress line on stderr. */
-static int precondition(const struct iolab_config *c, const struct run_env *env,
-			struct iolab_results *res, struct iolab_err *err)
+ * targets' descriptors (direct when the run is), telling progress how far it got at every
+ * 64 MiB and at the end. */
+static int precondition(const struct run_env *env, struct iolab_results *res,
+			iolab_progress_fn progress, void *ctx, struct iolab_err *err)
 {
 	enum { CHUNK = 128 * 1024 };
 	unsigned char *buf = aligned_alloc(4096, CHUNK);
@@ -1312,9 +1333,10 @@ static int precondition(const struct iolab_config *c, const struct run_env *env,
 		return iolab_errf(err, ENOMEM, "out of memory");
 	for (unsigned i = 0; i < CHUNK; i++) /* non-zero, varied bytes */
 		buf[i] = (unsigned char)(1 + (i * 131u + i / 4096) % 255);
-	uint64_t total = 0, done = 0;
+	struct iolab_progress told = {.kind = IOLAB_PROGRESS_PRECONDITION};
 	for (unsigned t = 0; t < env->n; t++)
-		total += 2 * env->tgt[t].size;
+		told.total += 2 * env->tgt[t].size;
+	uint64_t done = 0;
 	int rc = 0;
 	for (unsigned pass = 0; pass < 2 && !rc; pass++)
 		for (unsigned t = 0; t < env->n && !rc; t++) {
@@ -1327,13 +1349,12 @@ static int precondition(const struct iolab_config *c, const struct run_env *env,
 				size_t n = tg->size - off < CHUNK ? (size_t)(tg->size - off) : CHUNK;
 				rc = write_all(env->fds[t], buf, n, off, tg->path, err);
 				done += n;
-				if (!c->quiet && (done % (64u << 20) == 0 || done == total))
-					fprintf(stderr, "\rprecondition: %" PRIu64 " of %" PRIu64 " MiB written",
-						done >> 20, total >> 20);
+				if (progress && (done % (64u << 20) == 0 || done == told.total)) {
+					told.done = done;
+					progress(&told, ctx);
+				}
 			}
 		}
-	if (!c->quiet)
-		fputc('\n', stderr);
 	free(buf);
 	for (unsigned t = 0; t < env->n && !rc; t++)
 		if (fsync(env->fds[t]))
@@ -1433,7 +1454,8 @@ static void replay_dest(const struct iolab_config *c, const struct run_env *env,
 /* Checks every point of c and opens its targets (env, with the precondition done); returns 0 or
  * -errno (err says why), env then closed. */
 static int prepare_points(const struct iolab_config *c, struct iolab_subsys *desc,
-			  struct replay_run *rr, struct run_env *env, struct iolab_err *err)
+			  struct replay_run *rr, struct run_env *env, iolab_progress_fn progress,
+			  void *ctx, struct iolab_err *err)
 {
 	int rc;
 	if (iolab_cluster_active() && (c->steady || c->record))
@@ -1477,7 +1499,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		return iolab_errf(err, EINVAL, "--precondition: engine '%s' has no target to write",
 				  c->engine->name);
 	writes |= c->precondition; /* the same permission as a write pattern */
-	rc = open_env(c, writes, env, err);
+	rc = open_env(c, writes, env, progress, ctx, err);
 	if (rc)
 		return rc;
 	env->desc = desc;
@@ -1507,6 +1529,7 @@ static void drop_point(struct iolab_results *res)
 	free(p->sec_ios);
 	free(p->sec_bytes);
 	free(p->ranks);
+	free(p->comp);
 }
 
 /* --verify, --verify-only: the run's verification over env's regions (after --precondition,
@@ -1523,47 +1546,102 @@ static int open_verify(const struct iolab_config *c, struct run_env *env, struct
 	return rc;
 }
 
-static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
-		      struct iolab_results *res, iolab_progress_fn progress, void *ctx,
-		      struct iolab_err *err)
+/* Room for a run of npoints more points in res, and for the places (ks) and ends (why) of a
+ * spread sweep's; returns 0 or -ENOMEM. */
+static int make_room(struct iolab_results *res, unsigned npoints, unsigned **ks,
+		     unsigned char **why, struct iolab_err *err)
 {
-	struct run_env env = {0};
-	/* every rank's checks pass before any rank writes (docs/scale-out.md) */
-	int rc = prepare_points(c, desc, rr, &env, err);
-	if ((rc = iolab_cluster_agree(rc, err->msg, err))) {
-		close_env(&env, true);
-		return rc;
-	}
-	unsigned npoints = iolab_config_points(c);
-	struct point_params pp;
-	if (c->precondition && (rc = precondition(c, &env, res, err))) {
-		close_env(&env, false);
-		return rc;
-	}
-	if ((c->verify || c->verify_only) && (rc = open_verify(c, &env, err))) {
-		close_env(&env, false);
-		return rc;
-	}
 	if (res->cap < res->n + npoints) {
 		struct iolab_point *np = realloc(res->point, (res->n + npoints) * sizeof(*np));
-		if (!np) {
-			close_env(&env, true);
+		if (!np)
 			return iolab_errf(err, ENOMEM, "out of memory");
-		}
 		res->point = np;
 		res->cap = res->n + npoints;
 	}
+	*ks = calloc(npoints, sizeof(**ks));
+	*why = calloc(npoints, 1);
+	return *ks && *why ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+}
+
+/* Point p of point parameters pp, before it runs: what it is (its row's columns). */
+static void begin_point(const struct iolab_config *c, const struct iolab_subsys *desc,
+			const struct replay_run *rr, const struct run_env *env,
+			const struct point_params *pp, struct iolab_point *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->run = c->name;
+	snprintf(p->pattern, sizeof(p->pattern), "%s", pp->spec.name);
+	p->qd = pp->qd;
+	p->workers = pp->workers;
+	p->clients = pp->clients;
+	p->think_ns = pp->clients ? c->think_ns : 0;
+	p->think_exp = pp->clients && c->think_exp;
+	p->target_iops = pp->rate;
+	p->poisson = pp->rate > 0 && c->poisson;
+	p->bs = pp->spec.nlines == 1 ? pp->spec.line[0].size : 0;
+	p->read_pct = pp->read_pct >= 0 ? pp->read_pct : (int)lround(iolab_spec_read_share(&pp->spec));
+	p->engine = c->engine->name;
+	p->model = c->model_name;
+	p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
+			: desc ? (int)desc->host.sched : (int)pp->host_sched;
+	p->array_drives = pp->array_drives;
+	p->array_level = pp->array_drives ? c->array_level : 0;
+	p->stripe = pp->stripe;
+	p->cache = pp->cache;
+	p->write_policy = pp->write_policy;
+	p->subsystem = c->subsys != NULL;
+	p->direct = c->direct && !env->no_io;
+	/* A volume spreads the queue over its drives: no single device limit to report. */
+	bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
+	p->capacity_bytes = env_capacity(c, env);
+	p->device_depth = c->engine->device_depth && lone
+			  ? c->engine->device_depth(c->engine_config) : 0;
+	iolab_hist_reset(&p->dir[0].lat);
+	iolab_hist_reset(&p->dir[1].lat);
+	iolab_hist_reset(&p->issue_err);
+	iolab_hist_reset(&p->lat_issued);
+	if (rr) {
+		const struct iolab_replay_scan *sc = &rr->scan;
+		p->replay = true;
+		p->replay_timed = pp->timed;
+		p->replay_records = sc->records;
+		p->replay_skipped = sc->skipped;
+		p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
+		p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
+	}
+}
+
+/* Runs the points of c into res, unless rc (how getting ready went) is an error. Across MPI
+ * ranks every step that can fail on one rank is followed by the ranks' agreement before the next
+ * collective (scaleout.h), so that they fail, stop and go on together and none is left waiting
+ * for another. */
+static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, struct replay_run *rr,
+		      struct iolab_results *res, iolab_progress_fn progress, void *ctx, int rc,
+		      struct iolab_err *err)
+{
+	struct run_env env = {0};
+	unsigned npoints = iolab_config_points(c);
 	/* spread over the ranks (a simulation): this rank's points, their places and ends */
 	bool spreads = scale_spread(c);
-	unsigned first = res->n, mine = 0, *ks = calloc(npoints, sizeof(*ks));
-	unsigned char *why = calloc(npoints, 1);
-	if (!ks || !why) {
+	unsigned first = res->n, mine = 0, *ks = NULL;
+	unsigned char *why = NULL;
+	/* every rank's checks pass before any rank writes (docs/scale-out.md) */
+	if (!rc)
+		rc = prepare_points(c, desc, rr, &env, progress, ctx, err);
+	if (!rc)
+		rc = make_room(res, npoints, &ks, &why, err);
+	if ((rc = iolab_cluster_agree(rc, err->msg, err))) {
 		free(ks);
 		free(why);
 		close_env(&env, true);
-		return iolab_errf(err, ENOMEM, "out of memory");
+		return rc;
 	}
-	for (unsigned k = 0; k < npoints; k++) {
+	if (c->precondition)
+		rc = iolab_cluster_agree(precondition(&env, res, progress, ctx, err), err->msg, err);
+	if (!rc && (c->verify || c->verify_only))
+		rc = iolab_cluster_agree(open_verify(c, &env, err), err->msg, err);
+	struct point_params pp;
+	for (unsigned k = 0; k < npoints && !rc; k++) {
 		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
 			break;
 		if (spreads && !scale_mine(k))
@@ -1575,74 +1653,35 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			virtual_region(c, &pp, &env, NULL);
 		if (rr)
 			replay_dest(c, &env, &rr->dest);
-		struct iolab_point *p = &res->point[res->n];
-		memset(p, 0, sizeof(*p));
-		p->run = c->name;
-		snprintf(p->pattern, sizeof(p->pattern), "%s", pp.spec.name);
-		p->qd = pp.qd;
-		p->workers = pp.workers;
-		p->clients = pp.clients;
-		p->think_ns = pp.clients ? c->think_ns : 0;
-		p->think_exp = pp.clients && c->think_exp;
-		p->target_iops = pp.rate;
-		p->poisson = pp.rate > 0 && c->poisson;
-		p->bs = pp.spec.nlines == 1 ? pp.spec.line[0].size : 0;
-		p->read_pct = pp.read_pct >= 0 ? pp.read_pct : (int)lround(iolab_spec_read_share(&pp.spec));
-		p->engine = c->engine->name;
-		p->model = c->model_name;
-		p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
-				: desc ? (int)desc->host.sched : (int)pp.host_sched;
-		p->array_drives = pp.array_drives;
-		p->array_level = pp.array_drives ? c->array_level : 0;
-		p->stripe = pp.stripe;
-		p->cache = pp.cache;
-		p->write_policy = pp.write_policy;
-		p->subsystem = c->subsys != NULL;
-		p->direct = c->direct && !env.no_io;
-		/* A volume spreads the queue over its drives: no single device limit to report. */
-		bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
-		p->capacity_bytes = env_capacity(c, &env);
-		p->device_depth = c->engine->device_depth && lone
-				  ? c->engine->device_depth(c->engine_config) : 0;
-		iolab_hist_reset(&p->dir[0].lat);
-		iolab_hist_reset(&p->dir[1].lat);
-		iolab_hist_reset(&p->issue_err);
-		iolab_hist_reset(&p->lat_issued);
-		if (rr) {
-			const struct iolab_replay_scan *sc = &rr->scan;
-			p->replay = true;
-			p->replay_timed = pp.timed;
-			p->replay_records = sc->records;
-			p->replay_skipped = sc->skipped;
-			p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
-			p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
-		}
+		struct iolab_point *p = &res->point[res->n++];
+		begin_point(c, desc, rr, &env, &pp, p);
 		double iops[IOLAB_REPEAT_MAX], mbps[IOLAB_REPEAT_MAX];
-		res->n++;
-		if (c->steady) {
+		if (c->steady) { /* one rank only */
 			struct iolab_progress prog = {.point = k + 1, .points = npoints,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_steady(c, &env, &pp, rr, p, iops, mbps, prog, progress, ctx, err);
 			if (rc)
-				break;
-			if (!p->reps)
+				drop_point(res);
+			if (rc || !p->reps)
 				continue;
 		}
-		for (unsigned r = 0; r < c->repeat && !c->steady; r++) {
+		for (unsigned r = 0; r < c->repeat && !c->steady && !rc; r++) {
 			if (iolab_config_invalidates(c))
 				invalidate_targets(&env, p, r == 0);
 			struct iolab_progress prog = {.point = k + 1, .points = npoints, .rep = r + 1,
 						      .reps = c->repeat,
 						      .simulated = c->engine->flags & IOLAB_ENGINE_VIRTUAL};
 			rc = run_once(c, &env, &pp, rr, p, &iops[r], &mbps[r], &prog, progress, ctx, err);
-			if (rc)
-				break;
-			p->reps++;
-			if (p->partial)
+			bool cut = p->partial;
+			if (!(rc = scale_run_agree(c, rc, &cut, err)))
+				p->reps++;
+			if (cut)
 				break;
 		}
-		if (rc)
+		if (rc) { /* workers could not be set up, or another rank failed (err says why) */
+			drop_point(res);
 			break;
+		}
 		spread(iops, p->reps, &p->iops);
 		spread(mbps, p->reps, &p->mbps);
 		p->cpu_user_pct /= p->reps;
@@ -1652,42 +1691,40 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		double lat_ns = (double)(p->dir[0].lat.sum + p->dir[1].lat.sum);
 		p->qd_reached = p->seconds > 0 ? lat_ns / (p->seconds * 1e9) : 0;
 		add_warnings(c, &env, &pp, p);
-		bool failed = p->first_error && !c->on_error_continue;
-		bool mismatched = p->verify.mismatches && !c->on_error_continue;
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
+		bool mismatched = p->verify.mismatches && !c->on_error_continue;
 		bool short_run = !rr && !c->verify_only && !mismatched &&
 				 p->dir[0].ios + p->dir[1].ios < in_flight * p->reps && !iolab_stop_requested;
+		enum scale_stop end = p->first_error && !c->on_error_continue ? SCALE_IO_FAILED
+				      : mismatched ? SCALE_MISMATCH : short_run ? SCALE_SHORT : SCALE_GO;
 		if (spreads) {
 			ks[mine] = k;
-			why[mine++] = failed ? SCALE_IO_FAILED : short_run ? SCALE_SHORT : SCALE_GO;
+			why[mine++] = end;
 		}
-		bool stop = scale_point(c, p, failed || short_run);
-		if (failed) {
+		if ((rc = scale_point(c, p, &end, err))) {
+			drop_point(res);
+			break;
+		}
+		if (end == SCALE_IO_FAILED) {
 			res->io_failed = true;
 			break;
 		}
-		if (mismatched) {
+		if (end == SCALE_MISMATCH) {
 			res->verify_failed = true;
 			break;
 		}
-		if (short_run) {
+		if (end == SCALE_SHORT) {
 			res->short_point = res->n;
 			break;
 		}
-		if (stop)
-			break;
 	}
-	if (rc) { /* workers could not be set up (err says why): the point is dropped */
-		drop_point(res);
-	} else if (spreads && (rc = scale_collect(c, res, first, mine, ks, why, npoints))) {
-		rc = iolab_errf(err, -rc, "out of memory");
-	}
+	rc = scale_collect(c, res, first, mine, ks, why, npoints, rc, err);
 	free(ks);
 	free(why);
-	if (iolab_stop_requested)
-		res->interrupted = true;
+	if (!rc) /* every rank, or none */
+		scale_end(c, res);
 	if (env.verify) {
 		int vrc = verify_run_close(env.verify, err);
 		free(env.verify);
@@ -1698,23 +1735,25 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 	return rc;
 }
 
+bool iolab_run_stopped(const struct iolab_results *res)
+{
+	return res->io_failed || res->short_point || res->verify_failed || res->interrupted ||
+	       (!iolab_cluster_active() && iolab_stop_requested);
+}
+
 int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_progress_fn progress,
 	      void *ctx, struct iolab_err *err)
 {
-	int rc = iolab_engine_check(c->engine, err);
-	if (rc)
-		return rc;
-	if (c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
-		return iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
-				  "(iolab sim --model NAME, --array with --drive, or --config)");
 	struct iolab_subsys *desc = NULL;
 	struct replay_run *rr = NULL;
-	if ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
-	    (c->replay && !(rr = malloc(sizeof(*rr))))) {
-		free(desc);
-		return iolab_errf(err, ENOMEM, "out of memory");
-	}
-	rc = run_points(c, desc, rr, res, progress, ctx, err);
+	int rc = iolab_engine_check(c->engine, err); /* an engine one host may lack */
+	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
+		rc = iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
+				"(iolab sim --model NAME, --array with --drive, or --config)");
+	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
+		    (c->replay && !(rr = malloc(sizeof(*rr))))))
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	rc = run_points(c, desc, rr, res, progress, ctx, rc, err);
 	free(desc);
 	free(rr);
 	return rc;

@@ -1,7 +1,9 @@
 /* scaleout.c: a run across MPI ranks (scaleout.h): each rank's targets named by %r and %h, a
- * shared target split among the ranks, the merge of one point's shares on rank 0, and a
- * simulation sweep's points gathered in order. */
+ * shared target split among the ranks, the merge of one point's shares on rank 0, a simulation
+ * sweep's points gathered in order, and the agreements that keep the ranks in step. */
+#include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,37 +98,33 @@ static void spread_add(struct iolab_spread *a, const struct iolab_spread *b)
 	a->ci95 = sqrt(a->ci95 * a->ci95 + b->ci95 * b->ci95);
 }
 
-bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
+int scale_run_agree(const struct iolab_config *c, int rc, bool *stop, struct iolab_err *err)
 {
 	if (!iolab_cluster_active() || scale_spread(c))
-		return stop;
-	unsigned n = iolab_cluster_size();
-	struct share *mine = calloc(1, sizeof(*mine)), *all = NULL;
-	if (iolab_cluster_rank() == 0)
-		all = calloc(n, sizeof(*all));
-	if (!mine || (iolab_cluster_rank() == 0 && !all)) {
-		fprintf(stderr, "iolab: out of memory\n");
-		exit(2);
-	}
-	*mine = (struct share){.iops = p->iops, .mbps = p->mbps, .seconds = p->seconds,
-			       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
-			       .first_error = p->first_error, .partial = p->partial, .errors = p->errors,
-			       .nwarn = p->nwarn, .warn_detail = p->warn_detail};
-	memcpy(mine->dir, p->dir, sizeof(p->dir));
-	memcpy(mine->warn, p->warn, sizeof(p->warn));
-	bool whole = iolab_cluster_gather(mine, sizeof(*mine), all);
-	free(mine);
-	if (!whole) { /* the job was lost: this is one host's share */
-		p->partial = true;
-		iolab_point_warn(p, "the job lost a rank: this point holds host %s's share only",
-				 iolab_cluster_host());
-		free(all);
-		return true;
-	}
-	if (all && (p->ranks = calloc(n, sizeof(*p->ranks)))) {
+		return rc;
+	int agreed = iolab_cluster_agree(rc, err->msg, err);
+	if (iolab_cluster_lost())
+		return rc; /* every later collective returns at once; scale_point keeps this share */
+	if (agreed)
+		return agreed;
+	*stop = iolab_cluster_any(*stop);
+	return 0;
+}
+
+static_assert(sizeof(struct share) <= INT_MAX, "a share is gathered in one MPI message");
+
+/* Rank 0: the ranks' shares all[0 .. n) merged into p, which holds rank 0's; a row per rank in
+ * p->ranks where there is memory for them. */
+static void merge_shares(struct iolab_point *p, const struct share *all, unsigned n)
+{
+	if ((p->ranks = calloc(n, sizeof(*p->ranks))))
 		p->nranks = n;
-		for (unsigned r = 0; r < n; r++) {
-			const struct share *s = &all[r];
+	else
+		iolab_point_warn(p, "no memory for the rows per host: the point's figures are the "
+				 "job's, without them");
+	for (unsigned r = 0; r < n; r++) {
+		const struct share *s = &all[r];
+		if (p->ranks) {
 			struct iolab_rank_result *q = &p->ranks[r];
 			q->rank = r;
 			snprintf(q->host, sizeof(q->host), "%s", iolab_cluster_host_of(r));
@@ -138,27 +136,64 @@ bool scale_point(const struct iolab_config *c, struct iolab_point *p, bool stop)
 			q->clock_offset_ns = iolab_cluster_offset_ns(r, &q->clock_error_ns);
 			q->lat = s->dir[0].lat;
 			iolab_hist_merge(&q->lat, &s->dir[1].lat);
-			if (r == 0)
-				continue;
-			for (int d = 0; d < 2; d++) {
-				p->dir[d].ios += s->dir[d].ios;
-				p->dir[d].bytes += s->dir[d].bytes;
-				p->dir[d].errors += s->dir[d].errors;
-				iolab_hist_merge(&p->dir[d].lat, &s->dir[d].lat);
-			}
-			spread_add(&p->iops, &s->iops);
-			spread_add(&p->mbps, &s->mbps);
-			p->qd_reached += s->qd_reached;
-			p->inflight_max += s->inflight_max;
-			if (!p->first_error)
-				p->first_error = s->first_error;
-			iolab_errors_add(&p->errors, &s->errors);
-			p->partial |= s->partial;
-			merge_warnings(p, s, r);
 		}
+		if (r == 0)
+			continue;
+		for (int d = 0; d < 2; d++) {
+			p->dir[d].ios += s->dir[d].ios;
+			p->dir[d].bytes += s->dir[d].bytes;
+			p->dir[d].errors += s->dir[d].errors;
+			iolab_hist_merge(&p->dir[d].lat, &s->dir[d].lat);
+		}
+		spread_add(&p->iops, &s->iops);
+		spread_add(&p->mbps, &s->mbps);
+		p->qd_reached += s->qd_reached;
+		p->inflight_max += s->inflight_max;
+		if (!p->first_error)
+			p->first_error = s->first_error;
+		iolab_errors_add(&p->errors, &s->errors);
+		p->partial |= s->partial;
+		merge_warnings(p, s, r);
 	}
+}
+
+int scale_point(const struct iolab_config *c, struct iolab_point *p, enum scale_stop *end,
+		struct iolab_err *err)
+{
+	if (!iolab_cluster_active() || scale_spread(c))
+		return 0;
+	unsigned n = iolab_cluster_size();
+	bool root = iolab_cluster_rank() == 0;
+	struct share *mine = calloc(1, sizeof(*mine)), *all = root ? calloc(n, sizeof(*all)) : NULL;
+	int rc = mine && (!root || all) ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	rc = iolab_cluster_agree(rc, err->msg, err); /* so that no rank misses the gather */
+	bool whole = false;
+	if (!rc) {
+		*mine = (struct share){.iops = p->iops, .mbps = p->mbps, .seconds = p->seconds,
+				       .qd_reached = p->qd_reached, .inflight_max = p->inflight_max,
+				       .first_error = p->first_error, .partial = p->partial, .errors = p->errors,
+				       .nwarn = p->nwarn, .warn_detail = p->warn_detail};
+		memcpy(mine->dir, p->dir, sizeof(p->dir));
+		memcpy(mine->warn, p->warn, sizeof(p->warn));
+		whole = iolab_cluster_gather(mine, sizeof(*mine), all);
+	}
+	free(mine);
+	if (!whole && iolab_cluster_lost()) { /* this is one host's share */
+		p->partial = true;
+		iolab_point_warn(p, "the job lost a rank: this point holds host %s's share only",
+				 iolab_cluster_host());
+		free(all);
+		return 0;
+	}
+	if (rc) {
+		free(all);
+		return rc;
+	}
+	if (root)
+		merge_shares(p, all, n);
 	free(all);
-	return iolab_cluster_any(stop);
+	*end = (enum scale_stop)iolab_cluster_max(*end);
+	return 0;
 }
 
 /* One spread point on the wire: its place, why it ends the run, the point, its series, the
@@ -169,19 +204,28 @@ struct wire {
 	struct iolab_point p;
 };
 
-int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsigned first,
-		  unsigned mine, const unsigned *k, const unsigned char *stop, unsigned npoints)
+/* Frees this rank's spread points' series and takes them out of res (they went to rank 0, or
+ * the sweep failed). */
+static void drop_mine(struct iolab_results *res, unsigned first, unsigned mine)
 {
-	if (!scale_spread(c))
-		return 0;
-	size_t size = 0;
-	for (unsigned i = 0; i < mine; i++)
-		size += sizeof(struct wire) + 2 * res->point[first + i].nsec * sizeof(uint64_t) +
-			res->point[first + i].ncomp * sizeof(struct iolab_comp_report);
-	char *buf = malloc(size ? size : 1), *at = buf;
-	if (!buf)
-		return -ENOMEM;
 	for (unsigned i = 0; i < mine; i++) {
+		free(res->point[first + i].sec_ios);
+		free(res->point[first + i].sec_bytes);
+		free(res->point[first + i].comp);
+	}
+	res->n = first;
+}
+
+/* This rank's points, on the wire: *size bytes in a malloc'd buffer, or NULL. */
+static char *pack_mine(const struct iolab_results *res, unsigned first, unsigned mine,
+		       const unsigned *k, const unsigned char *stop, size_t *size)
+{
+	*size = 0;
+	for (unsigned i = 0; i < mine; i++)
+		*size += sizeof(struct wire) + 2 * (size_t)res->point[first + i].nsec * sizeof(uint64_t) +
+			 res->point[first + i].ncomp * sizeof(struct iolab_comp_report);
+	char *buf = malloc(*size ? *size : 1), *at = buf;
+	for (unsigned i = 0; buf && i < mine; i++) {
 		const struct iolab_point *p = &res->point[first + i];
 		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .stop = stop[i], .p = *p};
 		memcpy(at, &w, sizeof(w));
@@ -194,31 +238,37 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			memcpy(at, p->comp, p->ncomp * sizeof(*p->comp));
 		at += p->ncomp * sizeof(*p->comp);
 	}
+	return buf;
+}
+
+int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsigned first,
+		  unsigned mine, const unsigned *k, const unsigned char *stop, unsigned npoints, int rc,
+		  struct iolab_err *err)
+{
+	if (!scale_spread(c))
+		return rc;
+	bool root = iolab_cluster_rank() == 0;
+	size_t size, *len = calloc(iolab_cluster_size(), sizeof(size_t));
+	char *buf = pack_mine(res, first, mine, k, stop, &size);
+	/* rank 0's room for the sweep in order, made before the ranks agree to send */
+	struct iolab_point *slot = root ? calloc(npoints, sizeof(*slot)) : NULL;
+	unsigned char *have = root ? calloc(npoints, 1) : NULL, *why = root ? calloc(npoints, 1) : NULL;
+	if (!rc && (!len || !buf || (root && (!slot || !have || !why))))
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	rc = iolab_cluster_agree(rc, err->msg, err);
 	void *all = NULL;
-	size_t *len = calloc(iolab_cluster_size(), sizeof(size_t));
-	int rc = len ? iolab_cluster_gatherv(buf, size, &all, len) : -ENOMEM;
+	if (!rc && (rc = iolab_cluster_gatherv(buf, size, &all, len)) == -ENOMEM)
+		iolab_errf(err, ENOMEM, "rank 0 has no memory to gather the sweep's points");
 	free(buf);
-	if (rc == -ECANCELED) { /* the job was lost: this rank's finished points stay */
-		free(len);
-		return 0;
+	if (rc == -ECANCELED || iolab_cluster_lost()) { /* the job was lost: this rank's points stay */
+		free(slot), free(have), free(why), free(len), free(all);
+		return rc == -ECANCELED ? 0 : rc;
 	}
 	/* every rank's own points go; rank 0 puts the sweep's in their place */
-	for (unsigned i = 0; i < mine; i++) {
-		free(res->point[first + i].sec_ios);
-		free(res->point[first + i].sec_bytes);
-		free(res->point[first + i].comp);
-	}
-	res->n = first;
-	if (rc || iolab_cluster_rank() != 0) {
-		free(len);
-		free(all);
-		return rc;
-	}
-	struct iolab_point *slot = calloc(npoints, sizeof(*slot));
-	unsigned char *have = calloc(npoints, 1), *why = calloc(npoints, 1);
-	if (!slot || !have || !why) {
+	drop_mine(res, first, mine);
+	if (rc || !root) {
 		free(slot), free(have), free(why), free(len), free(all);
-		return -ENOMEM;
+		return rc;
 	}
 	const char *from = all;
 	size_t total = 0;
@@ -264,6 +314,10 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			res->io_failed = true;
 			break;
 		}
+		if (why[i] == SCALE_MISMATCH) {
+			res->verify_failed = true;
+			break;
+		}
 		if (why[i] == SCALE_SHORT) {
 			res->short_point = res->n;
 			break;
@@ -277,4 +331,19 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		}
 	free(slot), free(have), free(why), free(len), free(all);
 	return 0;
+}
+
+void scale_end(const struct iolab_config *c, struct iolab_results *res)
+{
+	bool stopped = iolab_cluster_any(iolab_stop_requested != 0);
+	if (scale_spread(c)) {
+		struct { unsigned char io_failed; unsigned short_point; } end = {
+			res->io_failed, res->short_point};
+		if (iolab_cluster_bcast(&end, sizeof(end))) {
+			res->io_failed = end.io_failed;
+			res->short_point = end.short_point;
+		}
+	}
+	if (stopped)
+		res->interrupted = true;
 }
