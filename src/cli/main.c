@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "iolab/cluster.h"
+#include "iolab/utf8.h"
 
 static const struct {
 	const char *name;
@@ -40,10 +42,15 @@ int cli_errorf(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("iolab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *text = NULL;
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	/* What came from outside (a file name, a line of a file) may hold bytes that are not UTF-8,
+	 * or control characters that a terminal would obey: shown as \xNN (utf8.h). */
+	char *shown = n >= 0 ? iolab_utf8_escape_dup(text, 0) : NULL;
+	fprintf(stderr, "iolab: %s\n", shown ? shown : n >= 0 ? text : fmt);
+	free(shown);
+	free(text);
 	return status;
 }
 
