@@ -5,7 +5,9 @@
  * device needs `force`; a block device that is mounted or held by another user (md, LVM, a
  * mounted partition) is always refused for writes; one that carries a partition table or a file
  * system signature (libblkid) also needs `destroy_data`. A missing file is created as a scratch
- * file of `size` bytes and fully written, so reads reach the media and not holes.
+ * file of `size` bytes and fully written, so reads reach the media and not holes. `size` only
+ * creates or grows a scratch file: given for a block device, or smaller than an existing file,
+ * it is refused (it would be silently ignored).
  */
 #ifndef IOLAB_TARGET_H
 #define IOLAB_TARGET_H

@@ -19,6 +19,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "iolab/parse.h"
 #include "iolab/prng.h"
 #include "iolab/target.h"
 
@@ -178,9 +179,10 @@ static int check_room(const char *path, uint64_t have, uint64_t want, struct iol
 	if (statvfs(dir, &sv) < 0)
 		return 0; /* cannot tell: the write itself reports ENOSPC */
 	uint64_t room = (uint64_t)sv.f_bavail * sv.f_frsize;
+	char w[32], r[32];
 	if (want - have > room)
-		return iolab_errf(err, ENOSPC, "%s: --size %.2f GiB does not fit: its file system has "
-				  "%.2f GiB free", path, (double)want / (1ull << 30), (double)room / (1ull << 30));
+		return iolab_errf(err, ENOSPC, "%s: --size %s does not fit: its file system has %s free",
+				  path, iolab_fmt_size(want, w, sizeof(w)), iolab_fmt_size(room, r, sizeof(r)));
 	return 0;
 }
 
@@ -252,8 +254,13 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 			return fail_fresh(t, open_err(path, "stat", errno, err));
 	}
 
+	char sz[32], have[32];
 	if (S_ISBLK(st.st_mode)) {
 		t->blockdev = true;
+		if (o->size)
+			return iolab_errf(err, EINVAL, "%s: is a block device: --size %s makes a scratch "
+					  "file, and a device has its own size (--length SIZE uses part of it)",
+					  path, iolab_fmt_size(o->size, sz, sizeof(sz)));
 		if (o->write && (rc = blockdev_write_checks(path, st.st_rdev, o, err)))
 			return rc;
 		int fd = open(path, (o->write ? O_RDWR | O_EXCL : O_RDONLY) | dflag | O_CLOEXEC);
@@ -287,12 +294,20 @@ int iolab_target_open(struct iolab_target *t, const char *path, const struct iol
 		return iolab_errf(err, EPERM,
 				  "%s: exists and was not created by iolab; writing to it needs --force", path);
 	}
+	if (o->size && o->size < (uint64_t)st.st_size) {
+		close(fd);
+		return iolab_errf(err, EINVAL, "%s: exists and is %s, larger than --size %s: --size "
+				  "only creates or grows a scratch file (--length SIZE uses part of it)", path,
+				  iolab_fmt_size((uint64_t)st.st_size, have, sizeof(have)),
+				  iolab_fmt_size(o->size, sz, sizeof(sz)));
+	}
 	if (o->size > (uint64_t)st.st_size) {
 		if (!ours) {
 			close(fd);
-			return iolab_errf(err, EINVAL,
-					  "%s: is %" PRIu64 " bytes, smaller than --size %" PRIu64, path,
-					  (uint64_t)st.st_size, o->size);
+			return iolab_errf(err, EINVAL, "%s: is %s, smaller than --size %s, and iolab did "
+					  "not create it: it is never grown", path,
+					  iolab_fmt_size((uint64_t)st.st_size, have, sizeof(have)),
+					  iolab_fmt_size(o->size, sz, sizeof(sz)));
 		}
 		close(fd);
 		if ((rc = check_room(path, (uint64_t)st.st_size, o->size, err)))

@@ -247,6 +247,39 @@ static int shape_point(const struct iolab_config *c, const struct point_params *
 	return iolab_subsys_shape(&sh, desc, err);
 }
 
+/* The length of the region that --offset with --length or --stroke (else to the end) leaves of
+ * something of size bytes that what names (a target's path). Refuses a region that starts at
+ * or past the end (it would be empty), ends beyond it, or would end past 2^64 bytes. */
+static int region_len(const struct iolab_config *c, const char *what, uint64_t size, uint64_t *len,
+		      struct iolab_err *err)
+{
+	char sz[32];
+	iolab_fmt_size(size, sz, sizeof(sz));
+	if (c->length && c->offset > UINT64_MAX - c->length)
+		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " + --length %" PRIu64 ": the region "
+				  "would end beyond 2^64 bytes", c->offset, c->length);
+	if (c->offset >= size)
+		return iolab_errf(err, EINVAL, "%s: --offset %" PRIu64 " is %s its end (it is %" PRIu64
+				  " bytes, %s): the region would be empty", what, c->offset,
+				  c->offset == size ? "at" : "beyond", size, sz);
+	uint64_t n = c->length ? c->length : c->stroke_pct ? size / 100 * c->stroke_pct
+		     : size - c->offset;
+	if (!n)
+		return iolab_errf(err, EINVAL, "%s: --stroke %u%% of its %" PRIu64 " bytes is empty",
+				  what, c->stroke_pct, size);
+	if (n > size - c->offset) {
+		char by[64];
+		if (c->length)
+			snprintf(by, sizeof(by), "--length %" PRIu64, n);
+		else
+			snprintf(by, sizeof(by), "--stroke %u%%: %" PRIu64 " bytes", c->stroke_pct, n);
+		return iolab_errf(err, EINVAL, "%s: the region (--offset %" PRIu64 " + %s) ends beyond "
+				  "its end (it is %" PRIu64 " bytes, %s)", what, c->offset, by, size, sz);
+	}
+	*len = n;
+	return 0;
+}
+
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
  * by default), a simulated drive's capacity, or a volume's (its drives' together). */
 static int virtual_region(const struct iolab_config *c, const struct point_params *pp,
@@ -259,13 +292,11 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 		size = iolab_subsys_bytes(env->desc);
 	else if (!pp && c->engine == &iolab_engine_sim)
 		return 0; /* each point's path is checked with the point */
-	if (c->offset + (c->length ? c->length : 1) > size)
-		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
-				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
-				  c->length, size);
+	int rc = region_len(c, env->desc ? "the simulated path" : "the null engine's region", size,
+			    &env->region[0].len, err);
+	if (rc)
+		return rc;
 	env->region[0].start = c->offset;
-	env->region[0].len = c->length ? c->length
-			     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
 	env->working_set = env->region[0].len;
 	return 0;
 }
@@ -306,31 +337,16 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		env->n++;
 		struct iolab_target *t = &env->tgt[i];
 		env->fds[i] = t->fd;
-		uint64_t len = c->length ? c->length
-			       : c->stroke_pct ? t->size / 100 * c->stroke_pct
-			       : (t->size > c->offset ? t->size - c->offset : 0);
-		if (c->offset + len > t->size || len == 0) {
+		uint64_t len;
+		if ((rc = region_len(c, t->path, t->size, &len, err))) {
 			close_env(env, true);
-			return iolab_errf(err, EINVAL,
-					  "%s: is %" PRIu64 " bytes, smaller than the region (offset %" PRIu64
-					  " + length %" PRIu64 ")",
-					  t->path, t->size, c->offset, len);
+			return rc;
 		}
 		env->region[i] = (struct iolab_region){.start = c->offset, .len = len};
 		scale_split(c, &env->region[i]);
 		env->working_set += env->region[i].len;
 	}
 	return 0;
-}
-
-/* "8.0 MiB", "64.00 GiB": a byte count for a message. */
-static const char *human_bytes(double b, char *buf, size_t n)
-{
-	if (b >= 1 << 30)
-		snprintf(buf, n, "%.2f GiB", b / (1 << 30));
-	else
-		snprintf(buf, n, "%.1f MiB", b / (1 << 20));
-	return buf;
 }
 
 /* The default --mem-limit: half of the machine's memory. */
@@ -396,13 +412,12 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 	if (need <= limit)
 		return 0;
 	char n[32], l[32], b[32];
-	return iolab_errf(err, ENOMEM, "point %u needs %s of I/O buffers (%u workers x queue depth %u "
-			  "x %s), more than the %s %s", k + 1, human_bytes((double)need, n, sizeof(n)),
-			  pp->workers, qd, human_bytes((double)buf, b, sizeof(b)),
-			  human_bytes((double)limit, l, sizeof(l)),
+	return iolab_errf(err, ENOMEM, "point %u needs %s of I/O buffers (%u workers x queue "
+			  "depth %u x %s), more than the %s %s", k + 1,
+			  iolab_fmt_size((uint64_t)need, n, sizeof(n)), pp->workers, qd,
+			  iolab_fmt_size(buf, b, sizeof(b)), iolab_fmt_size(limit, l, sizeof(l)),
 			  c->mem_limit ? "that --mem-limit allows"
 				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
-	return 0;
 }
 
 /* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */

@@ -211,16 +211,20 @@ int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, 
 
 const char *iolab_fmt_size(uint64_t b, char *buf, size_t bufsz)
 {
-	static const char suffix[] = "kmgtp";
-	unsigned i = 0;
+	static const char suffix[] = " kmgtp";
+	unsigned exact = 0, unit = 0;
 	uint64_t v = b;
-	while (v >= 1024 && v % 1024 == 0 && i < 5) {
+	while (v >= 1024 && v % 1024 == 0 && exact < 5) {
 		v /= 1024;
-		i++;
+		exact++;
 	}
-	if (i)
-		snprintf(buf, bufsz, "%" PRIu64 "%c", v, suffix[i - 1]);
-	else
-		snprintf(buf, bufsz, "%" PRIu64, v);
+	if (v < 10000) { /* exactly, in at most four digits */
+		snprintf(buf, bufsz, "%" PRIu64 "%.*s", v, exact ? 1 : 0, &suffix[exact]);
+		return buf;
+	}
+	while (unit < 5 && b >> (10 * (unit + 1)))
+		unit++;
+	double x = (double)b / (double)(UINT64_C(1) << (10 * unit));
+	snprintf(buf, bufsz, "~%.*f%c", x < 10 ? 2 : x < 100 ? 1 : 0, x, suffix[unit]);
 	return buf;
 }
