@@ -1,6 +1,6 @@
-/* textfile.c: whole-file reading of text inputs, and line trimming. Only regular files are
- * read: a FIFO would block until something writes to it, a device may never end. A UTF-8
- * byte-order mark (which some editors write) is skipped. */
+/* textfile.c: opening an input that must be a regular file, whole-file reading of text inputs,
+ * and line trimming. Only regular files are read: a FIFO would block until something writes to
+ * it, a device may never end. A UTF-8 byte-order mark (which some editors write) is skipped. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 
 #include "iolab/textfile.h"
 
-int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
+int iolab_open_regular(const char *path, const char *what, struct iolab_err *err)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -26,12 +26,22 @@ int iolab_read_text(const char *path, size_t max, const char *what, char **text,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return iolab_errf(err, EINVAL, "%s: is %s, not a regular file (%s is read whole)", path,
+		return iolab_errf(err, EINVAL, "%s: is %s, not a regular file (%s)", path,
 				  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
 				  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file",
 				  what);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
+{
+	char why[96];
+	snprintf(why, sizeof(why), "%s is read whole", what);
+	int fd = iolab_open_regular(path, why, err);
+	if (fd < 0)
+		return fd;
 	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		int e = errno;
