@@ -478,6 +478,12 @@ static int run_convert(struct convert_opts *o)
 	struct iolab_trace_reader *r;
 	if (iolab_trace_open(o->in, o->from, o->flags, &r, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	/* A file's header names all its targets; standard input's may grow while it is read. */
+	if (strcmp(o->in, "-") &&
+	    iolab_trace_xform_check_target(&o->x, iolab_trace_header(r), "--target", &err)) {
+		iolab_trace_close(r);
+		return cli_errorf(EXIT_USAGE, "%s: %s", o->in, err.msg);
+	}
 	if (o->x.fit_size && !o->x.wrap && scale_from(o, iolab_trace_header(r), &err)) {
 		iolab_trace_close(r);
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
@@ -491,6 +497,10 @@ static int run_convert(struct convert_opts *o)
 	}
 	uint64_t kept = 0, n = 0;
 	int status = convert_records(o, r, &out, &kept, &n);
+	if (status == EXIT_OK &&
+	    iolab_trace_xform_check_target(&o->x, iolab_trace_header(r), "--target", &err))
+		status = cli_errorf(EXIT_USAGE, "%s: %s", strcmp(o->in, "-") ? o->in : "standard input",
+				    err.msg);
 	uint64_t skipped = iolab_trace_skipped(r);
 	iolab_trace_close(r);
 	if (status != EXIT_OK) {
