@@ -16,9 +16,11 @@
 #include "trace/trace_internal.h"
 #include "trace/trace_stats.h"
 
-static void help_trace(void)
+/* The usage: on standard output when asked for (--help), on standard error when no command
+ * was given. */
+static void help_trace(FILE *f)
 {
-	printf("usage: iolab trace formats\n"
+	fprintf(f, "usage: iolab trace formats\n"
 	       "       iolab trace info FILE [--format F] [--json -|FILE] [--force]\n"
 	       "       iolab trace convert IN [--format F] --to FMT -o OUT [--force] [TRANSFORMS]\n"
 	       "       iolab trace import IN --format F -o OUT.iot [--force] [TRANSFORMS]\n"
@@ -592,11 +594,11 @@ static const struct {
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2) {
-		help_trace();
+		help_trace(stderr);
 		return EXIT_USAGE;
 	}
 	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
-		help_trace();
+		help_trace(stdout);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
