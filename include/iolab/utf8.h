@@ -4,6 +4,7 @@
 #ifndef IOLAB_UTF8_H
 #define IOLAB_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,19 +23,18 @@ int iolab_text_check(const char *s, size_t max, char *why, size_t whysz);
 
 /* Escaping: every byte that is not part of well-formed UTF-8 and every byte of a control
  * character is written as the four characters \xNN (lower-case hex), so that nothing from
- * outside reaches a terminal as an escape sequence or a JSON document as invalid UTF-8. With
- * IOLAB_ESC_BACKSLASH a backslash is written \x5c too, which makes the escaping reversible:
- * every \xNN of the result stands for one byte of the original, and nothing else was changed. */
-enum { IOLAB_ESC_BACKSLASH = 1 };
+ * outside reaches a terminal as an escape sequence or a JSON document as invalid UTF-8. Clean
+ * text is left as it is, so escaping twice changes nothing; the bytes can be had back from every
+ * \xNN, except in a text that held the characters "\xNN" itself (a backslash is not escaped). */
 
-/* True if s needs no escaping (with flags). */
-int iolab_utf8_clean(const char *s, unsigned flags);
+/* True if s needs no escaping. */
+bool iolab_utf8_clean(const char *s);
 
 /* Writes s escaped into out (outsz bytes, always NUL-terminated when outsz > 0; a cut never
  * splits a character or an escape). Returns the length the whole result needs, as snprintf. */
-size_t iolab_utf8_escape(const char *s, unsigned flags, char *out, size_t outsz);
+size_t iolab_utf8_escape(const char *s, char *out, size_t outsz);
 
 /* s escaped into a new string (malloc'd; NULL when out of memory). */
-char *iolab_utf8_escape_dup(const char *s, unsigned flags);
+char *iolab_utf8_escape_dup(const char *s);
 
 #endif

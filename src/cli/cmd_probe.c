@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/parse.h"
 #include "iolab/probe.h"
 
@@ -121,11 +122,12 @@ static json_t *summary_json(const struct iolab_probe_result *r, const struct iol
 	for (unsigned i = 0; i < r->nseq; i++)
 		json_array_append_new(seq, json_pack("{s:I,s:f}", "lbn", (json_int_t)r->seq_lbn[i],
 						     "mbps", r->seq_mbps[i]));
-	json_t *o = json_pack("{s:s,s:b,s:f,s:f,s:f,s:f,s:o}", "source", src, "rotating", r->rotating,
+	json_t *o = json_pack("{s:o,s:b,s:f,s:f,s:f,s:f,s:o}", "source", iolab_json_text(src),
+			      "rotating", r->rotating,
 			      "rand_lat_median_us", r->rand_lat_med_ns / 1e3, "iops_qd1", r->iops_qd1,
 			      "iops_qd32", r->iops_qd32, "elapsed_s", r->elapsed_ns / 1e9, "seq", seq);
 	if (!r->rotating) {
-		json_object_set_new(o, "why", json_string(r->why_not));
+		json_object_set_new(o, "why", iolab_json_text(r->why_not));
 		return o;
 	}
 	for (unsigned i = 0; i < r->nzones; i++)

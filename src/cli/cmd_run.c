@@ -27,6 +27,7 @@
 #include "iolab/cluster.h"
 #include "iolab/store.h"
 #include "iolab/trace_record.h"
+#include "iolab/utf8.h"
 
 /* The job `make run` runs: a short sweep on a scratch file in a temporary directory. */
 static const char default_job[] =
@@ -387,12 +388,18 @@ static int store_save(const struct args *a, struct iolab_store *s, const struct 
 	if (tf)
 		fclose(tf);
 	store_target(cfg, ncfg, target, sizeof(target));
+	/* paths and arguments as the JSON holds them: bytes that are not text escaped (utf8.h) */
+	char *command = iolab_utf8_escape_dup(a->cmdline ? a->cmdline : a->source);
+	char *shown = iolab_utf8_escape_dup(target);
+	if (!rc && (!command || !shown))
+		rc = iolab_errf(&err, ENOMEM, "out of memory");
 	int64_t id;
-	const struct iolab_store_run run = {.label = a->label, .command = a->cmdline ? a->cmdline : a->source,
-					    .kind = cmd_of(a), .target = target, .json = json,
-					    .table = table};
+	const struct iolab_store_run run = {.label = a->label, .command = command, .kind = cmd_of(a),
+					    .target = shown, .json = json, .table = table};
 	if (!rc)
 		rc = iolab_store_save(s, &run, &id, &err);
+	free(command);
+	free(shown);
 	free(json);
 	free(table);
 	if (rc)

@@ -11,6 +11,7 @@
 #include "iolab/disk_model.h"
 #include "iolab/disk_sim.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/validate.h"
 
 static void validate_help(void)
@@ -138,15 +139,15 @@ static int validate(int argc, char **argv)
 		fprintf(sum, "demerit %.1f%% (%.3f%%: %.4f ms RMS distance between the distributions)\n",
 		       100 * dem / ms, 100 * dem / ms, dem / 1e3);
 		if (json) {
-			json_t *root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
-						 IOLAB_VERSION, "command", "sim validate", "model", m.name,
-						 "trace", trace, "requests", (json_int_t)t.n,
+			json_t *root = json_pack("{s:s,s:s,s:o,s:o,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
+						 IOLAB_VERSION, "command", "sim validate", "model",
+						 iolab_json_text(m.name), "trace", iolab_json_text(trace), "requests", (json_int_t)t.n,
 						 "measured_mean_us", ms, "simulated_mean_us", ss,
 						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
 						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));
 			if (!root)
-				cli_errorf(EXIT_FAILED, "%s: cannot build the JSON document (a name that is "
-					"not UTF-8?)", json);
+				cli_errorf(EXIT_FAILED, "%s: cannot build the JSON document (out of memory)",
+					   json);
 			if (!root || cli_write_json(json, root))
 				status = EXIT_FAILED;
 			json_decref(root);

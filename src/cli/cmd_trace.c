@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/parse.h"
 #include "iolab/trace.h"
 #include "trace/trace_internal.h"
@@ -224,7 +225,8 @@ static json_t *info_json(const char *path, const struct iolab_trace_format *fmt,
 {
 	json_t *targets = json_array(), *sizes = json_array(), *map = json_array();
 	for (unsigned i = 0; i < h->ntargets; i++)
-		json_array_append_new(targets, json_pack("{s:s, s:I}", "name", h->target[i].name, "size",
+		json_array_append_new(targets, json_pack("{s:o, s:I}", "name",
+							 iolab_json_text(h->target[i].name), "size",
 							 (json_int_t)h->target[i].size));
 	for (unsigned i = 0; i < 64; i++)
 		if (s->size_hist[i])
@@ -240,9 +242,10 @@ static json_t *info_json(const char *path, const struct iolab_trace_format *fmt,
 		     ? json_pack("{s:f, s:i}", "mean", trace_stats_qd_mean(s), "max", (int)s->qd_max)
 		     : json_null();
 	json_t *root = json_pack(
-		"{s:s, s:s, s:s, s:I, s:b, s:o, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:I, s:I, s:f, s:o, s:f,"
+		"{s:o, s:s, s:o, s:I, s:b, s:o, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:I, s:I, s:f, s:o, s:f,"
 		" s:{s:f, s:f, s:f}, s:I, s:I, s:f, s:s, s:o}",
-		"file", path, "format", fmt ? fmt->name : "iot", "source", h->source,
+		"file", iolab_json_text(path), "format", fmt ? fmt->name : "iot", "source",
+		iolab_json_text(h->source),
 		"start_unix_ns", (json_int_t)h->start_unix_ns, "completions", h->completions,
 		"targets", targets, "requests", (json_int_t)s->n, "skipped", (json_int_t)skipped,
 		"ops", "read", (json_int_t)s->ops[0], "write", (json_int_t)s->ops[1],

@@ -47,7 +47,7 @@ int cli_errorf(int status, const char *fmt, ...)
 	va_end(ap);
 	/* What came from outside (a file name, a line of a file) may hold bytes that are not UTF-8,
 	 * or control characters that a terminal would obey: shown as \xNN (utf8.h). */
-	char *shown = n >= 0 ? iolab_utf8_escape_dup(text, 0) : NULL;
+	char *shown = n >= 0 ? iolab_utf8_escape_dup(text) : NULL;
 	fprintf(stderr, "iolab: %s\n", shown ? shown : n >= 0 ? text : fmt);
 	free(shown);
 	free(text);

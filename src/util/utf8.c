@@ -68,33 +68,33 @@ int iolab_text_check(const char *s, size_t max, char *why, size_t whysz)
 
 /* The length of the character at s as it stands in the escaped text: n > 0 bytes copied as they
  * are (*raw set), or one byte escaped (4 characters, *raw clear). */
-static size_t escaped_char(const char *s, unsigned flags, size_t *n, int *raw)
+static size_t escaped_char(const char *s, size_t *n, bool *raw)
 {
 	uint32_t cp;
 	*n = iolab_utf8_char(s, &cp);
-	*raw = *n && !iolab_is_control(cp) && !(cp == '\\' && (flags & IOLAB_ESC_BACKSLASH));
+	*raw = *n && !iolab_is_control(cp);
 	if (!*raw)
 		*n = 1;
 	return *raw ? *n : 4;
 }
 
-int iolab_utf8_clean(const char *s, unsigned flags)
+bool iolab_utf8_clean(const char *s)
 {
 	for (size_t n; *s; s += n) {
-		int raw;
-		escaped_char(s, flags, &n, &raw);
+		bool raw;
+		escaped_char(s, &n, &raw);
 		if (!raw)
-			return 0;
+			return false;
 	}
-	return 1;
+	return true;
 }
 
-size_t iolab_utf8_escape(const char *s, unsigned flags, char *out, size_t outsz)
+size_t iolab_utf8_escape(const char *s, char *out, size_t outsz)
 {
 	size_t len = 0;
 	for (size_t n; *s; s += n) {
-		int raw;
-		size_t w = escaped_char(s, flags, &n, &raw);
+		bool raw;
+		size_t w = escaped_char(s, &n, &raw);
 		if (len + w < outsz) {
 			if (raw)
 				memcpy(out + len, s, n);
@@ -111,11 +111,11 @@ size_t iolab_utf8_escape(const char *s, unsigned flags, char *out, size_t outsz)
 	return len;
 }
 
-char *iolab_utf8_escape_dup(const char *s, unsigned flags)
+char *iolab_utf8_escape_dup(const char *s)
 {
-	size_t n = iolab_utf8_escape(s, flags, NULL, 0) + 1;
+	size_t n = iolab_utf8_escape(s, NULL, 0) + 1;
 	char *out = malloc(n);
 	if (out)
-		iolab_utf8_escape(s, flags, out, n);
+		iolab_utf8_escape(s, out, n);
 	return out;
 }
