@@ -218,13 +218,22 @@ const char *iolab_fmt_size(uint64_t b, char *buf, size_t bufsz)
 		v /= 1024;
 		exact++;
 	}
-	if (v < 10000) { /* exactly, in at most four digits */
-		snprintf(buf, bufsz, "%" PRIu64 "%.*s", v, exact ? 1 : 0, &suffix[exact]);
-		return buf;
+	char text[48];
+	snprintf(text, sizeof(text), "%" PRIu64 "%.*s", v, exact ? 1 : 0, &suffix[exact]);
+	if (v >= 10000) { /* the largest unit, with the fewest decimals that still read back as b */
+		while (unit < 5 && b >> (10 * (unit + 1)))
+			unit++;
+		long double x = (long double)b / (long double)(UINT64_C(1) << (10 * unit));
+		for (int d = 1; d <= 18; d++) {
+			char t[48];
+			uint64_t back;
+			snprintf(t, sizeof(t), "%.*Lf%c", d, x, suffix[unit]);
+			if (!iolab_parse_size("", t, &back, NULL) && back == b) {
+				snprintf(text, sizeof(text), "%s", t);
+				break;
+			}
+		}
 	}
-	while (unit < 5 && b >> (10 * (unit + 1)))
-		unit++;
-	double x = (double)b / (double)(UINT64_C(1) << (10 * unit));
-	snprintf(buf, bufsz, "~%.*f%c", x < 10 ? 2 : x < 100 ? 1 : 0, x, suffix[unit]);
+	snprintf(buf, bufsz, "%s", text);
 	return buf;
 }
