@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "iolab/parse.h"
 #include "iolab/textfile.h"
 
 int iolab_open_regular(const char *path, const char *what, struct iolab_err *err)
@@ -67,10 +68,12 @@ int iolab_read_text(const char *path, size_t max, const char *what, char **text,
 		if (r == 0 || n > max)
 			break;
 	}
+	char most[32];
 	if (ferror(f))
 		rc = iolab_errf(err, EIO, "%s: read error", path);
 	else if (n > max)
-		rc = iolab_errf(err, EFBIG, "%s: larger than %zu MiB", path, max >> 20);
+		rc = iolab_errf(err, EFBIG, "%s: larger than %s, the most %s may be", path,
+				iolab_fmt_size(max, most, sizeof(most)), what);
 	if (!rc) {
 		buf[n] = 0;
 		if (strlen(buf) != n)
