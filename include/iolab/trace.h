@@ -128,7 +128,7 @@ int iolab_trace_xform_apply(const struct iolab_trace_xform *x, struct iolab_trac
 			    uint64_t n, struct iolab_err *err);
 /* Checks x's target filter against the targets of h (option names it: "--target"): a target the
  * trace does not have would keep nothing. Returns 0, or -EINVAL with "OPTION N: the trace has 1
- * target: 0 (NAME)" listing them. */
+ * target (counted from 0): 0 (NAME)" listing them. */
 int iolab_trace_xform_check_target(const struct iolab_trace_xform *x,
 				   const struct iolab_trace_header *h, const char *option,
 				   struct iolab_err *err);

@@ -141,7 +141,8 @@ static int validate(int argc, char **argv)
 		if (json) {
 			json_t *root = json_pack("{s:s,s:s,s:o,s:o,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
 						 IOLAB_VERSION, "command", "sim validate", "model",
-						 iolab_json_text(m.name), "trace", iolab_json_text(trace), "requests", (json_int_t)t.n,
+						 iolab_json_text(m.name), "trace", iolab_json_text(trace),
+						 "requests", (json_int_t)t.n,
 						 "measured_mean_us", ms, "simulated_mean_us", ss,
 						 "demerit_us", dem, "demerit_pct", 100 * dem / ms,
 						 "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n));

@@ -267,8 +267,8 @@ static json_t *uint_list(const unsigned *v, unsigned n)
 static json_t *link_obj(const struct iolab_link_type *t)
 {
 	return json_pack("{s:o,s:f,s:f,s:f}", "type", iolab_json_text(t->name), "rated_mb_s",
-			 t->rated_mb_s,
-			 "efficiency", t->efficiency, "overhead_us", (double)t->overhead_ns / 1e3);
+			 t->rated_mb_s, "efficiency", t->efficiency, "overhead_us",
+			 (double)t->overhead_ns / 1e3);
 }
 
 /* The simulated path's parts the command line set (a subsystem file: its name). */

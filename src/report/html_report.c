@@ -17,7 +17,6 @@
 extern const unsigned char iolab_report_chartjs[], iolab_report_report_js[], iolab_report_report_css[];
 extern const size_t iolab_report_chartjs_len, iolab_report_report_js_len, iolab_report_report_css_len;
 
-
 static json_t *run_data(const struct iolab_report_run *run)
 {
 	json_t *o = json_object();
