@@ -1,11 +1,14 @@
 /* fuzz_values.c: libFuzzer target for the value parsers behind every option: sizes, percents,
- * durations, numbers, lists, offset distributions and --fault rules. */
+ * durations, numbers, lists, offset distributions and --fault rules; and for what messages
+ * write back: the size formatter (its text reads back as the same count) and the \xNN escaping
+ * of text (its result is clean and says how long it is). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iolab/parse.h"
 #include "iolab/run.h"
+#include "iolab/utf8.h"
 #include "iolab/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,6 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char name[64];
 		iolab_dist_name(&dist, name, sizeof(name));
 	}
+	uint64_t n = 0, back;
+	memcpy(&n, data, size < sizeof(n) ? size : sizeof(n));
+	char text[64];
+	if (iolab_parse_size("f", iolab_fmt_size(n, text, sizeof(text)), &back, &err) || back != n)
+		abort();
+	size_t len = iolab_utf8_escape(s, NULL, 0);
+	char *e = iolab_utf8_escape_dup(s);
+	if (!e || strlen(e) != len || !iolab_utf8_clean(e) || (iolab_utf8_clean(s) && strcmp(e, s)))
+		abort();
+	free(e);
 	static struct iolab_config c;
 	iolab_config_init(&c);
 	static const char *const opts[] = {"bs", "qd", "pattern", "read", "stroke", "time", "dist", "fault"};

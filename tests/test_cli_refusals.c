@@ -66,7 +66,7 @@ static void test_buffer_memory_limit(void **state)
 	TH_EXPECT_EXIT(o, 2, "I/O buffers", "--mem-limit");
 	o = th_iolab("run", "--engine", "null", "--bs", "1m", "--qd", "4", "--workers", "2", "--time", "0.1",
 		     "--mem-limit", "7m", NULL);
-	TH_EXPECT_EXIT(o, 2, "8.0", "--mem-limit");
+	TH_EXPECT_EXIT(o, 2, "needs 8m", "than the 7m", "--mem-limit");
 	o = th_iolab("run", "--engine", "null", "--bs", "1m", "--qd", "4", "--workers", "2", "--time", "0.1",
 		     "--mem-limit", "8m", "--quiet", NULL);
 	assert_int_equal(o.status, 0);

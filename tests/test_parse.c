@@ -392,12 +392,17 @@ static void test_fmt_size(void **state)
 	assert_string_equal(iolab_fmt_size(5ull << 40, buf, sizeof(buf)), "5t");
 	assert_string_equal(iolab_fmt_size(1ull << 50, buf, sizeof(buf)), "1p");
 	assert_string_equal(iolab_fmt_size(1ull << 60, buf, sizeof(buf)), "1024p");
-	assert_string_equal(iolab_fmt_size(UINT64_MAX, buf, sizeof(buf)), "18446744073709551615");
+	/* past four digits: the largest unit, with the fewest decimals that stay exact */
+	assert_string_equal(iolab_fmt_size(10000, buf, sizeof(buf)), "9.766k");
+	assert_string_equal(iolab_fmt_size(12345ull << 30, buf, sizeof(buf)), "12.0556640625t");
+	assert_string_equal(iolab_fmt_size(1234567, buf, sizeof(buf)), "1.177375m");
+	assert_string_equal(iolab_fmt_size(UINT64_MAX, buf, sizeof(buf)), "16383.999999999999999p");
 	assert_ptr_equal(iolab_fmt_size(1, buf, sizeof(buf)), buf);
 
 	/* What fmt_size writes, parse_size reads back to the same number. */
-	uint64_t vals[] = {0, 1, 511, 512, 4096, 6144, 65536, 1ull << 20, 3ull << 20, 12345ull << 30,
-			   1ull << 40, 1ull << 50, 7ull << 54, UINT64_MAX, UINT64_MAX - 1023};
+	uint64_t vals[] = {0, 1, 511, 512, 4096, 6144, 9999, 10000, 65536, 1234567, 1ull << 20,
+			   3ull << 20, 12345ull << 30, 1000000000000ull, 9199079936ull, 1ull << 40,
+			   1ull << 50, 7ull << 54, UINT64_MAX, UINT64_MAX - 1023};
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		uint64_t back = 0;
 		iolab_fmt_size(vals[i], buf, sizeof(buf));
@@ -409,7 +414,7 @@ static void test_fmt_size(void **state)
 	char tiny[3] = {'x', 'x', 'x'};
 	iolab_fmt_size(123456789, tiny, sizeof(tiny));
 	assert_int_equal(tiny[2], 0);
-	assert_string_equal(tiny, "12");
+	assert_string_equal(tiny, "11"); /* of "117.737839m" */
 }
 
 int main(void)

@@ -5,7 +5,8 @@
  * block_rq_issue and block_rq_complete (include/trace/events/block.h; on a running kernel
  * /sys/kernel/tracing/events/block/block_rq_issue/format), the rwbs letters those of the kernel's
  * blk_fill_rwbs. The capture test runs a known workload on a loop device while capturing: it
- * needs root, tracefs and loop devices, and says so and skips without them. */
+ * needs root, tracefs and loop devices, and says so and skips without them; so does the capture
+ * of an idle device, which writes no trace and fails. */
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -323,6 +324,33 @@ static void record_command(void **state)
 	assert_int_equal(rc, 0);
 }
 
+/* A capture that sees no request of its device (nothing reads or writes the loop device) writes
+ * no trace and fails, saying what to check; --time 0 (which ran until killed) is refused. */
+static void record_sees_nothing(void **state)
+{
+	(void)state;
+	char img[512], dev[64], cap[512];
+	snprintf(img, sizeof(img), "%s/idle.img", th_dir);
+	snprintf(cap, sizeof(cap), "%s/idle.iot", th_dir);
+	if (!have_tracefs()) {
+		skip();
+		return;
+	}
+	th_make_file(img, 16 << 20);
+	if (!th_loop_attach(img, true, dev, sizeof(dev))) {
+		skip();
+		return;
+	}
+	th_sh("udevadm settle 2>/dev/null"); /* udev's probe of the new device, where udev runs */
+	struct th_out o = th_iolab("trace", "record", "--device", dev, "-o", cap, "--time", "0.3", NULL);
+	th_loop_detach(dev);
+	TH_EXPECT_EXIT(o, 1, dev, "no block request seen", "events/block/block_rq_issue");
+	assert_false(th_exists(cap));
+	o = th_iolab("trace", "record", "--device", dev, "-o", cap, "--time", "0", NULL);
+	TH_EXPECT_EXIT(o, 2, "--time '0'", "above 0");
+	assert_false(th_exists(cap));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +361,7 @@ int main(void)
 		cmocka_unit_test(record_refuses_several_points),
 		cmocka_unit_test(capture_matches_a_run),
 		cmocka_unit_test(record_command),
+		cmocka_unit_test(record_sees_nothing),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

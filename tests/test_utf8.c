@@ -1,11 +1,13 @@
-/* test_utf8.c: UTF-8 decoding and the text-field check (utf8.c) at the edges of the Unicode
- * Standard's table 3-7 (well-formed byte sequences): the first and last code point of each
- * length, overlong forms, surrogates, the end of Unicode, truncated sequences. */
+/* test_utf8.c: UTF-8 decoding, the text-field check and the \xNN escaping (utf8.c) at the edges
+ * of the Unicode Standard's table 3-7 (well-formed byte sequences): the first and last code point
+ * of each length, overlong forms, surrogates, the end of Unicode, truncated sequences; control
+ * characters (C0, DEL, C1) escaped, clean text kept. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -61,11 +63,51 @@ static void test_text_check(void **state)
 	assert_false(iolab_is_control(' ') || iolab_is_control(0xa0) || iolab_is_control('~'));
 }
 
+static void test_escape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"", ""},
+		{"plain/path.img", "plain/path.img"},
+		{"caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac"}, /* UTF-8 stays as it is */
+		{"back\\slash", "back\\slash"},                   /* a backslash is not escaped */
+		{"bad\xff\xfe.img", "bad\\xff\\xfe.img"},
+		{"esc\x1b[31m", "esc\\x1b[31m"},
+		{"two\nlines\ttab\x7f", "two\\x0alines\\x09tab\\x7f"},
+		{"c1 \xc2\x9b", "c1 \\xc2\\x9b"},                 /* U+009B CSI, as its two bytes */
+		{"cut \xe2\x82", "cut \\xe2\\x82"},               /* a truncated sequence */
+		{"over \xc0\xaf", "over \\xc0\\xaf"},             /* an overlong '/' */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64];
+		size_t n = iolab_utf8_escape(cases[i].in, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+		assert_int_equal(iolab_utf8_clean(cases[i].in), !strcmp(cases[i].in, cases[i].out));
+		char *dup = iolab_utf8_escape_dup(cases[i].in);
+		assert_non_null(dup);
+		assert_string_equal(dup, cases[i].out);
+		assert_true(iolab_utf8_clean(dup)); /* escaping twice changes nothing */
+		free(dup);
+	}
+	/* a small buffer: cut between characters, never inside an escape; the length still counts */
+	char small[7];
+	assert_int_equal(iolab_utf8_escape("ab\xff" "cd", small, sizeof(small)), 8);
+	assert_string_equal(small, "ab\\xff");
+	assert_int_equal(iolab_utf8_escape("ab\xff" "cd", small, 5), 8);
+	assert_string_equal(small, "ab");
+	assert_int_equal(iolab_utf8_escape("\xe2\x82\xacx", small, 3), 4);
+	assert_string_equal(small, ""); /* the euro sign does not fit whole */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_text_check),
+		cmocka_unit_test(test_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

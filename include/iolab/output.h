@@ -24,6 +24,12 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explain);
  * or -errno with err set. */
 int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iolab_results *r,
 		      struct iolab_err *err);
+/* A JSON string of text from outside iolab (a path, a name, a command line, a device's model):
+ * as it is when it is UTF-8 without control characters, else escaped as \xNN (utf8.h), so that
+ * it is never lost (jansson refuses a string that is not UTF-8); JSON null for NULL. Every such
+ * string of every JSON document iolab writes goes through here. */
+struct json_t;
+struct json_t *iolab_json_text(const char *s);
 /* Writes a CSV text field (RFC 4180): quoted when it holds a comma, a quote or a line break, its
  * quotes doubled. */
 void iolab_csv_text(FILE *f, const char *s);

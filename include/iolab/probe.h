@@ -81,9 +81,10 @@ struct iolab_probe_noise {
  * (b is not simulated, or a figure is negative or spike_p above 1). */
 int iolab_probe_backend_sim_noise(struct iolab_probe_backend *b, const struct iolab_probe_noise *n,
 				  struct iolab_err *err);
-/* A block device or file at path, read with O_DIRECT. With write, writes are allowed through
- * the target safety rules (target.h: force needed, a mounted or busy device refused). Returns 0
- * or -errno with err set (-EPERM/-EBUSY/-EINVAL for refusals). */
+/* The block device at path, read with O_DIRECT (anything else, a regular file included, is
+ * refused with -EINVAL). With write, writes are allowed through the target safety rules
+ * (target.h: force needed, a mounted or busy device refused). Returns 0 or -errno with err set
+ * (-EPERM/-EBUSY/-EINVAL for refusals). */
 int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, bool write,
 			    bool force, struct iolab_err *err);
 void iolab_probe_backend_close(struct iolab_probe_backend *b);

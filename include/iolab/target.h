@@ -19,6 +19,9 @@
  * is opened with O_NOFOLLOW, and every open is O_NONBLOCK until the descriptor is known to be a
  * regular file or block device (a FIFO put in the path's place would block it). A scratch file is
  * created with O_CREAT | O_EXCL | O_NOFOLLOW and used through that descriptor to the end.
+ *
+ * `size` only creates or grows a scratch file: given for a block device, or smaller than an
+ * existing file, it is refused (it would be silently ignored).
  */
 #ifndef IOLAB_TARGET_H
 #define IOLAB_TARGET_H

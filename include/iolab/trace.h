@@ -126,5 +126,11 @@ struct iolab_trace_xform {
  * bounds: err names record n and its offset). */
 int iolab_trace_xform_apply(const struct iolab_trace_xform *x, struct iolab_trace_rec *rec,
 			    uint64_t n, struct iolab_err *err);
+/* Checks x's target filter against the targets of h (option names it: "--target"): a target the
+ * trace does not have would keep nothing. Returns 0, or -EINVAL with "OPTION N: the trace has 1
+ * target (counted from 0): 0 (NAME)" listing them. */
+int iolab_trace_xform_check_target(const struct iolab_trace_xform *x,
+				   const struct iolab_trace_header *h, const char *option,
+				   struct iolab_err *err);
 
 #endif

@@ -50,12 +50,15 @@ struct iolab_capture;
 
 /* Finds tracefs, creates the instance instances/iolab-PID, filters both events to device (a
  * block device or a partition) and starts tracing; fills h (source, start, the device and its
- * size). Returns 0; -ENOENT (no tracefs), -EACCES or -EPERM (not root) or -ENOTBLK (not a block
- * device), or another -errno, with err set; the instance is removed on failure. */
+ * size). Returns 0; -ENOENT (no tracefs, or a tracefs without the block events), -EACCES or
+ * -EPERM (not root) or -ENOTBLK (not a block device), or another -errno, with err set; the
+ * instance is removed on failure. */
 int iolab_capture_start(const char *device, struct iolab_trace_header *h, struct iolab_capture **c,
 			struct iolab_err *err);
 /* Captures into w until time_ns have passed (0: no limit) or *stop is set, then drains what is
- * buffered. Returns 0 or -errno (a write error) with err set. */
+ * buffered. Returns 0, -ENODATA when no block event of the device was seen at all (nothing read
+ * or wrote it, or the tracepoints did not fire: err says what to check), or -errno (a write
+ * error) with err set. */
 int iolab_capture_run(struct iolab_capture *c, struct iolab_trace_writer *w, uint64_t time_ns,
 		      volatile sig_atomic_t *stop, struct iolab_err *err);
 void iolab_capture_stats(const struct iolab_capture *c, struct iolab_capture_stats *s);

@@ -42,7 +42,9 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
- * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). */
+ * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). Bytes that
+ * are not UTF-8 and control characters in it (from a file name, a line of a file) are shown as
+ * \xNN (iolab_utf8_escape), so that nothing reaches the terminal as an escape sequence. */
 int cli_errorf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The text of the last line cli_errorf said ("" if none), for the other MPI ranks to hear. */
 const char *cli_last_error(void);
@@ -53,5 +55,12 @@ int cli_opt_error(const char *cmd, int ch, char **argv);
 /* Writes root to path ("-": standard output) through outfile.c; returns 0 or -errno (said). */
 struct json_t;
 int cli_write_json(const char *path, struct json_t *root);
+/* --price USD: a decimal number of US dollars above 0 (up to 10^15) into *usd; returns EXIT_OK,
+ * or EXIT_USAGE with the reason said as "CMD: --price: ...". */
+int cli_parse_price(const char *cmd, const char *text, double *usd);
+/* --label TEXT: one line of UTF-8 text without control characters, 1 to CLI_LABEL_MAX bytes, not
+ * all digits (those name run ids); returns EXIT_OK or EXIT_USAGE (said). */
+#define CLI_LABEL_MAX 128
+int cli_check_label(const char *cmd, const char *label);
 
 #endif

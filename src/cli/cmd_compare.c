@@ -244,8 +244,8 @@ static int apply_prices(struct iolab_store *s, const struct cmp_args *a, struct 
 		struct iolab_err err;
 		double usd;
 		int64_t id;
-		if (iolab_parse_double("--price", eq + 1, 0, 1e15, &usd, &err))
-			return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+		if (cli_parse_price("compare", eq + 1, &usd))
+			return EXIT_USAGE;
 		if (iolab_store_find(s, key, &id, &err))
 			return cli_errorf(EXIT_USAGE, "compare: --price: %s", err.msg);
 		bool found = false;

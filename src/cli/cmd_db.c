@@ -26,19 +26,21 @@ static const struct {
 	 "(their ids are listed): give the id."},
 };
 
-static void help(int which)
+/* The usage (of one subcommand, or -1: all): on standard output when asked for, on standard
+ * error when no subcommand was given. */
+static void help(int which, FILE *f)
 {
 	if (which >= 0) {
-		printf("usage: %s\n\n%s\n", subs[which].usage, subs[which].about);
+		fprintf(f, "usage: %s\n\n%s\n", subs[which].usage, subs[which].about);
 	} else {
-		printf("usage: iolab db list|show|export|delete [ARGS] [--db FILE]\n\n");
+		fprintf(f, "usage: iolab db list|show|export|delete [ARGS] [--db FILE]\n\n");
 		for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-			printf("  %s\n", subs[i].usage);
-		printf("\nThe results store: every run, sim and replay saves its results there unless\n"
-		       "given --no-db. ID is a run id, LABEL the --label it was given.\n");
+			fprintf(f, "  %s\n", subs[i].usage);
+		fprintf(f, "\nThe results store: every run, sim and replay saves its results there unless\n"
+			"given --no-db. ID is a run id, LABEL the --label it was given.\n");
 	}
-	printf("\n--db FILE: the store (default $XDG_DATA_HOME/iolab/results.db, else\n"
-	       "~/.local/share/iolab/results.db; docs/results-db.md).\n");
+	fprintf(f, "\n--db FILE: the store (default $XDG_DATA_HOME/iolab/results.db, else\n"
+		"~/.local/share/iolab/results.db; docs/results-db.md).\n");
 }
 
 struct db_args {
@@ -125,7 +127,7 @@ static int act(struct iolab_store *s, const char *sub, const struct db_args *a)
 int cmd_db(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		help(-1);
+		help(-1, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	const char *sub = argv[1];
@@ -139,7 +141,7 @@ int cmd_db(int argc, char **argv)
 	int status = parse(sub, argc - 1, argv + 1, !strcmp(sub, "export"), &a);
 	if (status || a.help) {
 		if (a.help)
-			help(which);
+			help(which, stdout);
 		return status;
 	}
 	struct iolab_err err;

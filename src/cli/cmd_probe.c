@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/parse.h"
 #include "iolab/probe.h"
 
@@ -26,7 +27,7 @@ static void on_signal(int sig)
 
 static void help(void)
 {
-	printf("usage: iolab probe DEVICE -o OUT.model [--write --force] [--time S] [--json FILE]\n"
+	printf("usage: iolab probe DEVICE -o OUT.model [--write --force] [--time T] [--json FILE]\n"
 	       "       iolab probe --model NAME|FILE -o OUT.model [...]\n\n"
 	       "Measures a drive from the latencies of its reads (DIXtrac and Skippy style) and writes\n"
 	       "a drive model for 'iolab sim' (docs/model-format.md): rotation, zones and sectors per\n"
@@ -38,7 +39,8 @@ static void help(void)
 	       "  --write            also write (each block written gets back what was just read from\n"
 	       "                     it): the write cache; needs --force on a device\n"
 	       "  --force            allow --write on a device, and replacing OUT\n"
-	       "  --time S           budget in seconds of the drive's time (default 120)\n"
+	       "  --time T           budget of the drive's time: 1 s .. 24 h (120, 90s, 10m;\n"
+	       "                     default 120 s)\n"
 	       "  --json FILE        a summary as JSON ('-' = stdout)\n"
 	       "  --seed N           seed of the random addresses (default 1)\n"
 	       "  --jitter MEAN[,SPIKE[,PCT[,HOST]]]\n"
@@ -46,7 +48,9 @@ static void help(void)
 	       "                     sees are late as on a real host, by HOST us (default MEAN/2) plus\n"
 	       "                     an exponential delay of mean MEAN us, and PCT %% of them (default\n"
 	       "                     1) by a further SPIKE us (default 50 x MEAN) x 0.5 .. 1.5\n\n"
-	       "The device is read with O_DIRECT; a mounted or busy device is refused for --write.\n"
+	       "DEVICE is a block device, read with O_DIRECT (a file is refused: a file system puts\n"
+	       "its blocks where it likes; a loop device over it can be probed); a mounted or busy\n"
+	       "device is refused for --write.\n"
 	       "Exit status: 0 model written, 1 I/O error, 2 bad input or refused, 3 the device does\n"
 	       "not rotate (an SSD, RAM or loop device: its latency and throughput are printed and no\n"
 	       "model is written), 130 interrupted.\n");
@@ -55,21 +59,23 @@ static void help(void)
 /* --jitter MEAN[,SPIKE[,PCT[,HOST]]] in microseconds (PCT in percent). */
 static int parse_jitter(const char *arg, struct iolab_probe_noise *n)
 {
-	double v[4] = {-1, -1, 1, -1};
-	const char *p = arg;
-	char *end;
-	for (unsigned i = 0; i < 4; i++) {
-		v[i] = strtod(p, &end);
-		if (end == p || !(v[i] >= 0 && v[i] <= 1e6) || (*end && *end != ',') || (i == 3 && *end))
-			return cli_errorf(EXIT_USAGE, "probe: --jitter '%s': give MEAN[,SPIKE[,PCT[,HOST]]] "
-					  "in microseconds (PCT a percentage), each 0 .. 1000000", arg);
-		if (!*end) {
-			for (unsigned k = i + 1; k < 4; k++)
-				v[k] = k == 1 ? 50 * v[0] : k == 2 ? 1 : v[0] / 2;
-			break;
-		}
-		p = end + 1;
-	}
+	char buf[256], *items[IOLAB_LIST_MAX];
+	struct iolab_err err;
+	int k = iolab_split_list("--jitter", arg, buf, sizeof(buf), items, IOLAB_LIST_MAX, &err);
+	if (k < 1 || k > 4)
+		return cli_errorf(EXIT_USAGE, "probe: --jitter '%s': give MEAN[,SPIKE[,PCT[,HOST]]] in "
+				  "microseconds (PCT a percentage), each 0 .. 1000000", arg);
+	double v[4];
+	for (int i = 0; i < k; i++)
+		if (iolab_parse_double("--jitter", items[i], 0, 1e6, &v[i], &err))
+			return cli_errorf(EXIT_USAGE, "probe: %s (--jitter MEAN[,SPIKE[,PCT[,HOST]]] in "
+					  "microseconds, PCT a percentage)", err.msg);
+	if (k < 2)
+		v[1] = 50 * v[0];
+	if (k < 3)
+		v[2] = 1;
+	if (k < 4)
+		v[3] = v[0] / 2;
 	if (v[2] > 100)
 		return cli_errorf(EXIT_USAGE, "probe: --jitter '%s': PCT %g is above 100", arg, v[2]);
 	*n = (struct iolab_probe_noise){.mean_ns = v[0] * 1e3, .spike_ns = v[1] * 1e3,
@@ -116,11 +122,12 @@ static json_t *summary_json(const struct iolab_probe_result *r, const struct iol
 	for (unsigned i = 0; i < r->nseq; i++)
 		json_array_append_new(seq, json_pack("{s:I,s:f}", "lbn", (json_int_t)r->seq_lbn[i],
 						     "mbps", r->seq_mbps[i]));
-	json_t *o = json_pack("{s:s,s:b,s:f,s:f,s:f,s:f,s:o}", "source", src, "rotating", r->rotating,
+	json_t *o = json_pack("{s:o,s:b,s:f,s:f,s:f,s:f,s:o}", "source", iolab_json_text(src),
+			      "rotating", r->rotating,
 			      "rand_lat_median_us", r->rand_lat_med_ns / 1e3, "iops_qd1", r->iops_qd1,
 			      "iops_qd32", r->iops_qd32, "elapsed_s", r->elapsed_ns / 1e9, "seq", seq);
 	if (!r->rotating) {
-		json_object_set_new(o, "why", json_string(r->why_not));
+		json_object_set_new(o, "why", iolab_json_text(r->why_not));
 		return o;
 	}
 	for (unsigned i = 0; i < r->nzones; i++)
@@ -182,8 +189,9 @@ int cmd_probe(int argc, char **argv)
 	int ch;
 	opterr = 0;
 	optind = 1;
+	struct iolab_err err;
+	uint64_t ns;
 	while ((ch = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		char *end;
 		switch (ch) {
 		case 'o': out = optarg; break;
 		case 'm': model = optarg; break;
@@ -191,15 +199,16 @@ int cmd_probe(int argc, char **argv)
 		case 'f': force = true; break;
 		case 'j': json = optarg; break;
 		case 't':
-			time_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(time_s >= 1 && time_s <= 86400))
-				return cli_errorf(EXIT_USAGE, "probe: --time '%s': give seconds, 1 .. 86400", optarg);
+			if (iolab_parse_duration("--time", optarg, &ns, &err))
+				return cli_errorf(EXIT_USAGE, "probe: %s", err.msg);
+			time_s = (double)ns / 1e9;
+			if (!(time_s >= 1 && time_s <= 86400))
+				return cli_errorf(EXIT_USAGE, "probe: --time '%s': give 1 s .. 24 h (120, "
+						  "90s, 10m)", optarg);
 			break;
 		case 's':
-			errno = 0;
-			seed = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || errno)
-				return cli_errorf(EXIT_USAGE, "probe: --seed '%s' is not a number", optarg);
+			if (iolab_parse_uint("--seed", optarg, 0, UINT64_MAX, &seed, &err))
+				return cli_errorf(EXIT_USAGE, "probe: %s", err.msg);
 			break;
 		case 'J':
 			if (parse_jitter(optarg, &noise))
@@ -225,7 +234,6 @@ int cmd_probe(int argc, char **argv)
 	if (write && dev && !force)
 		return cli_errorf(EXIT_USAGE, "probe: --write on %s destroys nothing but writes to it: "
 				  "it needs --force", dev);
-	struct iolab_err err;
 	const char *src = dev ? dev : model;
 	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_REPLACE},
 					    {"--json", json, IOLAB_OUT_REPLACE}};

@@ -1,6 +1,8 @@
 /* cmd_record.c: `iolab trace record --device DEV --time T -o FILE`: captures the requests a live
  * block device serves through tracefs (trace_capture.h) into a trace. The first SIGINT or
- * SIGTERM ends the capture early; what was captured is still written. */
+ * SIGTERM ends the capture early; what was captured is still written. A capture that saw no
+ * request writes nothing and fails (exit 1): an empty trace would hide a tracefs that does not
+ * deliver the block events. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -25,14 +27,18 @@ static void record_help(void)
 	printf("usage: iolab trace record --device DEV -o FILE [--time T] [--format NAME] [--force]\n\n"
 	       "Captures the requests block device DEV serves (a disk or a partition; reading only,\n"
 	       "a mounted device is fine) through the kernel's block tracepoints in tracefs, until\n"
-	       "--time has passed or SIGINT, and writes them as a trace. Needs root and tracefs.\n\n"
+	       "--time has passed or SIGINT or SIGTERM, and writes them as a trace. Needs root and\n"
+	       "tracefs.\n\n"
 	       "  --device DEV      the block device\n"
 	       "  -o, --output FILE the trace to write ('-' = stdout)\n"
-	       "  --time T          how long (30, 500ms, 10m; default: until SIGINT)\n"
+	       "  --time T          how long, more than 0 (30, 500ms, 10m; default: until SIGINT or\n"
+	       "                    SIGTERM, which end the capture and write what it holds)\n"
 	       "  --format NAME     the trace's format (default iot; iolab trace formats)\n"
 	       "  --force           replace an existing FILE\n\n"
-	       "Events the kernel's trace buffer dropped are counted and reported.\n"
-	       "Exit status: 0 captured, 1 a write error, 2 bad input or refused (not root, no tracefs).\n");
+	       "Events the kernel's trace buffer dropped are counted and reported. A capture that\n"
+	       "saw no request of DEV writes no trace.\n"
+	       "Exit status: 0 captured, 1 no request seen or a write error, 2 bad input or refused\n"
+	       "(not root, no tracefs or no block events in it), 130 --time cut short by a signal.\n");
 }
 
 struct record_args {
@@ -62,6 +68,10 @@ static int record_parse(int argc, char **argv, struct record_args *a)
 		case 't':
 			if (iolab_parse_duration("--time", optarg, &a->time_ns, &err))
 				return cli_errorf(EXIT_USAGE, "trace record: %s", err.msg);
+			if (!a->time_ns)
+				return cli_errorf(EXIT_USAGE, "trace record: --time '%s': give a time above 0 "
+						  "(without --time the capture runs until SIGINT or SIGTERM)",
+						  optarg);
 			break;
 		case ':':
 			return cli_errorf(EXIT_USAGE, "trace record: option '%s' needs a value",
@@ -83,21 +93,25 @@ static int record_parse(int argc, char **argv, struct record_args *a)
 
 static void report(const struct record_args *a, const struct iolab_capture_stats *s)
 {
-	fprintf(stderr, "iolab: trace record: %s: %llu requests in %.1f s to %s; lost events: %llu",
-		a->device, (unsigned long long)s->records, s->seconds, a->out,
-		(unsigned long long)s->lost);
+	char extra[192];
+	int n = 0;
+	extra[0] = 0;
 	if (s->incomplete)
-		fprintf(stderr, "; %llu without a completion", (unsigned long long)s->incomplete);
-	if (s->unmatched)
-		fprintf(stderr, "; %llu completions of requests issued before the start",
-			(unsigned long long)s->unmatched);
-	if (s->bad_lines)
-		fprintf(stderr, "; %llu unreadable lines", (unsigned long long)s->bad_lines);
-	fputc('\n', stderr);
+		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "; %llu without a completion",
+			      (unsigned long long)s->incomplete);
+	if (s->unmatched && n < (int)sizeof(extra))
+		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "; %llu completions of requests "
+			      "issued before the start", (unsigned long long)s->unmatched);
+	if (s->bad_lines && n < (int)sizeof(extra))
+		snprintf(extra + n, sizeof(extra) - (size_t)n, "; %llu unreadable lines",
+			 (unsigned long long)s->bad_lines);
+	cli_errorf(EXIT_OK, "trace record: %s: %llu requests in %.1f s to %s; lost events: %llu%s",
+		   a->device, (unsigned long long)s->records, s->seconds, a->out,
+		   (unsigned long long)s->lost, extra);
 	if (s->lost)
-		fprintf(stderr, "iolab: trace record: the kernel's trace buffer dropped %llu events: "
-			"the trace misses requests (a busier device needs a shorter capture)\n",
-			(unsigned long long)s->lost);
+		cli_errorf(EXIT_OK, "trace record: the kernel's trace buffer dropped %llu events: the "
+			   "trace misses requests (a busier device needs a shorter capture)",
+			   (unsigned long long)s->lost);
 }
 
 /* Captures into out; returns an exit status. */
@@ -131,6 +145,8 @@ static int capture(const struct record_args *a, const struct iolab_trace_format 
 		rc = fin;
 	if (rc) {
 		iolab_out_abort(&out);
+		if (rc == -ENODATA) /* nothing captured: no trace at all */
+			return cli_errorf(EXIT_FAILED, "%s", err.msg);
 		return cli_errorf(EXIT_FAILED, "%s: %s", a->out, err.msg);
 	}
 	if ((rc = iolab_out_commit(&out, &err)))

@@ -22,12 +22,12 @@
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
-#include "iolab/parse_number.h"
 #include "iolab/replay.h"
 #include "iolab/run.h"
 #include "iolab/cluster.h"
 #include "iolab/store.h"
 #include "iolab/trace_record.h"
+#include "iolab/utf8.h"
 
 /* The job `make run` runs: a short sweep on a scratch file in a temporary directory. */
 static const char default_job[] =
@@ -85,9 +85,10 @@ static void help(bool sim)
 		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
 		printf("  %-28s %s\n", "--config FILE", "the subsystem to simulate (docs/subsystem-format.md)");
 		printf("  %-28s %s\n", "--explain", "what each part of the path did, and the bottleneck");
-	}
-	else
+	} else {
 		printf("  %-28s %s\n", "--default", "run the built-in quick sweep on a temporary scratch file");
+		printf("  %-28s %s\n", "", "(no target or workload option goes with it)");
+	}
 	printf("\nAn existing output file is replaced only with --force. Limits: --qd and --clients\n"
 	       "1..4096, --workers 1..256, --repeat 1..%u, buffers within --mem-limit.\n"
 	       "Exit status: 0 success, 1 the run failed (I/O errors, counted to the end under\n"
@@ -251,12 +252,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_RECORD: a->record = optarg; break;
 		case OPT_DB: a->db = optarg; break;
 		case OPT_NO_DB: a->no_db = true; break;
-		case OPT_LABEL: a->label = optarg; break;
-		case OPT_PRICE:
-			if (iolab_parse_decimal(optarg, &a->price_usd) || !(a->price_usd > 0))
-				status = cli_errorf(EXIT_USAGE, "%s: --price: '%s' is not a price in US "
-						    "dollars (a number above 0)", cmd, optarg);
+		case OPT_LABEL:
+			a->label = optarg;
+			status = cli_check_label(cmd, optarg);
 			break;
+		case OPT_PRICE: status = cli_parse_price(cmd, optarg, &a->price_usd); break;
 		default:
 			a->set[a->nset++] = (struct setting){name, optarg};
 		}
@@ -454,12 +454,18 @@ static int store_save(const struct args *a, struct iolab_store *s, const struct 
 	if (tf)
 		fclose(tf);
 	store_target(cfg, ncfg, target, sizeof(target));
+	/* paths and arguments as the JSON holds them: bytes that are not text escaped (utf8.h) */
+	char *command = iolab_utf8_escape_dup(a->cmdline ? a->cmdline : a->source);
+	char *shown = iolab_utf8_escape_dup(target);
+	if (!rc && (!command || !shown))
+		rc = iolab_errf(&err, ENOMEM, "out of memory");
 	int64_t id;
-	const struct iolab_store_run run = {.label = a->label, .command = a->cmdline ? a->cmdline : a->source,
-					    .kind = cmd_of(a), .target = target, .json = json,
-					    .table = table};
+	const struct iolab_store_run run = {.label = a->label, .command = command, .kind = cmd_of(a),
+					    .target = shown, .json = json, .table = table};
 	if (!rc)
 		rc = iolab_store_save(s, &run, &id, &err);
+	free(command);
+	free(shown);
 	free(json);
 	free(table);
 	if (rc)
@@ -859,6 +865,11 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
+	else if (a.use_default && (a.ntarget || a.nset))
+		status = cli_errorf(EXIT_USAGE, "run: --default runs its own sweep on a scratch file of "
+				    "its own: %s%s does not apply (without --default, give the target and "
+				    "options)", a.ntarget ? "the target " : "--",
+				    a.ntarget ? a.targets[0] : a.set[0].name);
 	if (status)
 		goto out;
 	if (sim && a.config) {

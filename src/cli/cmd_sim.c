@@ -11,6 +11,7 @@
 #include "iolab/disk_model.h"
 #include "iolab/disk_sim.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/validate.h"
 
 static void validate_help(void)
@@ -136,14 +137,15 @@ static int validate(int argc, char **argv)
 		double dem = iolab_demerit(meas, sim, t.n); /* sorts both */
 		json_t *root = NULL;
 		if (json && !rc &&
-		    !(root = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
-				       IOLAB_VERSION, "command", "sim validate", "model", m.name,
-				       "trace", trace, "requests", (json_int_t)t.n,
+		    !(root = json_pack("{s:s,s:s,s:o,s:o,s:I,s:f,s:f,s:f,s:f,s:o,s:o}", "iolab",
+				       IOLAB_VERSION, "command", "sim validate", "model",
+				       iolab_json_text(m.name), "trace", iolab_json_text(trace),
+				       "requests", (json_int_t)t.n,
 				       "measured_mean_us", ms, "simulated_mean_us", ss,
 				       "demerit_us", dem, "demerit_pct", 100 * dem / ms,
 				       "measured_cdf", cdf(meas, t.n), "simulated_cdf", cdf(sim, t.n))))
-			rc = iolab_errf(&err, EINVAL, "%s: cannot build the JSON document (a name that is "
-					"not UTF-8?)", json);
+			rc = iolab_errf(&err, ENOMEM, "%s: cannot build the JSON document (out of memory)",
+					json);
 		if (root && !rc)
 			rc = add_json(json, root, outs, &nout, &err);
 		json_decref(root);

@@ -11,14 +11,17 @@
 
 #include "cli.h"
 #include "iolab/outfile.h"
+#include "iolab/output.h"
 #include "iolab/parse.h"
 #include "iolab/trace.h"
 #include "trace/trace_internal.h"
 #include "trace/trace_stats.h"
 
-static void help_trace(void)
+/* The usage: on standard output when asked for (--help), on standard error when no command
+ * was given. */
+static void help_trace(FILE *f)
 {
-	printf("usage: iolab trace formats\n"
+	fprintf(f, "usage: iolab trace formats\n"
 	       "       iolab trace info FILE [--format F] [--json -|FILE] [--force]\n"
 	       "       iolab trace convert IN [--format F] --to FMT -o OUT [--force] [TRANSFORMS]\n"
 	       "       iolab trace import IN --format F -o OUT.iot [--force] [TRANSFORMS]\n"
@@ -222,7 +225,8 @@ static json_t *info_json(const char *path, const struct iolab_trace_format *fmt,
 {
 	json_t *targets = json_array(), *sizes = json_array(), *map = json_array();
 	for (unsigned i = 0; i < h->ntargets; i++)
-		json_array_append_new(targets, json_pack("{s:s, s:I}", "name", h->target[i].name, "size",
+		json_array_append_new(targets, json_pack("{s:o, s:I}", "name",
+							 iolab_json_text(h->target[i].name), "size",
 							 (json_int_t)h->target[i].size));
 	for (unsigned i = 0; i < 64; i++)
 		if (s->size_hist[i])
@@ -238,9 +242,10 @@ static json_t *info_json(const char *path, const struct iolab_trace_format *fmt,
 		     ? json_pack("{s:f, s:i}", "mean", trace_stats_qd_mean(s), "max", (int)s->qd_max)
 		     : json_null();
 	json_t *root = json_pack(
-		"{s:s, s:s, s:s, s:I, s:b, s:o, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:I, s:I, s:f, s:o, s:f,"
+		"{s:o, s:s, s:o, s:I, s:b, s:o, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:I, s:I, s:f, s:o, s:f,"
 		" s:{s:f, s:f, s:f}, s:I, s:I, s:f, s:s, s:o}",
-		"file", path, "format", fmt ? fmt->name : "iot", "source", h->source,
+		"file", iolab_json_text(path), "format", fmt ? fmt->name : "iot", "source",
+		iolab_json_text(h->source),
 		"start_unix_ns", (json_int_t)h->start_unix_ns, "completions", h->completions,
 		"targets", targets, "requests", (json_int_t)s->n, "skipped", (json_int_t)skipped,
 		"ops", "read", (json_int_t)s->ops[0], "write", (json_int_t)s->ops[1],
@@ -478,6 +483,12 @@ static int run_convert(struct convert_opts *o)
 	struct iolab_trace_reader *r;
 	if (iolab_trace_open(o->in, o->from, o->flags, &r, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	/* A file's header names all its targets; standard input's may grow while it is read. */
+	if (strcmp(o->in, "-") &&
+	    iolab_trace_xform_check_target(&o->x, iolab_trace_header(r), "--target", &err)) {
+		iolab_trace_close(r);
+		return cli_errorf(EXIT_USAGE, "%s: %s", o->in, err.msg);
+	}
 	if (o->x.fit_size && !o->x.wrap && scale_from(o, iolab_trace_header(r), &err)) {
 		iolab_trace_close(r);
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
@@ -491,6 +502,10 @@ static int run_convert(struct convert_opts *o)
 	}
 	uint64_t kept = 0, n = 0;
 	int status = convert_records(o, r, &out, &kept, &n);
+	if (status == EXIT_OK &&
+	    iolab_trace_xform_check_target(&o->x, iolab_trace_header(r), "--target", &err))
+		status = cli_errorf(EXIT_USAGE, "%s: %s", strcmp(o->in, "-") ? o->in : "standard input",
+				    err.msg);
 	uint64_t skipped = iolab_trace_skipped(r);
 	iolab_trace_close(r);
 	if (status != EXIT_OK) {
@@ -582,11 +597,11 @@ static const struct {
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2) {
-		help_trace();
+		help_trace(stderr);
 		return EXIT_USAGE;
 	}
 	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
-		help_trace();
+		help_trace(stdout);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)

@@ -5,11 +5,13 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "iolab/cluster.h"
 #include "iolab/outfile.h"
+#include "iolab/utf8.h"
 
 static const struct {
 	const char *name;
@@ -45,9 +47,16 @@ int cli_errorf(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	char *text = NULL;
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	/* What came from outside (a file name, a line of a file) may hold bytes that are not UTF-8,
+	 * or control characters that a terminal would obey: shown as \xNN (utf8.h). */
+	char *shown = n >= 0 ? iolab_utf8_escape_dup(text) : NULL;
+	snprintf(last_error, sizeof(last_error), "%s", shown ? shown : n >= 0 ? text : fmt);
 	fprintf(stderr, "iolab: %s\n", last_error);
+	free(shown);
+	free(text);
 	return status;
 }
 

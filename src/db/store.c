@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "iolab/outfile.h"
+#include "iolab/parse.h"
 #include "iolab/store.h"
 
 struct iolab_store {
@@ -527,19 +528,17 @@ static int by_label(struct iolab_store *s, const char *key, int64_t *id, struct 
 
 int iolab_store_find(struct iolab_store *s, const char *key, int64_t *id, struct iolab_err *err)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(key, &end, 10);
-	if (*key && !*end && !errno && v > 0) {
+	uint64_t v; /* an id is digits alone (" 5" and "+5" are labels), as the CLI reads numbers */
+	if (!iolab_parse_uint("id", key, 1, INT64_MAX, &v, NULL)) {
 		sqlite3_stmt *st;
 		int rc = prepare(s, "SELECT id FROM runs WHERE id = ?", &st, err);
 		if (rc)
 			return rc;
-		sqlite3_bind_int64(st, 1, v);
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)v);
 		bool found = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 		if (found) {
-			*id = v;
+			*id = (int64_t)v;
 			return 0;
 		}
 	}

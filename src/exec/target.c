@@ -19,6 +19,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "iolab/parse.h"
 #include "iolab/prng.h"
 #include "iolab/target.h"
 
@@ -183,9 +184,10 @@ static int check_room(const char *path, uint64_t have, uint64_t want, struct iol
 	if (statvfs(dir, &sv) < 0)
 		return 0; /* cannot tell: the write itself reports ENOSPC */
 	uint64_t room = (uint64_t)sv.f_bavail * sv.f_frsize;
+	char w[32], r[32];
 	if (want - have > room)
-		return iolab_errf(err, ENOSPC, "%s: --size %.2f GiB does not fit: its file system has "
-				  "%.2f GiB free", path, (double)want / (1ull << 30), (double)room / (1ull << 30));
+		return iolab_errf(err, ENOSPC, "%s: --size %s does not fit: its file system has %s free",
+				  path, iolab_fmt_size(want, w, sizeof(w)), iolab_fmt_size(room, r, sizeof(r)));
 	return 0;
 }
 
@@ -303,6 +305,11 @@ static int open_blockdev(struct iolab_target *t, const char *path, const struct 
 			 const struct iolab_target_opts *o, struct iolab_err *err)
 {
 	t->blockdev = true;
+	char sz[32];
+	if (o->size)
+		return iolab_errf(err, EINVAL, "%s: is a block device: --size %s makes a scratch file, "
+				  "and a device has its own size (--length SIZE uses part of it)", path,
+				  iolab_fmt_size(o->size, sz, sizeof(sz)));
 	if (o->write && !o->force)
 		return iolab_errf(err, EPERM,
 				  "%s: is a block device; writing to it destroys its data and needs --force",
@@ -372,10 +379,19 @@ static int open_file(struct iolab_target *t, const char *path, const struct stat
 		return fail_open(t, iolab_errf(err, EPERM, "%s: exists and was not created by iolab; "
 					       "writing to it needs --force", path));
 	uint64_t size = (uint64_t)fst.st_size;
+	char sz[32], have[32];
+	if (o->size && o->size < size)
+		return fail_open(t, iolab_errf(err, EINVAL, "%s: exists and is %s, larger than --size "
+					       "%s: --size only creates or grows a scratch file (--length "
+					       "SIZE uses part of it)", path,
+					       iolab_fmt_size(size, have, sizeof(have)),
+					       iolab_fmt_size(o->size, sz, sizeof(sz))));
 	if (o->size > size) {
 		if (!ours)
-			return fail_open(t, iolab_errf(err, EINVAL, "%s: is %" PRIu64 " bytes, smaller "
-						       "than --size %" PRIu64, path, size, o->size));
+			return fail_open(t, iolab_errf(err, EINVAL, "%s: is %s, smaller than --size %s, "
+						       "and iolab did not create it: it is never grown",
+						       path, iolab_fmt_size(size, have, sizeof(have)),
+						       iolab_fmt_size(o->size, sz, sizeof(sz))));
 		int rc = grow_scratch(fd, path, size, o->size, o->write, o, err);
 		if (rc)
 			return fail_open(t, rc);

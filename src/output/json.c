@@ -8,7 +8,20 @@
 
 #include "iolab/device_info.h"
 #include "iolab/host_queue.h"
+#include "iolab/utf8.h"
 #include "output_common.h"
+
+json_t *iolab_json_text(const char *s)
+{
+	if (!s)
+		return json_null();
+	if (iolab_utf8_clean(s))
+		return json_string(s);
+	char *e = iolab_utf8_escape_dup(s);
+	json_t *j = e ? json_string(e) : NULL;
+	free(e);
+	return j;
+}
 
 static json_t *lat_obj(const struct iolab_hist *h)
 {
@@ -111,8 +124,8 @@ static json_t *ranks_arr(const struct iolab_point *p)
 	json_t *a = json_array();
 	for (unsigned i = 0; i < p->nranks; i++) {
 		const struct iolab_rank_result *r = &p->ranks[i];
-		json_array_append_new(a, json_pack("{s:i,s:s,s:f,s:f,s:I,s:I,s:f,s:o,s:o,s:f,s:f}",
-			"rank", r->rank, "host", r->host, "iops", r->iops, "mb_per_s", r->mbps, "ios",
+		json_array_append_new(a, json_pack("{s:i,s:o,s:f,s:f,s:I,s:I,s:f,s:o,s:o,s:f,s:f}",
+			"rank", r->rank, "host", iolab_json_text(r->host), "iops", r->iops, "mb_per_s", r->mbps, "ios",
 			(json_int_t)r->ios, "bytes", (json_int_t)r->bytes, "seconds", r->seconds,
 			"lat_us", lat_obj(&r->lat), "lat_hist", hist_obj(&r->lat), "clock_offset_us",
 			r->clock_offset_ns / 1e3, "clock_error_us", r->clock_error_ns / 1e3));
@@ -216,8 +229,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	point_all(p, all);
 	json_t *o = json_object();
 	if (p->run && *p->run)
-		json_object_set_new(o, "run", json_string(p->run));
-	json_object_set_new(o, "pattern", json_string(p->pattern));
+		json_object_set_new(o, "run", iolab_json_text(p->run));
+	json_object_set_new(o, "pattern", iolab_json_text(p->pattern));
 	json_object_set_new(o, "qd", json_integer(p->qd));
 	load_fields(o, p);
 	json_object_set_new(o, "replay", replay_obj(p));
@@ -227,7 +240,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
 	json_object_set_new(o, "workers", json_integer(p->workers));
 	json_object_set_new(o, "engine", json_string(p->engine));
-	json_object_set_new(o, "model", p->model ? json_string(p->model) : json_null());
+	json_object_set_new(o, "model", iolab_json_text(p->model));
 	json_object_set_new(o, "host_scheduler", p->host_sched >= 0
 			    ? json_string(iolab_host_sched_name((enum iolab_host_sched)p->host_sched))
 			    : json_null());
@@ -296,8 +309,8 @@ static json_t *point_obj(const struct iolab_point *p)
 		struct comp_figures f;
 		comp_figures(&p->comp[i], &f);
 		const struct iolab_comp_report *c = &p->comp[i];
-		json_t *o = json_pack("{s:s,s:s,s:f,s:I,s:I,s:f,s:o,s:f}", "name", c->name, "kind",
-			c->kind, "utilization", f.utilization, "ios", (json_int_t)c->ios, "bytes",
+		json_t *o = json_pack("{s:o,s:s,s:f,s:I,s:I,s:f,s:o,s:f}", "name", iolab_json_text(c->name),
+			"kind", c->kind, "utilization", f.utilization, "ios", (json_int_t)c->ios, "bytes",
 			(json_int_t)c->bytes, "mean_queue", f.mean_queue, "rated_mb_s",
 			c->rated_mb_s > 0 ? json_real(c->rated_mb_s) : json_null(), "achieved_mb_s",
 			f.achieved_mb_s);
@@ -307,8 +320,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	}
 	json_object_set_new(o, "components", comps);
 	const struct iolab_comp_report *b = bottleneck(p), *top = busiest(p);
-	json_object_set_new(o, "bottleneck", b ? json_string(b->name) : json_null());
-	json_object_set_new(o, "busiest", top ? json_string(top->name) : json_null());
+	json_object_set_new(o, "bottleneck", iolab_json_text(b ? b->name : NULL));
+	json_object_set_new(o, "busiest", iolab_json_text(top ? top->name : NULL));
 	json_object_set_new(o, "limited_by", !top ? json_null() : json_string(b ? "part" : "load"));
 	json_object_set_new(o, "rebuild", rebuild_obj(point_rebuild(p)));
 	json_object_set_new(o, "verify", verify_obj(&p->verify));
@@ -317,7 +330,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "faults_injected", faults_obj(p));
 	json_t *w = json_array();
 	for (unsigned i = 0; i < p->nwarn; i++)
-		json_array_append_new(w, json_string(p->warn[i]));
+		json_array_append_new(w, iolab_json_text(p->warn[i]));
 	json_object_set_new(o, "warnings", w);
 	free(all);
 	return o;
@@ -333,7 +346,8 @@ static json_t *spec_obj(const struct iolab_spec *s)
 						       "random_pct", l->random_pct, "align",
 						       (json_int_t)(l->align ? l->align : l->size)));
 	}
-	return json_pack("{s:s,s:b,s:o}", "name", s->name, "copy", s->copy, "lines", lines);
+	return json_pack("{s:o,s:b,s:o}", "name", iolab_json_text(s->name), "copy", s->copy, "lines",
+			 lines);
 }
 
 static json_t *uint_list(const unsigned *v, unsigned n)
@@ -346,8 +360,9 @@ static json_t *uint_list(const unsigned *v, unsigned n)
 
 static json_t *link_obj(const struct iolab_link_type *t)
 {
-	return json_pack("{s:s,s:f,s:f,s:f}", "type", t->name, "rated_mb_s", t->rated_mb_s,
-			 "efficiency", t->efficiency, "overhead_us", (double)t->overhead_ns / 1e3);
+	return json_pack("{s:o,s:f,s:f,s:f}", "type", iolab_json_text(t->name), "rated_mb_s",
+			 t->rated_mb_s, "efficiency", t->efficiency, "overhead_us",
+			 (double)t->overhead_ns / 1e3);
 }
 
 /* The simulated path's parts the command line set (a subsystem file: its name). */
@@ -361,7 +376,7 @@ static json_t *path_obj(const struct iolab_config *c)
 	for (unsigned i = 0; i < c->nwp; i++)
 		json_array_append_new(wp, json_string(iolab_write_policy_name(c->write_policy[i])));
 	return json_pack("{s:o,s:o,s:i,s:o,s:i,s:{s:f,s:o,s:o,s:b,s:s},s:o}",
-		"config", c->subsys ? json_string(c->model_name) : json_null(),
+		"config", iolab_json_text(c->subsys ? c->model_name : NULL),
 		"channel", c->has_channel ? link_obj(&c->channel) : json_null(),
 		"channels", c->channels,
 		"bus", c->has_bus ? link_obj(&c->bus) : json_null(),
@@ -376,10 +391,10 @@ static json_t *config_obj(const struct iolab_config *c)
 {
 	json_t *o = json_object();
 	if (*c->name)
-		json_object_set_new(o, "name", json_string(c->name));
+		json_object_set_new(o, "name", iolab_json_text(c->name));
 	json_t *t = json_array();
 	for (unsigned i = 0; i < c->ntargets; i++)
-		json_array_append_new(t, json_string(c->target[i]));
+		json_array_append_new(t, iolab_json_text(c->target[i]));
 	json_object_set_new(o, "targets", t);
 	json_object_set_new(o, "size", json_integer((json_int_t)c->size));
 	json_object_set_new(o, "offset", json_integer((json_int_t)c->offset));
@@ -411,7 +426,7 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
-	json_object_set_new(o, "model", c->model_name ? json_string(c->model_name) : json_null());
+	json_object_set_new(o, "model", iolab_json_text(c->model_name));
 	json_t *hs = json_array();
 	for (unsigned i = 0; i < c->nhost; i++)
 		json_array_append_new(hs, json_string(iolab_host_sched_name((enum iolab_host_sched)c->host_sched[i])));
@@ -472,9 +487,9 @@ static json_t *devices_obj(const struct iolab_report *rep)
 			const char *path = rep->config[i]->target[t];
 			struct iolab_device_info d;
 			bool found = iolab_device_info(path, &d);
-#define STR_OR_NULL(s) (found && (s)[0] ? json_string(s) : json_null())
+#define STR_OR_NULL(s) iolab_json_text(found && (s)[0] ? (s) : NULL)
 			json_array_append_new(a, json_pack(
-				"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "target", path, "disk",
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "target", iolab_json_text(path), "disk",
 				STR_OR_NULL(d.disk), "model", STR_OR_NULL(d.model), "firmware",
 				STR_OR_NULL(d.firmware), "backing_file", STR_OR_NULL(d.backing),
 				"size_bytes", found ? json_integer((json_int_t)d.size_bytes) : json_null(),
@@ -495,7 +510,7 @@ int iolab_output_json(FILE *f, const struct iolab_report *rep, const struct iola
 	for (unsigned i = 0; i < r->n; i++)
 		json_array_append_new(points, point_obj(&r->point[i]));
 	json_t *root = json_pack("{s:s,s:s,s:{s:o,s:o,s:I},s:o,s:b}", "iolab", IOLAB_VERSION, "command",
-				 rep->command, "config", "job", rep->job ? json_string(rep->job) : json_null(),
+				 rep->command, "config", "job", iolab_json_text(rep->job),
 				 "runs", runs, "precondition_bytes", (json_int_t)r->precondition_bytes, "points", points, "interrupted", r->interrupted);
 	if (root) {
 		json_object_set_new(root, "price_usd", rep->price_usd > 0 ? json_real(rep->price_usd)

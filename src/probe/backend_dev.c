@@ -1,7 +1,8 @@
-/* backend_dev.c: the probe's real drive (probe.h): a block device or file opened with O_DIRECT
- * through the target rules of target.h (writes need force; a mounted or busy device is
- * refused). One request is a pread or pwrite timed with clock_gettime(CLOCK_MONOTONIC);
- * several at once go through an io_uring and each completion is stamped as it is reaped. */
+/* backend_dev.c: the probe's real drive (probe.h): a block device (never a file: its blocks lie
+ * where its file system put them) opened with O_DIRECT through the target rules of target.h
+ * (writes need force; a mounted or busy device is refused). One request is a pread or pwrite
+ * timed with clock_gettime(CLOCK_MONOTONIC); several at once go through an io_uring and each
+ * completion is stamped as it is reaped. */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
@@ -166,6 +167,13 @@ int iolab_probe_backend_dev(struct iolab_probe_backend *b, const char *path, boo
 	struct stat st;
 	if (stat(path, &st)) /* probing measures what is there: never a new scratch file */
 		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	/* A file's blocks lie where its file system put them, so the latencies of its offsets
+	 * show no drive's geometry: a verdict on one would be about the file system. */
+	if (!S_ISBLK(st.st_mode))
+		return iolab_errf(err, EINVAL, "%s: is %s, not a block device: probe measures a drive "
+				  "through its device (for a file, a loop device over it: losetup -f "
+				  "--show FILE)", path, S_ISREG(st.st_mode) ? "a regular file"
+				  : S_ISDIR(st.st_mode) ? "a directory" : "a special file");
 	struct dev_priv *s = calloc(1, sizeof(*s));
 	if (!s)
 		return iolab_errf(err, ENOMEM, "%s: out of memory", path);

@@ -11,15 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "iolab/output.h"
 #include "iolab/report.h"
 
 extern const unsigned char iolab_report_chartjs[], iolab_report_report_js[], iolab_report_report_css[];
 extern const size_t iolab_report_chartjs_len, iolab_report_report_js_len, iolab_report_report_css_len;
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
 
 static json_t *run_data(const struct iolab_report_run *run)
 {
@@ -27,9 +23,9 @@ static json_t *run_data(const struct iolab_report_run *run)
 	if (!o)
 		return NULL;
 	if (json_object_set_new(o, "id", json_integer(run->id)) ||
-	    json_object_set_new(o, "label", str_or_null(run->label)) ||
-	    json_object_set_new(o, "time", str_or_null(run->time)) ||
-	    json_object_set_new(o, "command_line", str_or_null(run->command_line)) ||
+	    json_object_set_new(o, "label", iolab_json_text(run->label)) ||
+	    json_object_set_new(o, "time", iolab_json_text(run->time)) ||
+	    json_object_set_new(o, "command_line", iolab_json_text(run->command_line)) ||
 	    json_object_set(o, "doc", (json_t *)run->doc)) {
 		json_decref(o);
 		return NULL;
@@ -52,7 +48,7 @@ int iolab_report_data(const struct iolab_html_report *r, json_t **out, struct io
 	json_t *d = json_object(), *runs = json_array();
 	bool ok = d && runs && !json_object_set_new(d, "iolab_report", json_integer(1)) &&
 		  !json_object_set_new(d, "iolab", json_string(IOLAB_VERSION)) &&
-		  !json_object_set_new(d, "title", json_string(r->title ? r->title : "iolab report")) &&
+		  !json_object_set_new(d, "title", iolab_json_text(r->title ? r->title : "iolab report")) &&
 		  !json_object_set_new(d, "generated", json_string(now)) &&
 		  !json_object_set(d, "runs", runs);
 	for (size_t i = 0; ok && i < r->nruns; i++) {

@@ -21,7 +21,8 @@ struct parser {
 	struct iolab_err *err;
 	bool simulated;    /* read for `iolab sim`: options for real targets are errors */
 	unsigned pattern_line[IOLAB_PATTERNS_MAX]; /* where each [pattern] starts */
-	unsigned given_line[64]; /* by option index: the line that set it in this section, or 0 */
+	unsigned *given_line; /* by option index (every option of the table): the line that set it
+				 in this section, or 0 */
 };
 
 static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
@@ -51,7 +52,7 @@ static int section(struct parser *p, char *hdr)
 	if (*name)
 		*name++ = 0;
 	name = iolab_trim(name);
-	memset(p->given_line, 0, sizeof(p->given_line));
+	memset(p->given_line, 0, iolab_option_count() * sizeof(*p->given_line));
 	if (!strcmp(kind, "global")) {
 		if (*name)
 			return fail(p, "[global] takes no name", NULL, NULL);
@@ -151,7 +152,7 @@ static int option_index(const char *name)
 static int check_given(struct parser *p, const char *key)
 {
 	int i = option_index(key);
-	if (i < 0 || i >= 64)
+	if (i < 0)
 		return 0; /* unknown: iolab_config_set says so */
 	char line[16];
 	if (p->given_line[i] && !iolab_option_repeatable(key)) {
@@ -161,7 +162,7 @@ static int check_given(struct parser *p, const char *key)
 	}
 	const char *other = iolab_option_excludes(key);
 	int j = other ? option_index(other) : -1;
-	if (j >= 0 && j < 64 && p->given_line[j])
+	if (j >= 0 && p->given_line[j])
 		return iolab_errf(p->err, EINVAL, "%s:%u: field '%s': cannot be used with '%s' (line %u)",
 				  p->name, p->line, key, other, p->given_line[j]);
 	if (p->simulated && !iolab_option_simulated(key))
@@ -206,10 +207,14 @@ int iolab_job_parse(const char *name, const char *text, bool simulated, struct i
 {
 	memset(job, 0, sizeof(*job));
 	struct parser *p = calloc(1, sizeof(*p));
-	if (!p) {
+	unsigned *given = calloc(iolab_option_count(), sizeof(*given));
+	if (!p || !given) {
+		free(p);
+		free(given);
 		iolab_job_free(job);
 		return iolab_errf(err, ENOMEM, "%s: out of memory", name);
 	}
+	p->given_line = given;
 	p->name = name;
 	p->job = job;
 	p->err = err;
@@ -256,6 +261,7 @@ int iolab_job_parse(const char *name, const char *text, bool simulated, struct i
 		if (rc)
 			iolab_err_prefix(err, "%s:%u", name, p->pattern_line[i]);
 	}
+	free(p->given_line);
 	free(p);
 	if (rc)
 		iolab_job_free(job);

@@ -101,6 +101,11 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 	if (rc)
 		return rc;
 	const struct iolab_trace_header *h = iolab_trace_header(rd);
+	if ((rc = iolab_trace_xform_check_target(&r->xform, h, "--trace-target", err))) {
+		iolab_trace_close(rd);
+		iolab_err_prefix(err, "%s", r->path);
+		return rc;
+	}
 	s->ntargets = h->ntargets;
 	uint64_t extent[IOLAB_TRACE_TARGETS_MAX] = {0};
 	struct iolab_trace_rec rec;

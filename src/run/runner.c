@@ -265,6 +265,39 @@ static int shape_point(const struct iolab_config *c, const struct point_params *
 	return iolab_subsys_shape(&sh, desc, err);
 }
 
+/* The length of the region that --offset with --length or --stroke (else to the end) leaves of
+ * something of size bytes that what names (a target's path). Refuses a region that starts at
+ * or past the end (it would be empty), ends beyond it, or would end past 2^64 bytes. */
+static int region_len(const struct iolab_config *c, const char *what, uint64_t size, uint64_t *len,
+		      struct iolab_err *err)
+{
+	char sz[32];
+	iolab_fmt_size(size, sz, sizeof(sz));
+	if (c->length && c->offset > UINT64_MAX - c->length)
+		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " + --length %" PRIu64 ": the region "
+				  "would end beyond 2^64 bytes", c->offset, c->length);
+	if (c->offset >= size)
+		return iolab_errf(err, EINVAL, "%s: --offset %" PRIu64 " is %s its end (it is %" PRIu64
+				  " bytes, %s): the region would be empty", what, c->offset,
+				  c->offset == size ? "at" : "beyond", size, sz);
+	uint64_t n = c->length ? c->length : c->stroke_pct ? size / 100 * c->stroke_pct
+		     : size - c->offset;
+	if (!n)
+		return iolab_errf(err, EINVAL, "%s: --stroke %u%% of its %" PRIu64 " bytes is empty",
+				  what, c->stroke_pct, size);
+	if (n > size - c->offset) {
+		char by[64];
+		if (c->length)
+			snprintf(by, sizeof(by), "--length %" PRIu64, n);
+		else
+			snprintf(by, sizeof(by), "--stroke %u%%: %" PRIu64 " bytes", c->stroke_pct, n);
+		return iolab_errf(err, EINVAL, "%s: the region (--offset %" PRIu64 " + %s) ends beyond "
+				  "its end (it is %" PRIu64 " bytes, %s)", what, c->offset, by, size, sz);
+	}
+	*len = n;
+	return 0;
+}
+
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
  * by default), a simulated drive's capacity, or a volume's (its drives' together). */
 static int virtual_region(const struct iolab_config *c, const struct point_params *pp,
@@ -277,13 +310,11 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 		size = iolab_subsys_bytes(env->desc);
 	else if (!pp && c->engine == &iolab_engine_sim)
 		return 0; /* each point's path is checked with the point */
-	if (c->offset + (c->length ? c->length : 1) > size)
-		return iolab_errf(err, EINVAL, "the region (offset %" PRIu64 " + length %" PRIu64
-				  ") is larger than the %" PRIu64 " bytes addressed", c->offset,
-				  c->length, size);
+	int rc = region_len(c, env->desc ? "the simulated path" : "the null engine's region", size,
+			    &env->region[0].len, err);
+	if (rc)
+		return rc;
 	env->region[0].start = c->offset;
-	env->region[0].len = c->length ? c->length
-			     : c->stroke_pct ? size / 100 * c->stroke_pct : size - c->offset;
 	env->working_set = env->region[0].len;
 	return 0;
 }
@@ -346,31 +377,16 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		env->n++;
 		struct iolab_target *t = &env->tgt[i];
 		env->fds[i] = t->fd;
-		uint64_t len = c->length ? c->length
-			       : c->stroke_pct ? t->size / 100 * c->stroke_pct
-			       : (t->size > c->offset ? t->size - c->offset : 0);
-		if (c->offset + len > t->size || len == 0) {
+		uint64_t len;
+		if ((rc = region_len(c, t->path, t->size, &len, err))) {
 			close_env(env, true);
-			return iolab_errf(err, EINVAL,
-					  "%s: is %" PRIu64 " bytes, smaller than the region (offset %" PRIu64
-					  " + length %" PRIu64 ")",
-					  t->path, t->size, c->offset, len);
+			return rc;
 		}
 		env->region[i] = (struct iolab_region){.start = c->offset, .len = len};
 		scale_split(c, &env->region[i]);
 		env->working_set += env->region[i].len;
 	}
 	return 0;
-}
-
-/* "8.0 MiB", "64.00 GiB": a byte count for a message. */
-static const char *human_bytes(double b, char *buf, size_t n)
-{
-	if (b >= 1 << 30)
-		snprintf(buf, n, "%.2f GiB", b / (1 << 30));
-	else
-		snprintf(buf, n, "%.1f MiB", b / (1 << 20));
-	return buf;
 }
 
 /* The default --mem-limit: half of the machine's memory. */
@@ -414,9 +430,9 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 	return 0;
 }
 
-/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, the
- * I/O buffers (workers x queue depth x largest transfer) must fit the memory limit, and libaio's
- * contexts (workers x queue depth events) the system's AIO budget. */
+/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
+ * libaio's contexts (workers x queue depth events) fit the system's AIO budget (its memory:
+ * check_memory). */
 static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 			 struct iolab_err *err)
 {
@@ -440,18 +456,6 @@ static int check_request(const struct iolab_config *c, unsigned k, const struct 
 				  "(lower --qd or --workers, or raise fs.aio-max-nr)", k + 1, aio_need,
 				  pp->workers, qd, aio_max > aio_used ? aio_max - aio_used : 0, aio_max,
 				  aio_used);
-	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
-	unsigned __int128 need = (unsigned __int128)buf * qd * pp->workers;
-	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
-	if (need <= limit)
-		return 0;
-	char n[32], l[32], b[32];
-	return iolab_errf(err, ENOMEM, "point %u needs %s of I/O buffers (%u workers x queue depth %u "
-			  "x %s), more than the %s %s", k + 1, human_bytes((double)need, n, sizeof(n)),
-			  pp->workers, qd, human_bytes((double)buf, b, sizeof(b)),
-			  human_bytes((double)limit, l, sizeof(l)),
-			  c->mem_limit ? "that --mem-limit allows"
-				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
 	return 0;
 }
 
@@ -481,24 +485,32 @@ static int check_sectors(const struct iolab_config *c, const struct iolab_subsys
 
 /* Checks all the memory a point can take against the limit before anything is allocated: the
  * I/O buffers, the per-second series of a --time over an hour (16 bytes a second in each
- * worker, and the point's copy), and a simulated path's controller caches (the records of the lines in
- * use, at most as many as cover the volume). The refusal names the largest part's option. */
+ * worker, and the point's copy), a simulated path's controller caches (the records of the lines
+ * in use, at most as many as cover the volume) and the run's verify state (verify_bytes: a word
+ * per 4 KiB block of the region, known once the targets are open). The refusal names the
+ * largest part and the options that size it. */
 static int check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
-			const struct iolab_subsys *desc, struct iolab_err *err)
+			const struct iolab_subsys *desc, uint64_t verify_bytes, struct iolab_err *err)
 {
 	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
+	unsigned qd = slots_of(c, pp);
 	/* series of an hour or less are a point's fixed cost (the worker sets them up anyway) */
 	double secs = c->time_ns > 3600 * 1e9 ? (double)c->time_ns / 1e9 + 2 : 0;
-	double part[3] = {(double)buf * slots_of(c, pp) * pp->workers,
+	double part[4] = {(double)buf * qd * pp->workers,
 			  secs * 2 * sizeof(uint64_t) * (pp->workers + 1),
-			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0};
+			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0, (double)verify_bytes};
 	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
-	double need = part[0] + part[1] + part[2];
+	double need = part[0] + part[1] + part[2] + part[3];
 	if (need <= (double)limit)
 		return 0;
-	unsigned big = part[2] >= part[1] && part[2] >= part[0] ? 2 : part[1] >= part[0] ? 1 : 0;
-	char n[32], l[32], b[32], what[160];
-	if (big == 2 && c->subsys)
+	unsigned big = 0;
+	for (unsigned i = 1; i < 4; i++)
+		big = part[i] > part[big] ? i : big;
+	char n[32], l[32], b[32], what[200];
+	if (big == 3)
+		snprintf(what, sizeof(what), "the verify state of the region (--verify: 8 bytes for "
+			 "each of its %" PRIu64 " blocks of 4 KiB)", verify_bytes / 8);
+	else if (big == 2 && c->subsys)
 		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
 			 "%s)", c->model_name);
 	else if (big == 2)
@@ -508,18 +520,21 @@ static int check_memory(const struct iolab_config *c, unsigned k, const struct p
 		snprintf(what, sizeof(what), "the per-second series of --time %.6g s (16 bytes a second "
 			 "for each worker and the point)", (double)c->time_ns / 1e9);
 	else
-		snprintf(what, sizeof(what), "the I/O buffers (--workers x --qd x the largest transfer)");
-	return iolab_errf(err, ENOMEM, "point %u needs %s of memory, %s of it for %s: "
-			  "more than the %s %s", k + 1,
-			  iolab_fmt_size(need < 1.8e19 ? (uint64_t)need : UINT64_MAX, n, sizeof(n)),
-			  iolab_fmt_size((uint64_t)part[big], b, sizeof(b)), what,
-			  iolab_fmt_size(limit, l, sizeof(l)),
+		snprintf(what, sizeof(what), "I/O buffers (%u workers x queue depth %u x %s)",
+			 pp->workers, qd, iolab_fmt_size(buf, b, sizeof(b)));
+	char of[48] = " of"; /* the part, or the whole and the part */
+	if (need > part[big])
+		snprintf(of, sizeof(of), " of memory, %s of it for", iolab_fmt_size((uint64_t)part[big],
+										   b, sizeof(b)));
+	return iolab_errf(err, ENOMEM, "point %u needs %s%s %s, more than the %s %s", k + 1,
+			  iolab_fmt_size(need < 1.8e19 ? (uint64_t)need : UINT64_MAX, n, sizeof(n)), of,
+			  what, iolab_fmt_size(limit, l, sizeof(l)),
 			  c->mem_limit ? "that --mem-limit allows"
 				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
 }
 
 /* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
-static int check_point(const struct iolab_config *c, const struct run_env *env,
+static int check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
 		       const struct point_params *pp, struct iolab_err *err)
 {
 	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
@@ -530,17 +545,10 @@ static int check_point(const struct iolab_config *c, const struct run_env *env,
 		if (rc)
 			return rc;
 		/* the blocks' words (verify_run.h) beside the buffers, within the memory limit */
-		uint64_t need = !c->verify_only || *c->verify_journal
-				? verify_state_bytes(env->region, env->n) : 0;
-		uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
-		char n[32], l[32];
-		if (need > limit)
-			return iolab_errf(err, ENOMEM, "--verify: the state of the region's %" PRIu64
-					  " blocks needs %s, more than the %s %s", need / 8,
-					  human_bytes((double)need, n, sizeof(n)),
-					  human_bytes((double)limit, l, sizeof(l)),
-					  c->mem_limit ? "that --mem-limit allows"
-						       : "allowed (half of the machine's memory; --mem-limit SIZE)");
+		uint64_t state = !c->verify_only || *c->verify_journal
+				 ? verify_state_bytes(env->region, env->n) : 0;
+		if ((rc = check_memory(c, k, pp, env->desc, state, err)))
+			return rc;
 	}
 	if (env->desc)
 		return check_sectors(c, env->desc, pp, err);
@@ -1487,7 +1495,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		if (!rc && desc)
 			rc = shape_point(c, &pp, desc, err);
 		if (!rc)
-			rc = check_memory(c, k, &pp, desc, err);
+			rc = check_memory(c, k, &pp, desc, 0, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
@@ -1513,7 +1521,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
 		}
 		if (!rc)
-			rc = check_point(c, env, &pp, err);
+			rc = check_point(c, env, k, &pp, err);
 		if (!rc && !rr) {
 			struct iolab_gen g;
 			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env->region, env->n, 0, 1, 0, err);

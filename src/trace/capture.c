@@ -31,6 +31,8 @@ struct pending {
 
 struct iolab_capture {
 	char dir[PATH_MAX];      /* the instance */
+	const char *root;        /* tracefs */
+	char device[PATH_MAX];
 	bool created;
 	bool mounted;            /* it mounted tracefs itself, and unmounts it at the end */
 	int pipe;                /* its trace_pipe, -1 */
@@ -237,6 +239,10 @@ static int setup_instance(struct iolab_capture *c, const char *root, struct iola
 		char rel[96];
 		snprintf(rel, sizeof(rel), "%s/filter", events[i]);
 		int rc = write_file(c, rel, filter);
+		if (rc == -ENOENT)
+			return iolab_errf(err, ENOENT, "trace record: tracefs at %s has no block events "
+					  "(%s): this kernel was built without the block tracepoints; check "
+					  "'ls %s/events/block'", root, events[i], root);
 		if (!rc) {
 			snprintf(rel, sizeof(rel), "%s/enable", events[i]);
 			rc = write_file(c, rel, "1");
@@ -284,8 +290,11 @@ int iolab_capture_start(const char *device, struct iolab_trace_header *h, struct
 	if (!rc && !root)
 		rc = iolab_errf(err, ENOENT, "trace record: no tracefs at /sys/kernel/tracing or "
 				"/sys/kernel/debug/tracing (mount -t tracefs nodev /sys/kernel/tracing)");
-	if (!rc)
+	if (!rc) {
+		c->root = root;
+		snprintf(c->device, sizeof(c->device), "%s", device);
 		rc = setup_instance(c, root, err);
+	}
 	if (rc) {
 		iolab_capture_end(c);
 		return rc;
@@ -442,6 +451,16 @@ int iolab_capture_run(struct iolab_capture *c, struct iolab_trace_writer *w, uin
 	while (!rc && c->n)
 		rc = emit_head(c, w, err);
 	c->st.lost = lost_events(c);
+	if (!rc && !c->st.issued && !c->st.completed && c->st.bad_lines)
+		rc = iolab_errf(err, ENODATA, "trace record: %s: none of the %llu lines of the block "
+				"tracepoints could be read, so no trace (a print format iolab does not "
+				"know: see %s/events/block/block_rq_issue/format)", c->device,
+				(unsigned long long)c->st.bad_lines, c->root);
+	else if (!rc && !c->st.issued && !c->st.completed)
+		rc = iolab_errf(err, ENODATA, "trace record: %s: no block request seen in %.1f s, so no "
+				"trace: nothing read or wrote the device then, or its block tracepoints "
+				"did not fire (check that %s/events/block/block_rq_issue exists and that "
+				"I/O reaches %s)", c->device, c->st.seconds, c->root, c->device);
 	return rc;
 }
 

@@ -35,8 +35,10 @@ static int ali_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			return fmt_bad(r, err, "opcode", col[1], "is not R or W");
 		if (!fmt_u64(col[2], UINT64_MAX, &off))
 			return fmt_bad(r, err, "offset", col[2], "is not a byte offset");
-		if (!fmt_u64(col[3], UINT32_MAX, &len) || off + len < off)
+		if (!fmt_u64(col[3], UINT32_MAX, &len))
 			return fmt_bad(r, err, "length", col[3], "is not a byte count");
+		if (off + len < off)
+			return fmt_bad(r, err, "length", col[3], FMT_BEYOND_2_64);
 		if (!fmt_u64(col[4], UINT64_MAX / 1000, &ts))
 			return fmt_bad(r, err, "timestamp", col[4], "is not a time in microseconds");
 		rc = fmt_target(r, a->h, "device_id", col[0], &rec->target, err);

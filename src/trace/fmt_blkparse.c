@@ -95,9 +95,10 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 	uint64_t sector = 0, count = 0;
 	if (sectors && !fmt_u64(col[7], UINT64_MAX / BLK_SECTOR, &sector))
 		return fmt_bad(r, err, "sector", col[7], "is not a sector number");
-	if (sectors && (!fmt_u64(col[9], UINT32_MAX, &count) ||
-			sector + count > UINT64_MAX / BLK_SECTOR))
+	if (sectors && !fmt_u64(col[9], UINT32_MAX, &count))
 		return fmt_bad(r, err, "sectors", col[9], "is not a sector count");
+	if (sectors && sector + count > UINT64_MAX / BLK_SECTOR)
+		return fmt_bad(r, err, "sectors", col[9], FMT_BEYOND_2_64);
 	uint16_t target;
 	int rc = fmt_target(r, b->h, "device", col[0], &target, err);
 	if (rc)

@@ -55,9 +55,10 @@ static int dsim_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec,
 			return fmt_bad(r, err, "device", col[1], "is not a device number");
 		if (!fmt_u64(col[2], UINT64_MAX / DISKSIM_BLOCK, &blk))
 			return fmt_bad(r, err, "block", col[2], "is not a block number");
-		if (!fmt_u64(col[3], UINT32_MAX / DISKSIM_BLOCK, &size) || size == 0 ||
-		    blk + size < blk || blk + size > UINT64_MAX / DISKSIM_BLOCK)
+		if (!fmt_u64(col[3], UINT32_MAX / DISKSIM_BLOCK, &size) || size == 0)
 			return fmt_bad(r, err, "size", col[3], "is not a block count (1 or more)");
+		if (blk + size < blk || blk + size > UINT64_MAX / DISKSIM_BLOCK)
+			return fmt_bad(r, err, "size", col[3], FMT_BEYOND_2_64);
 		if (!hex_flags(col[4], &flags))
 			return fmt_bad(r, err, "flags", col[4], "is not a hexadecimal bit field");
 		rc = fmt_target(r, d->h, "device", col[1], &rec->target, err);

@@ -80,8 +80,10 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 		uint64_t off, len;
 		if (!fmt_u64(col[at + 2], UINT64_MAX, &off))
 			return fmt_bad(r, err, "offset", col[at + 2], "is not a byte offset");
-		if (!fmt_u64(col[at + 3], UINT32_MAX, &len) || off + len < off)
+		if (!fmt_u64(col[at + 3], UINT32_MAX, &len))
 			return fmt_bad(r, err, "length", col[at + 3], "is not a byte count");
+		if (off + len < off && strcmp(act, "wait"))
+			return fmt_bad(r, err, "length", col[at + 3], FMT_BEYOND_2_64);
 		if (!strcmp(act, "wait")) {
 			if (io->version == 3)
 				return fmt_bad(r, err, "action", act, "is not allowed in version 3 "

@@ -36,9 +36,10 @@ static int mq_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, s
 			return fmt_bad(r, err, "device", col[1], "is not a device number");
 		if (!fmt_u64(col[2], UINT64_MAX / SECTOR, &lba))
 			return fmt_bad(r, err, "lba", col[2], "is not a sector number");
-		if (!fmt_u64(col[3], UINT32_MAX / SECTOR, &size) || size == 0 ||
-		    lba + size > UINT64_MAX / SECTOR)
+		if (!fmt_u64(col[3], UINT32_MAX / SECTOR, &size) || size == 0)
 			return fmt_bad(r, err, "sectors", col[3], "is not a sector count (1 or more)");
+		if (lba + size > UINT64_MAX / SECTOR)
+			return fmt_bad(r, err, "sectors", col[3], FMT_BEYOND_2_64);
 		if (!fmt_u64(col[4], 1, &type))
 			return fmt_bad(r, err, "type", col[4], "is not 1 (read) or 0 (write)");
 		rc = fmt_target(r, m->h, "device", col[1], &rec->target, err);

@@ -42,8 +42,10 @@ static int msr_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			return fmt_bad(r, err, "Type", col[3], "is not Read or Write");
 		if (!fmt_u64(col[4], UINT64_MAX, &off))
 			return fmt_bad(r, err, "Offset", col[4], "is not a byte offset");
-		if (!fmt_u64(col[5], UINT32_MAX, &size) || off + size < off)
+		if (!fmt_u64(col[5], UINT32_MAX, &size))
 			return fmt_bad(r, err, "Size", col[5], "is not a byte count");
+		if (off + size < off)
+			return fmt_bad(r, err, "Size", col[5], FMT_BEYOND_2_64);
 		if (!fmt_u64(col[6], UINT64_C(1) << 40, &resp))
 			return fmt_bad(r, err, "ResponseTime", col[6], "is not a time in 100 ns units");
 		char name[128];

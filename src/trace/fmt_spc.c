@@ -33,8 +33,10 @@ static int spc_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			return fmt_bad(r, err, "ASU", col[0], "is not a unit number");
 		if (!fmt_u64(col[1], UINT64_MAX >> 9, &lba))
 			return fmt_bad(r, err, "LBA", col[1], "is not a block number");
-		if (!fmt_u64(col[2], UINT32_MAX, &size) || (lba << 9) + size < (lba << 9))
+		if (!fmt_u64(col[2], UINT32_MAX, &size))
 			return fmt_bad(r, err, "Size", col[2], "is not a byte count");
+		if ((lba << 9) + size < (lba << 9))
+			return fmt_bad(r, err, "Size", col[2], FMT_BEYOND_2_64);
 		if (strcasecmp(col[3], "r") && strcasecmp(col[3], "w"))
 			return fmt_bad(r, err, "Opcode", col[3], "is not r or w");
 		if (!fmt_time(col[4], 1000000000, &rec->issue_ns))

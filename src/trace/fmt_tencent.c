@@ -42,7 +42,7 @@ static int tencent_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *r
 		if (!fmt_u64(col[4], UINT32_MAX, &vol))
 			return fmt_bad(r, err, "VolumeID", col[4], "is not a volume number");
 		if ((off << 9) + (size << 9) < (off << 9))
-			return fmt_bad(r, err, "Size", col[2], "reaches beyond 2^64 bytes");
+			return fmt_bad(r, err, "Size", col[2], FMT_BEYOND_2_64);
 		rc = fmt_target(r, t->h, "VolumeID", col[4], &rec->target, err);
 		if (rc)
 			return rc;

@@ -18,6 +18,8 @@
 int fmt_getline(struct iolab_trace_reader *r, FILE *f, char *buf, struct iolab_err *err);
 
 /* "FILE:LINE: field 'field': 'value' why" into err; returns -EINVAL. */
+/* The why of a length that is a fine number but, added to the offset, passes 2^64 bytes. */
+#define FMT_BEYOND_2_64 "makes the request end beyond 2^64 bytes (its offset + this length)"
 int fmt_bad(struct iolab_trace_reader *r, struct iolab_err *err, const char *field,
 	    const char *value, const char *why);
 /* "FILE:LINE: what" (a line-level error, no single field); returns -EINVAL. */

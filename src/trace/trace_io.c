@@ -7,9 +7,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "iolab/outfile.h"
+#include "iolab/textfile.h"
 #include "iolab/trace.h"
 #include "trace/trace_internal.h"
 
@@ -88,7 +89,8 @@ static int check_rec(const struct iolab_trace_header *h, const struct iolab_trac
 	return 0;
 }
 
-/* Opens path for reading: standard input for "-", otherwise only a regular file. */
+/* Opens path for reading: standard input for "-" (a pipe is read as a stream), otherwise only a
+ * regular file: a named FIFO is refused at once, not waited on (iolab_open_regular). */
 static int open_input(struct iolab_trace_reader *r, const char *path, struct iolab_err *err)
 {
 	if (!strcmp(path, "-")) {
@@ -98,15 +100,16 @@ static int open_input(struct iolab_trace_reader *r, const char *path, struct iol
 	}
 	snprintf(r->name, sizeof(r->name), "%s", path);
 	iolab_input_note(path);
-	r->f = fopen(path, "rb");
-	if (!r->f)
-		return iolab_errf(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	int fd = iolab_open_regular(path, "a trace is a file, or '-' for standard input", err);
+	if (fd < 0)
+		return fd;
+	r->f = fdopen(fd, "rb");
+	if (!r->f) {
+		int e = errno;
+		close(fd);
+		return iolab_errf(err, e, "%s: cannot open: %s", path, strerror(e));
+	}
 	r->own = true;
-	struct stat st;
-	if (fstat(fileno(r->f), &st))
-		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return iolab_errf(err, EINVAL, "%s: is not a regular file (a trace is a file or '-')", path);
 	setvbuf(r->f, NULL, _IOFBF, 1 << 16);
 	return 0;
 }

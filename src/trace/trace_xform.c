@@ -1,10 +1,12 @@
 /* trace_xform.c: the transforms of `iolab trace convert` and `iolab replay` applied to one record
  * (struct iolab_trace_xform, include/iolab/trace.h), in this order: the op and target filters,
  * the time slice (kept times become relative to its start), the offset clip (kept offsets become
- * relative to its start), the shift, scale or wrap to a size, the bound check, and the speed.
- * docs/trace-format.md says what each does at the edges. */
+ * relative to its start), the shift, scale or wrap to a size, the bound check, and the speed;
+ * and the check of the target filter against a trace's targets. docs/trace-format.md says what
+ * each does at the edges. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "iolab/trace.h"
 
@@ -98,4 +100,21 @@ int iolab_trace_xform_apply(const struct iolab_trace_xform *x, struct iolab_trac
 		}
 	}
 	return 1;
+}
+
+int iolab_trace_xform_check_target(const struct iolab_trace_xform *x,
+				   const struct iolab_trace_header *h, const char *option,
+				   struct iolab_err *err)
+{
+	if (x->target < 0 || (unsigned)x->target < h->ntargets)
+		return 0;
+	char names[320];
+	size_t len = 0;
+	for (unsigned i = 0; i < h->ntargets && len < sizeof(names); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%u (%s)", i ? ", " : "", i,
+					h->target[i].name);
+	if (len >= sizeof(names))
+		snprintf(names + sizeof(names) - 5, 5, "...");
+	return iolab_errf(err, EINVAL, "%s %d: the trace has %u target%s (counted from 0): %s", option,
+			  x->target, h->ntargets, h->ntargets == 1 ? "" : "s", names);
 }

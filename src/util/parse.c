@@ -211,16 +211,29 @@ int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, 
 
 const char *iolab_fmt_size(uint64_t b, char *buf, size_t bufsz)
 {
-	static const char suffix[] = "kmgtp";
-	unsigned i = 0;
+	static const char suffix[] = " kmgtp";
+	unsigned exact = 0, unit = 0;
 	uint64_t v = b;
-	while (v >= 1024 && v % 1024 == 0 && i < 5) {
+	while (v >= 1024 && v % 1024 == 0 && exact < 5) {
 		v /= 1024;
-		i++;
+		exact++;
 	}
-	if (i)
-		snprintf(buf, bufsz, "%" PRIu64 "%c", v, suffix[i - 1]);
-	else
-		snprintf(buf, bufsz, "%" PRIu64, v);
+	char text[48];
+	snprintf(text, sizeof(text), "%" PRIu64 "%.*s", v, exact ? 1 : 0, &suffix[exact]);
+	if (v >= 10000) { /* the largest unit, with the fewest decimals that still read back as b */
+		while (unit < 5 && b >> (10 * (unit + 1)))
+			unit++;
+		long double x = (long double)b / (long double)(UINT64_C(1) << (10 * unit));
+		for (int d = 1; d <= 18; d++) {
+			char t[48];
+			uint64_t back;
+			snprintf(t, sizeof(t), "%.*Lf%c", d, x, suffix[unit]);
+			if (!iolab_parse_size("", t, &back, NULL) && back == b) {
+				snprintf(text, sizeof(text), "%s", t);
+				break;
+			}
+		}
+	}
+	snprintf(buf, bufsz, "%s", text);
 	return buf;
 }

@@ -1,6 +1,6 @@
-/* textfile.c: whole-file reading of text inputs, and line trimming. Only regular files are
- * read: a FIFO would block until something writes to it, a device may never end. A UTF-8
- * byte-order mark (which some editors write) is skipped. */
+/* textfile.c: opening an input that must be a regular file, whole-file reading of text inputs,
+ * and line trimming. Only regular files are read: a FIFO would block until something writes to
+ * it, a device may never end. A UTF-8 byte-order mark (which some editors write) is skipped. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,9 +11,10 @@
 #include <unistd.h>
 
 #include "iolab/outfile.h"
+#include "iolab/parse.h"
 #include "iolab/textfile.h"
 
-int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
+int iolab_open_regular(const char *path, const char *what, struct iolab_err *err)
 {
 	iolab_input_note(path); /* never to be written over by an output (outfile.h) */
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
@@ -28,12 +29,22 @@ int iolab_read_text(const char *path, size_t max, const char *what, char **text,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return iolab_errf(err, EINVAL, "%s: is %s, not a regular file (%s is read whole)", path,
+		return iolab_errf(err, EINVAL, "%s: is %s, not a regular file (%s)", path,
 				  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
 				  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file",
 				  what);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int iolab_read_text(const char *path, size_t max, const char *what, char **text, struct iolab_err *err)
+{
+	char why[96];
+	snprintf(why, sizeof(why), "%s is read whole", what);
+	int fd = iolab_open_regular(path, why, err);
+	if (fd < 0)
+		return fd;
 	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		int e = errno;
@@ -59,10 +70,12 @@ int iolab_read_text(const char *path, size_t max, const char *what, char **text,
 		if (r == 0 || n > max)
 			break;
 	}
+	char most[32];
 	if (ferror(f))
 		rc = iolab_errf(err, EIO, "%s: read error", path);
 	else if (n > max)
-		rc = iolab_errf(err, EFBIG, "%s: larger than %zu MiB", path, max >> 20);
+		rc = iolab_errf(err, EFBIG, "%s: larger than %s, the most %s may be", path,
+				iolab_fmt_size(max, most, sizeof(most)), what);
 	if (!rc) {
 		buf[n] = 0;
 		if (strlen(buf) != n)

@@ -1,7 +1,9 @@
-/* utf8.c: UTF-8 decoding of one character, and the check that a text field is clean text
- * (utf8.h). Well-formed UTF-8 as Unicode defines it (table 3-7 of the Unicode Standard). */
+/* utf8.c: UTF-8 decoding of one character, the check that a text field is clean text, and the
+ * \xNN escaping of text that is not (utf8.h). Well-formed UTF-8 as Unicode defines it (table 3-7
+ * of the Unicode Standard). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iolab/utf8.h"
@@ -62,4 +64,58 @@ int iolab_text_check(const char *s, size_t max, char *why, size_t whysz)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The length of the character at s as it stands in the escaped text: n > 0 bytes copied as they
+ * are (*raw set), or one byte escaped (4 characters, *raw clear). */
+static size_t escaped_char(const char *s, size_t *n, bool *raw)
+{
+	uint32_t cp;
+	*n = iolab_utf8_char(s, &cp);
+	*raw = *n && !iolab_is_control(cp);
+	if (!*raw)
+		*n = 1;
+	return *raw ? *n : 4;
+}
+
+bool iolab_utf8_clean(const char *s)
+{
+	for (size_t n; *s; s += n) {
+		bool raw;
+		escaped_char(s, &n, &raw);
+		if (!raw)
+			return false;
+	}
+	return true;
+}
+
+size_t iolab_utf8_escape(const char *s, char *out, size_t outsz)
+{
+	size_t len = 0;
+	for (size_t n; *s; s += n) {
+		bool raw;
+		size_t w = escaped_char(s, &n, &raw);
+		if (len + w < outsz) {
+			if (raw)
+				memcpy(out + len, s, n);
+			else
+				snprintf(out + len, 5, "\\x%02x", (unsigned char)*s);
+		} else if (len < outsz) {
+			out[len] = 0;
+			outsz = len; /* full: nothing more is written, the length still counts */
+		}
+		len += w;
+	}
+	if (len < outsz)
+		out[len] = 0;
+	return len;
+}
+
+char *iolab_utf8_escape_dup(const char *s)
+{
+	size_t n = iolab_utf8_escape(s, NULL, 0) + 1;
+	char *out = malloc(n);
+	if (out)
+		iolab_utf8_escape(s, out, n);
+	return out;
 }
