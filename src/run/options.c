@@ -646,7 +646,7 @@ static const struct option_entry table[] = {
 	 set_no_invalidate},
 	{{"ramp", "TIME", "warm-up excluded from every figure (default 0)"}, set_ramp},
 	{{"time", "TIME", "measured time per point (default 10s; 500ms, 2m also)"}, set_time},
-	{{"bytes", "SIZE", "stop each point after SIZE bytes instead of a time"}, set_bytes},
+	{{"bytes", "SIZE", "issue exactly SIZE bytes per point (after --ramp) instead of a time"}, set_bytes},
 	{{"seed", "N", "random seed (default 1): same seed, same requests"}, set_seed},
 	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},

@@ -62,6 +62,7 @@ struct worker {
 	struct iolab_hist issue_err;     /* a timed replay: actual minus intended issue time, */
 	struct iolab_hist lat_issued;    /* and latency from the actual issue */
 	unsigned inflight_max;           /* the most I/Os it had in flight */
+	uint64_t ok_mark;                /* when its next success moves ctl->last_ok on */
 	struct iolab_breakdown bd;       /* from the engine, if it keeps one */
 	unsigned ncomp;                  /* and what its parts did (a simulated path; malloc'd */
 	struct iolab_comp_report *comp;  /* in setup for every part of the engine's path) */

@@ -77,6 +77,9 @@ struct loop_state {
 	uint64_t t0;     /* the loop's start, time 0 of --record */
 	struct iolab_replay_src *src; /* iolab replay: the trace, else NULL (the generator) */
 	bool timed;      /* a timed replay */
+	bool writes;     /* the pattern writes: buffers are stamped before each write (buffers.h) */
+	uint64_t issued; /* --bytes: bytes of the measured time done or in flight */
+	bool *counted;   /* per slot: its I/O is in issued (every I/O after the first counted one) */
 	struct buf_fill fill;  /* what writes carry (buffers.h) */
 	struct verify_worker *vw; /* --verify, --verify-only: this worker's part, else NULL */
 };
@@ -103,6 +106,7 @@ static void free_state(struct worker *w, struct loop_state *s)
 	free(s->batch);
 	free(s->done);
 	free(s->delay);
+	free(s->counted);
 	iolab_replay_src_close(s->src);
 	pace_free(&s->pace);
 }
@@ -124,10 +128,11 @@ static int setup(struct worker *w, struct loop_state *s)
 	s->batch = calloc(qd, sizeof(*s->batch));
 	s->done = calloc(qd, sizeof(*s->done));
 	s->delay = calloc(qd, sizeof(*s->delay));
+	s->counted = calloc(qd, sizeof(*s->counted));
 	struct pace_params pp = c->pace;
 	pp.seed = (c->seed + w->index) ^ UINT64_C(0x7061636570616365); /* apart from the generator's */
 	pp.phase = (double)w->index / c->nworkers;
-	if (!s->slots || !s->bufs || !s->freel || !s->batch || !s->done || !s->delay ||
+	if (!s->slots || !s->bufs || !s->freel || !s->batch || !s->done || !s->delay || !s->counted ||
 	    pace_init(&s->pace, &pp, qd))
 		return iolab_errf(&w->err, ENOMEM, "worker %u: out of memory", w->index + 1);
 	/* One block for all buffers: one allocation instead of qd (at 4096 x 4 KiB a worker's setup
@@ -138,7 +143,7 @@ static int setup(struct worker *w, struct loop_state *s)
 		return iolab_errf(&w->err, ENOMEM, "worker %u: out of memory for buffers", w->index + 1);
 	if (total >= huge)
 		madvise(s->arena, total - total % huge, MADV_HUGEPAGE); /* a hint: failure is harmless */
-	bool writes = iolab_spec_writes(c->spec);
+	bool writes = s->writes = iolab_spec_writes(c->spec);
 	buf_fill_init(&s->fill, c->buffer_pattern, c->buffer_pct, c->seed, w->index);
 	if (c->verify && (!(s->vw = malloc(sizeof(*s->vw))) ||
 			  verify_worker_init(s->vw, c->verify, qd, bsz)))
@@ -199,12 +204,15 @@ static void note_error(struct worker *w, const struct iolab_io *io, int res, uin
 	}
 }
 
-/* A successful I/O at now (real engines): moves last_ok on, at most once a millisecond (another
- * worker may have moved it past now meanwhile). */
-static inline void note_ok(struct point_ctl *c, uint64_t now)
+/* A successful I/O at now: moves the point's last_ok on, at most once a millisecond from each
+ * worker, so that the hot path reads only the worker's own mark (the give-up test reads last_ok
+ * for real engines only: a simulator's clock is not the wall clock). */
+static inline void note_ok(struct worker *w, uint64_t now)
 {
-	if (!c->engine->now && now > atomic_load_explicit(&c->last_ok, memory_order_relaxed) + 1000000)
-		atomic_store_explicit(&c->last_ok, now, memory_order_relaxed);
+	if (now >= w->ok_mark) {
+		w->ok_mark = now + 1000000;
+		atomic_store_explicit(&w->ctl->last_ok, now, memory_order_relaxed);
+	}
 }
 
 /* Sleeps until the wall clock reads t. The kernel wakes a sleeper late (about 90 us on a KVM
@@ -240,6 +248,7 @@ static int poll_until(struct loop_state *s, uint64_t t, unsigned max)
 /* The loop's counters and clocks. */
 struct loop_clock {
 	uint64_t mstart, end, budget;
+	uint64_t last;   /* the last clock reading (a closed loop issues without one) */
 	bool stopping;
 	uint64_t t_stop; /* when the loop decided to stop: the end of the measured time */
 };
@@ -287,8 +296,10 @@ static void replay_unget(struct loop_state *s, const struct iolab_io *io, uint64
 /* Before a batch leaves: each write's data gets fresh stamps (buffers.h), or with --verify its
  * headers and checksums, and each read a snapshot of what its blocks hold (verify_run.h); the
  * journal then holds the writes' intents durably. Returns 0 or -errno (the journal failed). */
-static int prepare_batch(struct loop_state *s, unsigned n)
+static inline int prepare_batch(struct loop_state *s, unsigned n)
 {
+	if (!s->vw && !s->writes)
+		return 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = s->batch[i];
 		if (s->vw)
@@ -301,14 +312,21 @@ static int prepare_batch(struct loop_state *s, unsigned n)
 
 /* Fills the free slots whose requests are due at now, stamps and submits them. Returns how many
  * started; sets *failed on an engine error, *dry when a trace has no more requests. */
-static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, uint64_t now,
-		      bool *failed, bool *dry)
+static unsigned issue(struct worker *w, struct loop_state *s, struct loop_clock *k, unsigned *nfree,
+		      uint64_t now, bool *failed, bool *dry)
 {
 	struct pace *pc = &s->pace;
 	bool paced = pc->p.kind != PACE_QD;
 	bool open = pc->p.kind == PACE_RATE || pc->p.kind == PACE_TRACE;
+	/* --bytes: no more I/Os once those done and in flight in the measured time make them all, so
+	 * that exactly that many bytes are transferred (fio's io_size); one that fails gives its
+	 * bytes back to be done again (io_done) */
+	bool counting = k->budget != UINT64_MAX && (paced ? now : k->last) >= k->mstart;
+	uint64_t batch_bytes = 0;
 	unsigned n = 0;
 	while (*nfree && (!paced || pace_due(pc) <= now)) { /* a closed loop's are due at once */
+		if (counting && s->issued + batch_bytes >= k->budget)
+			break;
 		struct iolab_io *io = s->freel[*nfree - 1];
 		io->t_submit = paced ? pace_take(pc) : 0; /* the intended time, for now */
 		if (s->src) {
@@ -326,6 +344,7 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 		}
 		--*nfree;
 		s->batch[n++] = io;
+		batch_bytes += io->len;
 	}
 	if (s->timed && pace_due(pc) == UINT64_MAX)
 		*dry = true;
@@ -333,6 +352,12 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 		return 0;
 	int rc = prepare_batch(s, n);
 	uint64_t t = now_of(&s->eng);
+	bool counts = k->budget != UINT64_MAX && t >= k->mstart;
+	if (counts) {
+		s->issued += batch_bytes;
+		for (unsigned i = 0; i < n; i++)
+			s->counted[s->batch[i]->slot] = true;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = s->batch[i];
 		if (paced)
@@ -348,6 +373,7 @@ static unsigned issue(struct worker *w, struct loop_state *s, unsigned *nfree, u
 	for (unsigned i = n; i-- > started;) { /* not started: slots and their turns come back */
 		struct iolab_io *io = s->batch[i];
 		s->freel[(*nfree)++] = io;
+		s->issued -= counts ? io->len : 0;
 		if (s->vw)
 			verify_unissue(s->vw, io);
 		if (s->src)
@@ -387,7 +413,7 @@ static inline void account(struct worker *w, struct loop_state *s, struct loop_c
 		note_error(w, io, io->res, now);
 		return;
 	}
-	note_ok(w->ctl, now);
+	note_ok(w, now);
 	if (io->t_submit < k->mstart || now > k->end)
 		return;
 	struct iolab_dir_result *d = &w->dir[io->op];
@@ -461,7 +487,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		uint64_t now = paced ? now_of(&s->eng) : 0;
 		if (!k.stopping && !dry) {
 			bool failed = false;
-			inflight += issue(w, s, &nfree, now, &failed, &dry);
+			inflight += issue(w, s, &k, &nfree, now, &failed, &dry);
 			if (inflight > w->inflight_max)
 				w->inflight_max = inflight;
 			k.stopping |= failed;
@@ -479,7 +505,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 				break;
 			got = ops->reap(&s->eng, 1, s->done, reap_max);
 		}
-		now = now_of(&s->eng);
+		now = k.last = now_of(&s->eng);
 		if (got < 0) {
 			note_error(w, NULL, got, now);
 			break; /* the engine is broken: in-flight slots are abandoned with it */
@@ -487,6 +513,8 @@ static void run_loop(struct worker *w, struct loop_state *s)
 		for (int i = 0; i < got; i++) {
 			struct iolab_io *io = s->done[i];
 			s->freel[nfree++] = io;
+			if (io->res != (int32_t)io->len && s->counted[io->slot])
+				s->issued -= io->len; /* failed: --bytes still wants its bytes */
 			if (s->vw && verify_complete(s->vw, io) && !c->on_error_continue)
 				atomic_store(&c->stop, true); /* a mismatch stops the point */
 			if (paced)
