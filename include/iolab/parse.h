@@ -36,8 +36,9 @@ int iolab_split_list(const char *field, const char *s, char *buf, size_t bufsz, 
 /* Formats a byte count for people, in iolab's own 1024-based suffixes (k, m, g, t, p), as text
  * that iolab_parse_size reads back to the same count: whole where four digits say it (4096 ->
  * "4k", 1536 -> "1536", 1048576 -> "1m", 1025 KiB -> "1025k"), else in the largest unit it
- * reaches with the fewest decimals that keep it exact (10000 -> "9.766k", 1234567 -> "1.177375m").
- * Every message that states a size uses it. */
+ * reaches with the fewest decimals, three at most, that keep it exact (10000 -> "9.766k"); a size
+ * that needs more is rounded to three significant digits and marked so (1234567 -> "~1.18m"), and
+ * reads back to within 0.5 %. Every message that states a size uses it. */
 const char *iolab_fmt_size(uint64_t bytes, char *buf, size_t bufsz);
 
 #endif

@@ -220,11 +220,19 @@ const char *iolab_fmt_size(uint64_t b, char *buf, size_t bufsz)
 	}
 	char text[48];
 	snprintf(text, sizeof(text), "%" PRIu64 "%.*s", v, exact ? 1 : 0, &suffix[exact]);
-	if (v >= 10000) { /* the largest unit, with the fewest decimals that still read back as b */
+	if (v >= 10000) { /* the largest unit, with the fewest decimals (3 at most) that read back
+			     as b, else rounded to three significant digits and marked '~' */
 		while (unit < 5 && b >> (10 * (unit + 1)))
 			unit++;
 		long double x = (long double)b / (long double)(UINT64_C(1) << (10 * unit));
-		for (int d = 1; d <= 18; d++) {
+		int round = x < 10 ? 2 : x < 100 ? 1 : 0;
+		long double scale = round == 2 ? 100 : round == 1 ? 10 : 1;
+		uint64_t back;
+		snprintf(text, sizeof(text), "~%.*Lf%c", round, x, suffix[unit]);
+		if (iolab_parse_size("", text + 1, &back, NULL)) /* rounded up past 2^64 */
+			snprintf(text, sizeof(text), "~%.*Lf%c", round, floorl(x * scale) / scale,
+				 suffix[unit]);
+		for (int d = 1; d <= 3; d++) {
 			char t[48];
 			uint64_t back;
 			snprintf(t, sizeof(t), "%.*Lf%c", d, x, suffix[unit]);
