@@ -1,6 +1,7 @@
-/* runner.c: runs a configuration. Checks it, opens the targets once, walks the sweep points in
- * the documented order, runs each point's workers (worker.c) while watching time, progress and
- * interrupts, and turns the workers' raw counts into a result with its warnings. A replay (the
+/* runner.c: runs a configuration. Checks it (each point: point_checks.c), opens the targets
+ * once, walks the sweep points in the documented order, runs each point's workers (worker.c)
+ * while watching time, progress and interrupts, and turns the workers' raw counts into a result
+ * with its warnings. A replay (the
  * requests of a trace instead of a pattern, replay.h) is checked whole before anything runs:
  * its spec stands for the trace's sizes and read share, and each point's targets are checked
  * against every record. */
@@ -24,6 +25,7 @@
 #include "iolab/target.h"
 #include "iolab/trace_record.h"
 #include "iolab/cluster.h"
+#include "point.h"
 #include "run_internal.h"
 #include "scaleout.h"
 #include "verify_run.h"
@@ -99,30 +101,7 @@ void iolab_results_free(struct iolab_results *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* The parameters of point k, decoded from the sweep lists (the load innermost). */
-struct point_params {
-	struct iolab_spec spec;
-	unsigned qd, workers; /* qd: request slots per worker (clients; an open loop's cap) */
-	unsigned clients;     /* --clients: closed-loop clients per worker (0: none) */
-	double rate;          /* --rate: arrivals per second, all workers (0: none) */
-	uint64_t bs;
-	int read_pct;
-	unsigned host_sched; /* enum iolab_host_sched */
-	unsigned array_drives; /* 0: a single drive */
-	uint64_t stripe;
-	uint64_t cache;        /* the controller's cache (--cache), if swept */
-	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
-	bool timed;            /* a timed replay: an open loop at the trace's times */
-};
 
-/* A replay's state for the run: what the trace holds, the spec standing for it (its largest
- * transfer, its read share: the buffers and the targets' opening follow them), where its
- * requests go in the current point. */
-struct replay_run {
-	struct iolab_replay_scan scan;
-	struct iolab_spec spec;
-	struct iolab_replay_dest dest;
-};
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
 {
@@ -188,14 +167,6 @@ static void decode(const struct iolab_config *c, const struct replay_run *rr, un
 	pp->read_pct = -1;
 }
 
-/* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a
- * closed loop without think time (psync: its I/Os finish inside submit). Clients and an open
- * loop keep their slots there too: their requests wait for their time, not for each other. */
-static unsigned slots_of(const struct iolab_config *c, const struct point_params *pp)
-{
-	bool paced = pp->clients || pp->rate > 0 || pp->timed;
-	return c->engine->flags & IOLAB_ENGINE_SYNC && !paced ? 1 : pp->qd;
-}
 
 /* The load model of point pp, for its workers (each gets its share of an open loop's rate). */
 static struct pace_params pace_of(const struct iolab_config *c, const struct point_params *pp)
@@ -211,17 +182,6 @@ static struct pace_params pace_of(const struct iolab_config *c, const struct poi
 	return (struct pace_params){.kind = PACE_QD};
 }
 
-/* Everything opened for the run. */
-struct run_env {
-	struct iolab_target tgt[IOLAB_TARGETS_MAX];
-	int fds[IOLAB_TARGETS_MAX];
-	struct iolab_region region[IOLAB_TARGETS_MAX];
-	unsigned n;
-	bool no_io;
-	uint64_t working_set;
-	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
-	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
-};
 
 /* Closes the targets; a refused run (discard) also removes the scratch files it created. */
 static void close_env(struct run_env *env, bool discard)
@@ -265,38 +225,6 @@ static int shape_point(const struct iolab_config *c, const struct point_params *
 	return iolab_subsys_shape(&sh, desc, err);
 }
 
-/* The length of the region that --offset with --length or --stroke (else to the end) leaves of
- * something of size bytes that what names (a target's path). Refuses a region that starts at
- * or past the end (it would be empty), ends beyond it, or would end past 2^64 bytes. */
-static int region_len(const struct iolab_config *c, const char *what, uint64_t size, uint64_t *len,
-		      struct iolab_err *err)
-{
-	char sz[32];
-	iolab_fmt_size(size, sz, sizeof(sz));
-	if (c->length && c->offset > UINT64_MAX - c->length)
-		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " + --length %" PRIu64 ": the region "
-				  "would end beyond 2^64 bytes", c->offset, c->length);
-	if (c->offset >= size)
-		return iolab_errf(err, EINVAL, "%s: --offset %" PRIu64 " is %s its end (it is %" PRIu64
-				  " bytes, %s): the region would be empty", what, c->offset,
-				  c->offset == size ? "at" : "beyond", size, sz);
-	uint64_t n = c->length ? c->length : c->stroke_pct ? size / 100 * c->stroke_pct
-		     : size - c->offset;
-	if (!n)
-		return iolab_errf(err, EINVAL, "%s: --stroke %u%% of its %" PRIu64 " bytes is empty",
-				  what, c->stroke_pct, size);
-	if (n > size - c->offset) {
-		char by[64];
-		if (c->length)
-			snprintf(by, sizeof(by), "--length %" PRIu64, n);
-		else
-			snprintf(by, sizeof(by), "--stroke %u%%: %" PRIu64 " bytes", c->stroke_pct, n);
-		return iolab_errf(err, EINVAL, "%s: the region (--offset %" PRIu64 " + %s) ends beyond "
-				  "its end (it is %" PRIu64 " bytes, %s)", what, c->offset, by, size, sz);
-	}
-	*len = n;
-	return 0;
-}
 
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
  * by default), a simulated drive's capacity, or a volume's (its drives' together). */
@@ -310,8 +238,8 @@ static int virtual_region(const struct iolab_config *c, const struct point_param
 		size = iolab_subsys_bytes(env->desc);
 	else if (!pp && c->engine == &iolab_engine_sim)
 		return 0; /* each point's path is checked with the point */
-	int rc = region_len(c, env->desc ? "the simulated path" : "the null engine's region", size,
-			    &env->region[0].len, err);
+	int rc = run_region_len(c, env->desc ? "the simulated path" : "the null engine's region",
+				size, &env->region[0].len, err);
 	if (rc)
 		return rc;
 	env->region[0].start = c->offset;
@@ -378,7 +306,7 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 		struct iolab_target *t = &env->tgt[i];
 		env->fds[i] = t->fd;
 		uint64_t len;
-		if ((rc = region_len(c, t->path, t->size, &len, err))) {
+		if ((rc = run_region_len(c, t->path, t->size, &len, err))) {
 			close_env(env, true);
 			return rc;
 		}
@@ -389,190 +317,11 @@ static int open_env(const struct iolab_config *c, bool writes, struct run_env *e
 	return 0;
 }
 
-/* The default --mem-limit: half of the machine's memory. */
-static uint64_t default_mem_limit(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
-}
 
-/* Checks the failed drives (--failed) against the point's volume: in range, and ones it
- * survives (RAID 6 two, RAID 10 one in each mirrored pair, RAID 1, 4 and 5 one, RAID 0 none). */
-static int check_failed(const struct iolab_config *c, unsigned k, const struct point_params *pp,
-			struct iolab_err *err)
-{
-	static const char *const name[] = {[IOLAB_RAID0] = "RAID 0", [IOLAB_RAID1] = "RAID 1",
-					   [IOLAB_RAID5] = "RAID 5", [IOLAB_RAID10] = "RAID 10",
-					   [IOLAB_RAID4] = "RAID 4", [IOLAB_RAID6] = "RAID 6"};
-	unsigned a = c->failed[0], b = c->failed[1];
-	char f[32];
-	snprintf(f, sizeof(f), b ? "%u+%u" : "%u", a, b);
-	if (c->rebuild_rate && !a)
-		return iolab_errf(err, EINVAL, "--rebuild-rate: there is no failed drive to rebuild "
-				  "(--failed N)");
-	if (!a)
-		return 0;
-	if (!pp->array_drives)
-		return iolab_errf(err, EINVAL, "--failed %s: there is no volume (--array LEVEL:N)", f);
-	if (c->array_level == IOLAB_RAID0)
-		return iolab_errf(err, EINVAL, "--failed %s: RAID 0 has no redundancy; a failed drive "
-				  "loses the volume", f);
-	if (a > pp->array_drives || b > pp->array_drives)
-		return iolab_errf(err, EINVAL, "--failed %s: point %u's volume has only %u drives", f,
-				  k + 1, pp->array_drives);
-	if (b && c->array_level == IOLAB_RAID10 && (a - 1) / 2 == (b - 1) / 2)
-		return iolab_errf(err, EINVAL, "--failed %s: drives %u and %u are the two copies of a "
-				  "mirrored pair of the RAID 10; it loses the volume", f, a < b ? a : b,
-				  a < b ? b : a);
-	if (b && c->array_level != IOLAB_RAID10 && c->array_level != IOLAB_RAID6)
-		return iolab_errf(err, EINVAL, "--failed %s: %s survives one failed drive, not two", f,
-				  name[c->array_level]);
-	return 0;
-}
 
-/* Checks what a point asks for before anything is opened: a copy is one stream at depth 1, and
- * libaio's contexts (workers x queue depth events) fit the system's AIO budget (its memory:
- * check_memory). */
-static int check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
-			 struct iolab_err *err)
-{
-	int rc = check_failed(c, k, pp, err);
-	if (rc)
-		return rc;
-	if (pp->spec.copy && (pp->clients > 1 || pp->rate > 0))
-		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: it cannot be "
-				  "run by %s", pp->spec.name, pp->rate > 0 ? "--rate" : "several --clients");
-	if (pp->spec.copy && (pp->qd > 1 || pp->workers > 1))
-		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
-				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
-				  pp->spec.name, pp->qd, pp->workers);
-	unsigned qd = slots_of(c, pp);
-	uint64_t aio_max, aio_used, aio_need = (uint64_t)qd * pp->workers;
-	if (c->engine == &iolab_engine_libaio && iolab_libaio_budget(&aio_max, &aio_used) &&
-	    aio_need > (aio_max > aio_used ? aio_max - aio_used : 0))
-		return iolab_errf(err, EAGAIN, "--engine libaio: point %u needs %" PRIu64 " AIO events "
-				  "(%u workers x queue depth %u), more than the %" PRIu64 " free: "
-				  "/proc/sys/fs/aio-max-nr %" PRIu64 " less aio-nr %" PRIu64 " in use "
-				  "(lower --qd or --workers, or raise fs.aio-max-nr)", k + 1, aio_need,
-				  pp->workers, qd, aio_max > aio_used ? aio_max - aio_used : 0, aio_max,
-				  aio_used);
-	return 0;
-}
 
-/* A simulated drive moves whole sectors (the model's block size): every transfer size, its
- * alignment and the region's offset must be multiples of it, as O_DIRECT needs of a real
- * device's logical block size. (A trace's requests are the trace's: a replay is not checked.) */
-static int check_sectors(const struct iolab_config *c, const struct iolab_subsys *desc,
-			 const struct point_params *pp, struct iolab_err *err)
-{
-	const struct iolab_disk_model *m = &desc->model[desc->drive[desc->vol[0].drive[0]].model];
-	uint32_t bb = m->block_bytes;
-	for (unsigned i = 0; i < pp->spec.nlines && !c->replay; i++) {
-		const struct iolab_spec_line *l = &pp->spec.line[i];
-		uint64_t align = l->align ? l->align : l->size;
-		if (l->size % bb || align % bb)
-			return iolab_errf(err, EINVAL, "transfer size %" PRIu64 " (alignment %" PRIu64
-					  ") of pattern '%s' (--bs, or the pattern's sizes) is not a "
-					  "multiple of the %" PRIu32 "-byte sector of the simulated drive "
-					  "%s: a drive transfers whole sectors", l->size, align,
-					  pp->spec.name, bb, m->name);
-	}
-	if (c->offset % bb)
-		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the %" PRIu32
-				  "-byte sector of the simulated drive %s", c->offset, bb, m->name);
-	return 0;
-}
 
-/* Checks all the memory a point can take against the limit before anything is allocated: the
- * I/O buffers, the per-second series of a --time over an hour (16 bytes a second in each
- * worker, and the point's copy), a simulated path's controller caches (the records of the lines
- * in use, at most as many as cover the volume) and the run's verify state (verify_bytes: a word
- * per 4 KiB block of the region, known once the targets are open). The refusal names the
- * largest part and the options that size it. */
-static int check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
-			const struct iolab_subsys *desc, uint64_t verify_bytes, struct iolab_err *err)
-{
-	uint64_t buf = (iolab_spec_max_size(&pp->spec) + 4095) & ~(uint64_t)4095;
-	unsigned qd = slots_of(c, pp);
-	/* series of an hour or less are a point's fixed cost (the worker sets them up anyway) */
-	double secs = c->time_ns > 3600 * 1e9 ? (double)c->time_ns / 1e9 + 2 : 0;
-	double part[4] = {(double)buf * qd * pp->workers,
-			  secs * 2 * sizeof(uint64_t) * (pp->workers + 1),
-			  desc ? (double)iolab_subsys_cache_bytes(desc) : 0, (double)verify_bytes};
-	uint64_t limit = c->mem_limit ? c->mem_limit : default_mem_limit();
-	double need = part[0] + part[1] + part[2] + part[3];
-	if (need <= (double)limit)
-		return 0;
-	unsigned big = 0;
-	for (unsigned i = 1; i < 4; i++)
-		big = part[i] > part[big] ? i : big;
-	char n[32], l[32], b[32], what[200];
-	if (big == 3)
-		snprintf(what, sizeof(what), "the verify state of the region (--verify: 8 bytes for "
-			 "each of its %" PRIu64 " blocks of 4 KiB)", verify_bytes / 8);
-	else if (big == 2 && c->subsys)
-		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
-			 "%s)", c->model_name);
-	else if (big == 2)
-		snprintf(what, sizeof(what), "the records of the controller cache's lines (--cache %s)",
-			 iolab_fmt_size(pp->cache, b, sizeof(b)));
-	else if (big == 1)
-		snprintf(what, sizeof(what), "the per-second series of --time %.6g s (16 bytes a second "
-			 "for each worker and the point)", (double)c->time_ns / 1e9);
-	else
-		snprintf(what, sizeof(what), "I/O buffers (%u workers x queue depth %u x %s)",
-			 pp->workers, qd, iolab_fmt_size(buf, b, sizeof(b)));
-	char of[48] = " of"; /* the part, or the whole and the part */
-	if (need > part[big])
-		snprintf(of, sizeof(of), " of memory, %s of it for", iolab_fmt_size((uint64_t)part[big],
-										   b, sizeof(b)));
-	return iolab_errf(err, ENOMEM, "point %u needs %s%s %s, more than the %s %s", k + 1,
-			  iolab_fmt_size(need < 1.8e19 ? (uint64_t)need : UINT64_MAX, n, sizeof(n)), of,
-			  what, iolab_fmt_size(limit, l, sizeof(l)),
-			  c->mem_limit ? "that --mem-limit allows"
-				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
-}
 
-/* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
-static int check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
-		       const struct point_params *pp, struct iolab_err *err)
-{
-	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
-		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
-				  "drive; use --qd for more outstanding I/Os", pp->workers);
-	if (c->verify || c->verify_only) {
-		int rc = verify_check_config(c, &pp->spec, env->region, env->n, err);
-		if (rc)
-			return rc;
-		/* the blocks' words (verify_run.h) beside the buffers, within the memory limit */
-		uint64_t state = !c->verify_only || *c->verify_journal
-				 ? verify_state_bytes(env->region, env->n) : 0;
-		if ((rc = check_memory(c, k, pp, env->desc, state, err)))
-			return rc;
-	}
-	if (env->desc)
-		return check_sectors(c, env->desc, pp, err);
-	if (env->no_io || !c->direct)
-		return 0;
-	for (unsigned t = 0; t < env->n; t++) {
-		unsigned lbs = env->tgt[t].lbs;
-		for (unsigned i = 0; i < pp->spec.nlines; i++) {
-			const struct iolab_spec_line *l = &pp->spec.line[i];
-			uint64_t align = l->align ? l->align : l->size;
-			if (l->size % lbs || align % lbs)
-				return iolab_errf(err, EINVAL,
-						  "%s: transfer size %" PRIu64 " (alignment %" PRIu64
-						  ") of pattern '%s' is not a multiple of the logical block "
-						  "size %u that --direct needs",
-						  env->tgt[t].path, l->size, align, pp->spec.name, lbs);
-		}
-		if (c->offset % lbs)
-			return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the logical "
-					  "block size %u of %s that --direct needs", c->offset, lbs,
-					  env->tgt[t].path);
-	}
-	return 0;
-}
 
 static double now_s(void)
 {
@@ -1372,44 +1121,7 @@ static int precondition(const struct run_env *env, struct iolab_results *res,
 	return rc;
 }
 
-/* The load options that go together: --think with --clients, --qd with --rate as one cap, and
- * neither model on a virtual-time engine that cannot move its clock on (no advance). */
-static int check_load(const struct iolab_config *c, struct iolab_err *err)
-{
-	if (c->nclients && c->nrate)
-		return iolab_errf(err, EINVAL, "--clients and --rate cannot be used together (a closed "
-				  "loop or an open one)");
-	if (c->nclients && c->nqd)
-		return iolab_errf(err, EINVAL, "--clients and --qd cannot be used together: --clients "
-				  "replaces --qd (with --think 0 it is the same)");
-	if (c->think_set && !c->nclients)
-		return iolab_errf(err, EINVAL, "--think: applies to --clients (the time each client "
-				  "waits between requests)");
-	if (c->nrate && c->nqd > 1)
-		return iolab_errf(err, EINVAL, "--qd with --rate is the most requests in flight per "
-				  "worker: give one value, not %u", c->nqd);
-	if ((c->nclients || c->nrate) && (c->engine->flags & IOLAB_ENGINE_VIRTUAL) && !c->engine->advance)
-		return iolab_errf(err, EINVAL, "engine '%s' cannot move its virtual clock on (no advance "
-				  "hook): --%s needs it", c->engine->name, c->nclients ? "clients" : "rate");
-	return 0;
-}
 
-/* The simulator's shorthands that only mean something with another: a stripe unit needs a
- * volume to stripe, and a channel count the channels' type (without --channel no channel is
- * modelled, so --channels would change nothing). */
-static int check_shorthands(const struct iolab_config *c, struct iolab_err *err)
-{
-	if (c->engine != &iolab_engine_sim || c->subsys)
-		return 0;
-	if (c->nstripe && !c->array_level)
-		return iolab_errf(err, EINVAL, "--stripe: a single drive (--model) has nothing to "
-				  "stripe; the stripe unit is a volume's (--array LEVEL:N with --drive)");
-	if (c->channels && !c->has_channel)
-		return iolab_errf(err, EINVAL, "--channels %u: spreads the drives over channels of "
-				  "--channel TYPE|RATE, and without --channel no channel is modelled; "
-				  "give --channel", c->channels);
-	return 0;
-}
 
 /* A replay's options, and the first look at its trace: the spec that stands for it. */
 static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, struct iolab_err *err)
@@ -1474,7 +1186,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 				  "have each of them create: create it first (one process), then split it");
 	if (c->repeat < 1 || c->repeat > IOLAB_REPEAT_MAX)
 		return iolab_errf(err, EINVAL, "repeat: %u is not 1..%u", c->repeat, IOLAB_REPEAT_MAX);
-	if ((rc = check_load(c, err)) || (rc = check_shorthands(c, err)))
+	if ((rc = run_check_load(c, err)) || (rc = run_check_shorthands(c, err)))
 		return rc;
 	if ((rc = verify_check_options(c, err)))
 		return rc;
@@ -1491,11 +1203,11 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		decode(c, rr, k, &pp);
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
-			rc = check_request(c, k, &pp, err);
+			rc = run_check_request(c, k, &pp, err);
 		if (!rc && desc)
 			rc = shape_point(c, &pp, desc, err);
 		if (!rc)
-			rc = check_memory(c, k, &pp, desc, 0, err);
+			rc = run_check_memory(c, k, &pp, desc, 0, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec);
@@ -1521,7 +1233,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
 		}
 		if (!rc)
-			rc = check_point(c, env, k, &pp, err);
+			rc = run_check_point(c, env, k, &pp, err);
 		if (!rc && !rr) {
 			struct iolab_gen g;
 			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env->region, env->n, 0, 1, 0, err);

@@ -1,0 +1,86 @@
+/* point.h: a point of a run as the runner's files see it: its parameters (decoded from the
+ * sweep lists), a replay's state, what the run opened, and the checks a point passes before
+ * anything is allocated or written (point_checks.c). */
+#ifndef IOLAB_RUN_POINT_H
+#define IOLAB_RUN_POINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iolab/engine.h"
+#include "iolab/replay.h"
+#include "iolab/run.h"
+#include "iolab/subsys.h"
+#include "iolab/target.h"
+#include "iolab/workload.h"
+
+/* The parameters of point k, decoded from the sweep lists (the load innermost). */
+struct point_params {
+	struct iolab_spec spec;
+	unsigned qd, workers; /* qd: request slots per worker (clients; an open loop's cap) */
+	unsigned clients;     /* --clients: closed-loop clients per worker (0: none) */
+	double rate;          /* --rate: arrivals per second, all workers (0: none) */
+	uint64_t bs;
+	int read_pct;
+	unsigned host_sched; /* enum iolab_host_sched */
+	unsigned array_drives; /* 0: a single drive */
+	uint64_t stripe;
+	uint64_t cache;        /* the controller's cache (--cache), if swept */
+	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
+	bool timed;            /* a timed replay: an open loop at the trace's times */
+};
+
+/* A replay's state for the run: what the trace holds, the spec standing for it (its largest
+ * transfer, its read share: the buffers and the targets' opening follow them), where its
+ * requests go in the current point. */
+struct replay_run {
+	struct iolab_replay_scan scan;
+	struct iolab_spec spec;
+	struct iolab_replay_dest dest;
+};
+
+/* Everything opened for the run. */
+struct run_env {
+	struct iolab_target tgt[IOLAB_TARGETS_MAX];
+	int fds[IOLAB_TARGETS_MAX];
+	struct iolab_region region[IOLAB_TARGETS_MAX];
+	unsigned n;
+	bool no_io;
+	uint64_t working_set;
+	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
+	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
+};
+
+/* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a
+ * closed loop without think time (psync: its I/Os finish inside submit). Clients and an open
+ * loop keep their slots there too: their requests wait for their time, not for each other. */
+static inline unsigned slots_of(const struct iolab_config *c, const struct point_params *pp)
+{
+	bool paced = pp->clients || pp->rate > 0 || pp->timed;
+	return c->engine->flags & IOLAB_ENGINE_SYNC && !paced ? 1 : pp->qd;
+}
+
+/* The length of the region that --offset with --length or --stroke (else to the end) leaves of
+ * something of size bytes that what names (a target's path). Refuses a region that starts at
+ * or past the end (it would be empty), ends beyond it, or would end past 2^64 bytes. */
+int run_region_len(const struct iolab_config *c, const char *what, uint64_t size, uint64_t *len,
+		   struct iolab_err *err);
+/* The load options that go together: --think with --clients, --qd with --rate as one cap, and
+ * neither on a virtual-time engine that cannot move its clock on. */
+int run_check_load(const struct iolab_config *c, struct iolab_err *err);
+/* The simulator's shorthands that only mean something with another (--stripe, --channels). */
+int run_check_shorthands(const struct iolab_config *c, struct iolab_err *err);
+/* Point k (pp) before anything is opened: its failed drives, a copy's single stream, libaio's
+ * AIO budget. */
+int run_check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+		      struct iolab_err *err);
+/* All the memory point k can take (buffers, long series, controller caches, verify_bytes of
+ * verify state) against --mem-limit; the refusal names the largest part. */
+int run_check_memory(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+		     const struct iolab_subsys *desc, uint64_t verify_bytes, struct iolab_err *err);
+/* Point k against what the run opened: workers of a simulator, verification, whole sectors of a
+ * simulated drive, --direct's logical block size. */
+int run_check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
+		    const struct point_params *pp, struct iolab_err *err);
+
+#endif
