@@ -1,4 +1,5 @@
 /* helpers.c: see helpers.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -56,6 +57,17 @@ bool th_exists(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0;
+}
+
+unsigned th_count_entries(const char *dir, const char *part)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	unsigned n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strstr(e->d_name, part);
+	closedir(d);
+	return n;
 }
 
 void th_rmtree(const char *path)

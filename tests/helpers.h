@@ -22,6 +22,9 @@ int th_dir_teardown(void **state);
 /* True if path exists. */
 bool th_exists(const char *path);
 
+/* The number of entries of dir ("." and ".." aside) whose names hold part ("": all of them). */
+unsigned th_count_entries(const char *dir, const char *part);
+
 /* Output of a finished command. */
 struct th_out {
 	int status;  /* exit status, or 128+signal */

@@ -8,7 +8,6 @@
  * outputs on standard output, and an existing file without --force. A write that fails (a full
  * tmpfs, /dev/full as standard output) exits 1 and leaves no truncated file and no temporary
  * file behind. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -64,18 +63,6 @@ static int group_teardown(void **state)
 static void path_in(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", g.dir, name);
-}
-
-/* Number of entries in dir whose name contains part. */
-static unsigned count_entries(const char *dir, const char *part)
-{
-	DIR *d = opendir(dir);
-	assert_non_null(d);
-	unsigned n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strstr(e->d_name, part) != NULL;
-	closedir(d);
-	return n;
 }
 
 /* ---- refused before anything runs ---- */
@@ -212,7 +199,7 @@ static void test_existing_output_needs_force(void **state)
 	json_t *j = th_load_json(f);
 	assert_non_null(j);
 	json_decref(j);
-	assert_int_equal(count_entries(g.dir, ".iolab-"), 0); /* no temporary file left */
+	assert_int_equal(th_count_entries(g.dir, ".iolab-"), 0); /* no temporary file left */
 }
 
 /* ---- write errors ---- */
@@ -229,7 +216,7 @@ static void test_full_disk(void **state)
 	struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", g.trace, "--requests", f, NULL);
 	TH_EXPECT_EXIT(o, 1, f, "No space left");
 	assert_false(th_exists(f));
-	assert_int_equal(count_entries(g.small, ".iolab-"), 0);
+	assert_int_equal(th_count_entries(g.small, ".iolab-"), 0);
 	snprintf(f, sizeof(f), "%s/report.json", g.small);
 	/* 80 points: a report of well over 64 KiB (a byte count per point, not a time, so that a
 	 * busy machine cannot cut a point short). */

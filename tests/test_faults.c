@@ -5,7 +5,6 @@
  * behind; a vanished device under --on-error continue stops its point after a second instead of
  * spinning; --on-error stop keeps and saves what was measured; SIGTERM still removes the scratch
  * file the run made; the same --seed strikes the same I/Os; bad rules are refused in one line. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -40,18 +39,6 @@ static json_int_t int_at(json_t *o, const char *a, const char *b)
 {
 	json_t *v = json_object_get(o, a);
 	return json_integer_value(b ? json_object_get(v, b) : v);
-}
-
-/* The number of entries in th_dir (the scratch file and the report: nothing temporary). */
-static unsigned dir_entries(void)
-{
-	DIR *d = opendir(th_dir);
-	assert_non_null(d);
-	unsigned n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
 }
 
 /* Checks one point of a run under a failing fault: each injected fault is one error of the
@@ -117,7 +104,7 @@ static void test_each_fault_each_engine(void **state)
 					assert_int_equal(int_at(p, "errors", "count"), 1);
 			}
 			json_decref(root);
-			assert_int_equal(dir_entries(), 2);
+			assert_int_equal(th_count_entries(th_dir, ""), 2);
 		}
 }
 
@@ -210,7 +197,7 @@ static void test_sigterm_with_faults(void **state)
 	(void)state;
 	char made[PATH_MAX];
 	snprintf(made, sizeof(made), "%s/term.img", th_dir);
-	unsigned before = dir_entries();
+	unsigned before = th_count_entries(th_dir, "");
 	int rc = th_sh("timeout --preserve-status -s TERM 0.5 \"$B\" run '%s' --size 8m --fault "
 		       "delay=5ms%%10,short/100 --on-error continue --qd 4 --time 10 --quiet --no-db "
 		       "--force --json '%s' >/dev/null 2>&1", made, json);
@@ -219,7 +206,7 @@ static void test_sigterm_with_faults(void **state)
 	assert_true(json_is_true(json_object_get(root, "interrupted")));
 	json_decref(root);
 	assert_false(th_exists(made));
-	assert_int_equal(dir_entries(), before);
+	assert_int_equal(th_count_entries(th_dir, ""), before);
 }
 
 /* The same seed strikes the same I/Os: two runs give the same count and first offset. */

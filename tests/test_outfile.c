@@ -2,7 +2,6 @@
  * noted by any spelling (a hard link, a symbolic link, a relative path), claims by option, a
  * path that turns into a device node between the check and the commit, writing through a
  * symbolic link, and the temporary files a signal handler removes. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -31,17 +30,6 @@ static void write_file(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-}
-
-static unsigned temporaries(void)
-{
-	DIR *d = opendir(th_dir);
-	assert_non_null(d);
-	unsigned n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strstr(e->d_name, ".iolab-") != NULL;
-	closedir(d);
-	return n;
 }
 
 static void test_input_by_any_name(void **state)
@@ -96,7 +84,7 @@ static void test_claims(void **state)
 	write_file(other, "keep\n");
 	struct iolab_out w;
 	assert_int_equal(iolab_out_open(&w, other, &err), -EEXIST);
-	assert_int_equal(temporaries(), 0);
+	assert_int_equal(th_count_entries(th_dir, ".iolab-"), 0);
 }
 
 static void test_node_put_in_place_meanwhile(void **state)
@@ -116,7 +104,7 @@ static void test_node_put_in_place_meanwhile(void **state)
 	struct stat st;
 	assert_int_equal(lstat(out, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
-	assert_int_equal(temporaries(), 0);
+	assert_int_equal(th_count_entries(th_dir, ".iolab-"), 0);
 	unlink(out);
 }
 
@@ -155,9 +143,9 @@ static void test_pending_removed(void **state)
 	struct iolab_out wa, wb;
 	assert_int_equal(iolab_out_open(&wa, a, &err), 0);
 	assert_int_equal(iolab_out_open(&wb, b, &err), 0);
-	assert_int_equal(temporaries(), 2);
+	assert_int_equal(th_count_entries(th_dir, ".iolab-"), 2);
 	iolab_out_remove_pending(); /* as a handler of SIGTERM does */
-	assert_int_equal(temporaries(), 0);
+	assert_int_equal(th_count_entries(th_dir, ".iolab-"), 0);
 	iolab_out_abort(&wa);
 	iolab_out_abort(&wb);
 	assert_false(th_exists(a));
