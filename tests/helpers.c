@@ -59,6 +59,14 @@ bool th_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+void th_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
 unsigned th_count_entries(const char *dir, const char *part)
 {
 	DIR *d = opendir(dir);

@@ -74,6 +74,9 @@ char *th_read_file(const char *path, size_t *len);
 /* True if the first len bytes of path are all zero (fails the test if they cannot be read). */
 bool th_zeros(const char *path, size_t len);
 
+/* Writes text to path (created or emptied); fails the test if it cannot. */
+void th_write_text(const char *path, const char *text);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -33,14 +33,6 @@ static void path_in(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* ---- what the machine cannot do ---- */
 
 static void test_size_beyond_free_space(void **state)
@@ -122,14 +114,14 @@ static void test_conflicting_options(void **state)
 	TH_EXPECT_EXIT(o, 2, "--json", "twice");
 	char job[PATH_MAX];
 	path_in(job, sizeof(job), "conflict.job");
-	write_text(job, "[run a]\nengine = null\ntime = 1\nbytes = 1m\n");
+	th_write_text(job, "[run a]\nengine = null\ntime = 1\nbytes = 1m\n");
 	o = th_iolab("run", "--job", job, NULL);
 	TH_EXPECT_EXIT(o, 2, ":4:", "'bytes'", "'time'");
-	write_text(job, "[run a]\nengine = null\nqd = 1\n# again\nqd = 4\n");
+	th_write_text(job, "[run a]\nengine = null\nqd = 1\n# again\nqd = 4\n");
 	o = th_iolab("run", "--job", job, NULL);
 	TH_EXPECT_EXIT(o, 2, ":5:", "'qd'", "line 3");
 	/* [global] then [run] is an override, not a conflict; so is a job value and the command line. */
-	write_text(job, "[global]\nengine = null\ntime = 50ms\n[run a]\nbytes = 1m\n");
+	th_write_text(job, "[global]\nengine = null\ntime = 50ms\n[run a]\nbytes = 1m\n");
 	o = th_iolab("run", "--job", job, "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
@@ -162,7 +154,7 @@ static void test_sim_refuses_target_options(void **state)
 	}
 	char job[PATH_MAX];
 	path_in(job, sizeof(job), "sim.job");
-	write_text(job, "[run a]\ntime = 1\nengine = psync\n");
+	th_write_text(job, "[run a]\ntime = 1\nengine = psync\n");
 	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--job", job, NULL);
 	TH_EXPECT_EXIT(o, 2, ":3:", "'engine'", "simulated drive");
 	o = th_iolab("sim", "--model", "atlas10k", "--default", NULL);
@@ -227,7 +219,7 @@ static void test_job_file_with_bom(void **state)
 	(void)state;
 	char job[PATH_MAX];
 	path_in(job, sizeof(job), "bom.job");
-	write_text(job, "\xef\xbb\xbf[run bom]\nengine = null\ntime = 50ms\n");
+	th_write_text(job, "\xef\xbb\xbf[run bom]\nengine = null\ntime = 50ms\n");
 	struct th_out o = th_iolab("run", "--job", job, "--quiet", NULL);
 	if (o.status)
 		print_error("%s", o.err);

@@ -24,19 +24,11 @@ static void path_in(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* An Alibaba block trace of one device (id 7: the trace's only target, index 0). */
 static void one_target_trace(char *csv, size_t n)
 {
 	path_in(csv, n, "one.csv");
-	write_text(csv, "7,R,0,4096,1000000\n7,W,8192,4096,1000500\n7,R,4096,4096,1001000\n");
+	th_write_text(csv, "7,R,0,4096,1000000\n7,W,8192,4096,1000500\n7,R,4096,4096,1001000\n");
 }
 
 static void test_target_the_trace_lacks(void **state)
@@ -103,19 +95,19 @@ static void test_length_past_2_64(void **state)
 	(void)state;
 	char csv[PATH_MAX], msr[PATH_MAX], spc[PATH_MAX];
 	path_in(csv, sizeof(csv), "far.csv");
-	write_text(csv, "7,R,18446744073709551000,4096,1000000\n");
+	th_write_text(csv, "7,R,18446744073709551000,4096,1000000\n");
 	struct th_out o = th_iolab("trace", "info", csv, "--format", "alibaba", NULL);
 	TH_EXPECT_EXIT(o, 2, "far.csv:1", "field 'length'", "'4096'", "beyond 2^64");
 	path_in(msr, sizeof(msr), "far.msr");
-	write_text(msr, "128166372003061629,hm,0,Read,18446744073709551000,4096,100\n");
+	th_write_text(msr, "128166372003061629,hm,0,Read,18446744073709551000,4096,100\n");
 	o = th_iolab("trace", "info", msr, "--format", "msr", NULL);
 	TH_EXPECT_EXIT(o, 2, "far.msr:1", "field 'Size'", "beyond 2^64");
 	path_in(spc, sizeof(spc), "far.spc");
-	write_text(spc, "0,36028797018963967,4096,r,0.5\n");
+	th_write_text(spc, "0,36028797018963967,4096,r,0.5\n");
 	o = th_iolab("trace", "info", spc, "--format", "spc", NULL);
 	TH_EXPECT_EXIT(o, 2, "far.spc:1", "field 'Size'", "beyond 2^64");
 	/* a length that is not a number is still called so */
-	write_text(csv, "7,R,0,4k,1000000\n");
+	th_write_text(csv, "7,R,0,4k,1000000\n");
 	o = th_iolab("trace", "info", csv, "--format", "alibaba", NULL);
 	TH_EXPECT_EXIT(o, 2, "far.csv:1", "field 'length'", "is not a byte count");
 }

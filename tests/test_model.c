@@ -44,14 +44,6 @@ static void disksim_file(char *buf, size_t n, const char *name)
 	th_data_path(buf, n, rel);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* Copy of text with the first `from` replaced by `to` (which must be there). */
 static char *replaced(const char *text, const char *from, const char *to)
 {
@@ -706,7 +698,7 @@ static void bad_import(const char *file, const char *from, const char *to, ...)
 			free(text);
 			text = t;
 		}
-		write_file(dst, text);
+		th_write_text(dst, text);
 		free(text);
 	}
 	char spec[1024];
@@ -788,7 +780,7 @@ static void atlas_copy(char *spec, size_t n, const char *spec_name, const char *
 			free(text);
 			text = t;
 		}
-		write_file(dst, text);
+		th_write_text(dst, text);
 		free(text);
 	}
 	snprintf(spec, n, "%s/%s", dir, spec_name);
@@ -894,7 +886,7 @@ static void test_cli_bad_text(void **state)
 	snprintf(path, sizeof(path), "%s/latin1.model", tmpdir);
 	snprintf(json, sizeof(json), "%s/latin1.json", tmpdir);
 	char *t = replaced(good_model, "name = t", "name = caf\xe9");
-	write_file(path, t);
+	th_write_text(path, t);
 	free(t);
 	snprintf(where, sizeof(where), "%s:1: field 'name': is not valid UTF-8", path);
 	struct th_out o = th_iolab("model", "show", path, "--json", NULL);

@@ -24,14 +24,6 @@ static void path_in(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_input_by_any_name(void **state)
 {
 	(void)state;
@@ -39,7 +31,7 @@ static void test_input_by_any_name(void **state)
 	path_in(in, sizeof(in), "model.in");
 	path_in(hard, sizeof(hard), "hard.link");
 	path_in(soft, sizeof(soft), "soft.link");
-	write_file(in, "x\n");
+	th_write_text(in, "x\n");
 	assert_int_equal(link(in, hard), 0);
 	assert_int_equal(symlink(in, soft), 0);
 	iolab_input_note(in);
@@ -59,7 +51,7 @@ static void test_input_by_any_name(void **state)
 	const char *inputs[] = {later};
 	const struct iolab_output none = {"--csv", NULL, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&none, 1, inputs, 1, false, &err), 0);
-	write_file(later, "made\n");
+	th_write_text(later, "made\n");
 	const struct iolab_output o = {"--csv", later, IOLAB_OUT_REPLACE};
 	assert_int_equal(iolab_outputs_check(&o, 1, NULL, 0, true, &err), -EINVAL);
 }
@@ -81,7 +73,7 @@ static void test_claims(void **state)
 	/* an output no check claimed is checked when it is opened, without --force */
 	char other[PATH_MAX];
 	path_in(other, sizeof(other), "unclaimed.txt");
-	write_file(other, "keep\n");
+	th_write_text(other, "keep\n");
 	struct iolab_out w;
 	assert_int_equal(iolab_out_open(&w, other, &err), -EEXIST);
 	assert_int_equal(th_count_entries(th_dir, ".iolab-"), 0);
@@ -114,7 +106,7 @@ static void test_through_a_symbolic_link(void **state)
 	char real[PATH_MAX], link_path[PATH_MAX];
 	path_in(real, sizeof(real), "real.csv");
 	path_in(link_path, sizeof(link_path), "link.csv");
-	write_file(real, "old\n");
+	th_write_text(real, "old\n");
 	assert_int_equal(symlink(real, link_path), 0);
 	struct iolab_err err;
 	const struct iolab_output o = {"--csv", link_path, IOLAB_OUT_REPLACE};

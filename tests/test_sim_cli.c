@@ -46,14 +46,6 @@ static void data_file(char *buf, size_t n, const char *name)
 	th_data_path(buf, n, rel);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 static json_t *load_json(const char *path)
 {
 	json_t *root = th_load_json(path);
@@ -299,7 +291,7 @@ static void test_validate_bad_traces(void **state)
 	char bad[300], big[300];
 	snprintf(bad, sizeof(bad), "%s/bad.trace", dir);
 	snprintf(big, sizeof(big), "%s/big.trace", dir);
-	write_file(bad, "# a comment\nR Hit 100 8 500.0 100.0\nR Hit x 4 100 100\n");
+	th_write_text(bad, "# a comment\nR Hit 100 8 500.0 100.0\nR Hit x 4 100 100\n");
 	struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", bad, NULL);
 	expect_status(&o, 2);
 	char where[400];
@@ -310,11 +302,11 @@ static void test_validate_bad_traces(void **state)
 
 	/* atlas10k holds 17,966,953 blocks (its zones' total): the last one is fine, one past it
 	 * is not. */
-	write_file(big, "R Miss 17966952 1 5000 100\n");
+	th_write_text(big, "R Miss 17966952 1 5000 100\n");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", big, NULL);
 	expect_status(&o, 0);
 	th_out_free(&o);
-	write_file(big, "R Miss 100 8 5000 100\nR Miss 17966947 8 5000 100\n");
+	th_write_text(big, "R Miss 100 8 5000 100\nR Miss 17966947 8 5000 100\n");
 	o = th_iolab("sim", "validate", "--model", "atlas10k", big, NULL);
 	expect_status(&o, 2);
 	assert_non_null(strstr(o.err, "beyond"));

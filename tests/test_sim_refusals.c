@@ -15,14 +15,6 @@
 
 #include "helpers.h"
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* The sim engine has no model in 'iolab run' or 'iolab replay' (no --model there): refused, not
  * a null model dereferenced. */
 static void test_sim_engine_without_model(void **state)
@@ -35,10 +27,10 @@ static void test_sim_engine_without_model(void **state)
 	th_make_file(target, 1 << 20);
 	struct th_out o = th_iolab("run", "--engine", "sim", "--time", "0.1", "--no-db", target, NULL);
 	TH_EXPECT_EXIT(o, 2, "--engine", "'sim'", "iolab sim --model");
-	write_text(job, "[run a]\nengine = sim\ntime = 0.1\n");
+	th_write_text(job, "[run a]\nengine = sim\ntime = 0.1\n");
 	o = th_iolab("run", "--job", job, "--no-db", target, NULL);
 	TH_EXPECT_EXIT(o, 2, "sim.job:2", "engine", "iolab sim --model");
-	write_text(trace, "0.0 R 0 4096\n");
+	th_write_text(trace, "0.0 R 0 4096\n");
 	o = th_iolab("replay", trace, "--engine", "sim", "--target", target, "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "--engine", "'sim'");
 }
@@ -57,7 +49,7 @@ static void test_partial_sectors(void **state)
 	TH_EXPECT_EXIT(o, 2, "--offset 1000", "512-byte sector");
 	char job[300];
 	snprintf(job, sizeof(job), "%s/odd.job", th_dir);
-	write_text(job, "[pattern odd]\n4k 50 100 100\n4k 50 100 100 1000\n[run a]\npattern = odd\n"
+	th_write_text(job, "[pattern odd]\n4k 50 100 100\n4k 50 100 100 1000\n[run a]\npattern = odd\n"
 		   "time = 1\n");
 	o = th_iolab("sim", "--model", "atlas10k", "--job", job, "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "alignment 1000", "'odd'", "512-byte sector");

@@ -22,20 +22,12 @@
 
 static struct iolab_subsys sub;
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 
 /* Writes text to DIR/name and loads it; returns the result and leaves the path in path. */
 static int load_text(const char *name, const char *text, char *path, size_t n, struct iolab_err *err)
 {
 	snprintf(path, n, "%s/%s", th_dir, name);
-	write_file(path, text);
+	th_write_text(path, text);
 	return iolab_subsys_load(path, &sub, err);
 }
 

@@ -238,14 +238,6 @@ static void test_binary_damage(void **state)
 	expect_read_error(q, 0, "field 'version'", "2");
 }
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static const char text_head[] = "# iolab trace 1\n# source: hand\n# start_unix_ns: 0\n"
 				"# completions: yes\n# target: 0 1048576 disk\n";
 
@@ -255,30 +247,30 @@ static void test_text_errors(void **state)
 	char p[512], buf[1024];
 	path_of(p, sizeof(p), "bad.txt");
 	snprintf(buf, sizeof(buf), "%s0 10 read 0 0 4096\n5 - write 0 x12 4096\n", text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	expect_read_error(p, 0, ":7: field 'offset': 'x12' is not a number", NULL);
 	snprintf(buf, sizeof(buf), "%s0 10 read 1 0 4096\n", text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	expect_read_error(p, 0, ":6: field 'target'", "1 target");
 	snprintf(buf, sizeof(buf), "%s9 8 read 0 0 4096\n", text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	expect_read_error(p, 0, ":6: field 'done'", "before");
 	snprintf(buf, sizeof(buf), "%s9 10 move 0 0 4096\n", text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	expect_read_error(p, 0, ":6: field 'op'", "move");
 	snprintf(buf, sizeof(buf), "%s9 10 read 0 0\n", text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	expect_read_error(p, 0, ":6: field 'len': missing", NULL);
-	write_text(p, "# iolab trace 1\n# source: x\n1 - read 0 0 1\n");
+	th_write_text(p, "# iolab trace 1\n# source: x\n1 - read 0 0 1\n");
 	expect_read_error(p, 0, "field 'target'", "no '# target:'");
-	write_text(p, "timestamp,offset\n");
+	th_write_text(p, "timestamp,offset\n");
 	expect_read_error(p, 0, ":1: field 'magic'", NULL);
 	expect_read_error(th_dir, 0, "not a regular file", NULL);
 
 	/* SKIP_BAD: the two bad lines are counted, the good ones read */
 	snprintf(buf, sizeof(buf), "%s0 10 read 0 0 4096\nbad\n1 - write 0 4096 4096\n9 8 read 0 0 1\n",
 		 text_head);
-	write_text(p, buf);
+	th_write_text(p, buf);
 	struct iolab_trace_reader *r;
 	struct iolab_err err;
 	struct iolab_trace_rec rec;

@@ -105,14 +105,6 @@ static void test_numbers(void **state)
 	iolab_vtrace_free(&t);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* Through the binary: exit 2 and the file named, no demerit printed. */
 static void test_cli(void **state)
 {
@@ -122,7 +114,7 @@ static void test_cli(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		char path[512];
 		snprintf(path, sizeof(path), "%s/t%zu.trace", dir, i);
-		write_file(path, texts[i]);
+		th_write_text(path, texts[i]);
 		struct th_out o = th_iolab("sim", "validate", "--model", "atlas10k", path, NULL);
 		if (o.status != 2)
 			print_error("exit %d\nstdout: %s\nstderr: %s\n", o.status, o.out, o.err);
