@@ -11,6 +11,16 @@ struct iolab_prng {
 
 void iolab_prng_seed(struct iolab_prng *r, uint64_t seed);
 
+/* The splitmix64 step (Steele, Lea and Flood, OOPSLA 2014): its finalizer is a bijection of
+ * 64-bit words that mixes every input bit into every output bit. */
+#define IOLAB_PRNG_GOLDEN UINT64_C(0x9e3779b97f4a7c15)
+static inline uint64_t iolab_prng_mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
 static inline uint64_t iolab_prng_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));

@@ -15,6 +15,7 @@
 
 #include "iolab/clock.h"
 #include "iolab/fault.h"
+#include "iolab/prng.h"
 #include "iolab/workload.h"
 
 #define NO_CUT UINT32_MAX
@@ -85,11 +86,9 @@ static int fault_init(struct iolab_engine *e, const struct iolab_engine_params *
 /* A uniform draw in [0, 1) for the nth I/O of rule i under seed (splitmix64's finalizer). */
 static double draw(uint64_t seed, unsigned i, uint64_t n)
 {
-	uint64_t z = seed ^ (i + 1) * UINT64_C(0x9e3779b97f4a7c15) ^ n * UINT64_C(0xd1b54a32d192ed03);
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0; /* 2^53 */
+	uint64_t z = iolab_prng_mix(seed ^ (i + 1) * IOLAB_PRNG_GOLDEN ^
+				    n * UINT64_C(0xd1b54a32d192ed03));
+	return (double)(z >> 11) * 0x1.0p-53;
 }
 
 static bool strikes(const struct iolab_fault_rule *r, uint64_t n, uint64_t seed, unsigned i)

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iolab/prng.h"
 #include "iolab/probe.h"
 
 struct pc {
@@ -58,10 +59,7 @@ struct pc {
 
 static uint64_t rnd(struct pc *c)
 {
-	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return iolab_prng_mix(c->rng += IOLAB_PRNG_GOLDEN);
 }
 
 static uint64_t now(struct pc *c)

@@ -14,8 +14,9 @@ void buf_fill_init(struct buf_fill *f, unsigned pattern, unsigned pct, uint64_t 
 {
 	f->pattern = pattern;
 	f->pct = pct;
-	/* distinct for each rank and worker (buf_mix is a bijection): a stamp's second word */
-	f->seed = buf_mix(seed ^ buf_mix(((uint64_t)iolab_cluster_rank() << 20 | worker) + 1));
+	/* distinct for each rank and worker (the mix is a bijection): a stamp's second word */
+	uint64_t who = ((uint64_t)iolab_cluster_rank() << 20 | worker) + 1;
+	f->seed = iolab_prng_mix(seed ^ iolab_prng_mix(who));
 	f->count = 0;
 }
 

@@ -28,16 +28,6 @@ void buf_fill_init(struct buf_fill *f, unsigned pattern, unsigned pct, uint64_t 
 /* Fills slot's buffer of n bytes (setup, before the clock starts). */
 void buf_fill_slot(const struct buf_fill *f, void *buf, size_t n, unsigned slot);
 
-/* splitmix64's finalizer: a bijection, so distinct inputs give distinct words. */
-static inline uint64_t buf_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /* Before a write of len bytes from buf: a fresh stamp in each 4 KiB (none for zero). */
 static inline void buf_stamp(struct buf_fill *f, void *buf, uint32_t len)
 {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/prng.h"
 #include "trace/trace_stats.h"
 
 int trace_stats_init(struct trace_stats *s, bool completions)
@@ -29,10 +30,7 @@ void trace_stats_free(struct trace_stats *s)
 
 static uint64_t mix(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return iolab_prng_mix(x + IOLAB_PRNG_GOLDEN);
 }
 
 static void hll_add(struct trace_stats *s, uint64_t key)

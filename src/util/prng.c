@@ -3,10 +3,6 @@
 
 void iolab_prng_seed(struct iolab_prng *r, uint64_t seed)
 {
-	for (int i = 0; i < 4; i++) {
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		r->s[i] = z ^ (z >> 31);
-	}
+	for (int i = 0; i < 4; i++)
+		r->s[i] = iolab_prng_mix(seed += IOLAB_PRNG_GOLDEN);
 }
