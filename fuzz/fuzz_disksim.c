@@ -16,7 +16,7 @@
 #include "fuzz_common.h"
 #include "iolab/disk_model.h"
 #include "iolab/disksim_import.h"
-#include "sim/layout.h"
+#include "sim/devices/layout.h"
 
 static char dir[] = "/tmp/fuzz_disksim_XXXXXX";
 

@@ -9,7 +9,7 @@
 
 #include "fuzz_common.h"
 #include "iolab/disk_model.h"
-#include "sim/layout.h"
+#include "sim/devices/layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -21,7 +21,7 @@
 #include "helpers.h"
 #include "iolab/disk_model.h"
 #include "iolab/disksim_import.h"
-#include "sim/layout.h"
+#include "sim/devices/layout.h"
 
 
 

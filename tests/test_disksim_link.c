@@ -22,7 +22,7 @@
 #include "iolab/disk_model.h"
 #include "iolab/disk_sim.h"
 #include "iolab/disksim_import.h"
-#include "sim/disk_xfer.h"
+#include "sim/devices/disk_xfer.h"
 
 #define US 1000.0 /* ns */
 

@@ -25,7 +25,7 @@
 #include "iolab/prng.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
-#include "sim/ctl_cache.h"
+#include "sim/parts/ctl_cache.h"
 
 #define MIB (1024ULL * 1024)
 #define QD_MAX 64

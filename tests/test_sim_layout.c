@@ -17,7 +17,7 @@
 
 #include "iolab/disk_model.h"
 #include "iolab/prng.h"
-#include "sim/layout.h"
+#include "sim/devices/layout.h"
 
 static bool same_place(const struct iolab_phys *a, const struct iolab_phys *b)
 {

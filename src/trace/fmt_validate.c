@@ -1,6 +1,6 @@
 /* fmt_validate.c: DiskSim's "validate" traces, read only: requests measured on a real drive,
  * closed loop at depth 1 (DiskSim 4.0 manual, section 4.1; the lines are read by
- * iolab_vtrace_parse_line, src/sim/validate.c, the same reader `iolab sim --validate` uses):
+ * iolab_vtrace_parse_line, src/sim/core/validate.c, the same reader `iolab sim --validate` uses):
  *   R|W Hit|Miss lbn blocks service_us think_us
  * The first request issues at 0 and completes service_us later; each next one issues think_us
  * after the previous completion. Blocks are 512 bytes; the trace has one target, the drive. */

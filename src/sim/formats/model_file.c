@@ -20,9 +20,9 @@
 #include "iolab/parse_number.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
-#include "layout.h"
-#include "layout_g4.h"
-#include "layout_sparing.h"
+#include "sim/devices/layout.h"
+#include "sim/devices/layout_g4.h"
+#include "sim/devices/layout_sparing.h"
 
 enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE, SEC_G4 };
 

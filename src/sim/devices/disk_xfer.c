@@ -4,7 +4,7 @@
  * it has buffered the water mark's worth of what is left of the request (at least one block):
  * after its disconnection's processing and then the reselection overhead, the first or a later
  * one. The data preparation overhead comes once, before the first block goes. */
-#include "disk_xfer.h"
+#include "sim/devices/disk_xfer.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "ctl_cache.h"
+#include "sim/parts/ctl_cache.h"
 
 #define NIL UINT32_MAX
 

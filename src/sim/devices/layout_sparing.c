@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layout.h"
-#include "layout_sparing.h"
+#include "sim/devices/layout.h"
+#include "sim/devices/layout_sparing.h"
 
 static const struct {
 	enum iolab_sparing s;

@@ -25,9 +25,9 @@
 #include "iolab/parse_number.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
-#include "disksim_cache_fields.h"
-#include "disksim_params.h"
-#include "layout_g4.h"
+#include "sim/formats/disksim_cache_fields.h"
+#include "sim/formats/disksim_params.h"
+#include "sim/devices/layout_g4.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_DEPTH 32

@@ -26,8 +26,8 @@
 #include <strings.h>
 
 #include "iolab/parse_number.h"
-#include "layout.h"
-#include "layout_g4.h"
+#include "sim/devices/layout.h"
+#include "sim/devices/layout_g4.h"
 
 #define G4_MAX_ITEMS 1000000u
 

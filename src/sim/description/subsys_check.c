@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "iolab/host_queue.h"
-#include "sim/subsys_where.h"
+#include "sim/description/subsys_where.h"
 
 #define STRIPE_MAX (1ull << 30)
 

@@ -2,9 +2,9 @@
  * modes ("Buffer continuous read", manual 3.4.5 p19) with the "Maximum read-ahead (blks)" cap
  * ("regardless of all other prefetch parameters", p20) and the "Minimum read-ahead (blks)"
  * floor. disk.c runs the read-ahead; this file only says how far it may go. */
-#include "readahead.h"
+#include "sim/devices/readahead.h"
 
-#include "layout.h"
+#include "sim/devices/layout.h"
 
 /* Whether lbn lies on the track (cylinder only: the cylinder) of p. */
 static bool same_place(const struct iolab_disk_model *m, uint64_t lbn, const struct iolab_phys *p,

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_cache.h"
+#include "sim/parts/ctl_cache.h"
 #include "iolab/sim_system.h"
-#include "ptr_ring.h"
+#include "sim/core/ptr_ring.h"
 #include "iolab/subsys.h"
 
 /* Lines of 4 KiB: the page size of the hosts and the commonest small transfer, so a 4 KiB

@@ -14,7 +14,7 @@
 
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
-#include "subsys_build.h"
+#include "sim/description/subsys_build.h"
 
 /* Kinds in the order the report lists them. */
 enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_KINDS };

@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "layout_g4.h"
-#include "layout_sparing.h"
+#include "sim/devices/layout.h"
+#include "sim/devices/layout_g4.h"
+#include "sim/devices/layout_sparing.h"
 
 static uint64_t seek_table_ns(const struct iolab_disk_model *m, uint32_t d)
 {

@@ -5,7 +5,7 @@
  * The importer accepts a parameter in its range (or absent) and refuses any other value, naming
  * the parameter, its line and what iolab cannot represent (docs/model-format.md, "Cache and
  * buffer fields"). */
-#include "disksim_cache_fields.h"
+#include "sim/formats/disksim_cache_fields.h"
 
 #define QUEUED "is not supported with command queuing: "
 #define ONE_AT_A_TIME "iolab's drive serves one command at a time"

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "iolab/disk_model.h"
-#include "sim/builtin_models.h"
+#include "sim/formats/builtin_models.h"
 
 unsigned iolab_model_builtin_count(void)
 {

@@ -12,7 +12,7 @@
 #include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
 #include "iolab/workload.h"
-#include "subsys_build.h"
+#include "sim/description/subsys_build.h"
 
 struct sim_state {
 	uint32_t block_bytes;

@@ -16,7 +16,7 @@
 
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
-#include "ptr_ring.h"
+#include "sim/core/ptr_ring.h"
 
 struct link {
 	struct iolab_link_type t;

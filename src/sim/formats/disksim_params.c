@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <strings.h>
 
-#include "disksim_params.h"
+#include "sim/formats/disksim_params.h"
 
 /* disksim_disk: src-disk.modspec */
 static const char *const disksim_disk[] = {

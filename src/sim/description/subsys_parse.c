@@ -15,7 +15,7 @@
 #include "iolab/parse.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
-#include "sim/subsys_where.h"
+#include "sim/description/subsys_where.h"
 
 enum kind { K_HOST, K_BUS, K_CTL, K_CHAN, K_DRIVE, K_VOL, K_N };
 

@@ -36,9 +36,9 @@
 #include <string.h>
 
 #include "iolab/disk_sim.h"
-#include "layout.h"
-#include "disk_xfer.h"
-#include "readahead.h"
+#include "sim/devices/layout.h"
+#include "sim/devices/disk_xfer.h"
+#include "sim/devices/readahead.h"
 
 struct segment {
 	uint64_t start, end; /* cached blocks [start, end) */
