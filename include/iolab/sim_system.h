@@ -23,7 +23,7 @@
 #include "iolab/error.h"
 #include "iolab/event_queue.h"
 
-#define IOLAB_COMP_OPS_VERSION 2 /* 2: report */
+#define IOLAB_COMP_OPS_VERSION 3 /* 2: report; 3: breakdown */
 
 struct iolab_comp;
 
@@ -55,6 +55,9 @@ struct iolab_comp_ops {
 	/* What the part did so far, for the explanation (its name left empty: the builder names
 	 * it). May be NULL for a part that is not reported (the bus crossing). */
 	void (*report)(const struct iolab_comp *c, struct iolab_comp_report *out);
+	/* A device (a part at the bottom of the path): adds where its commands spent their time
+	 * to *b. May be NULL (a part above the devices, or a device that keeps no breakdown). */
+	void (*breakdown)(const struct iolab_comp *c, struct iolab_breakdown *b);
 };
 
 /* The registry of component kinds (components.c): every ops table, NULL after the last. */

@@ -19,6 +19,8 @@
 #include "iolab/engine.h"
 #include "iolab/error.h"
 
+struct iolab_kind;
+
 /* How the devices on one link share it. */
 enum iolab_link_kind {
 	IOLAB_LINK_BUS,       /* a host I/O bus (PCI, PCI-X, PCIe): every controller's data */
@@ -92,11 +94,17 @@ struct iolab_sub_channel {
 					its drives to the controller; the shorthands use it) */
 };
 
+#define IOLAB_DEVICE_PARAMS 8
+
+/* A device below a channel: a mechanical drive, or another device kind (sim_kinds.h). */
 struct iolab_sub_drive {
 	char name[IOLAB_SUBSYS_NAME];
 	int channel;              /* index into channels, or -1: none modelled */
-	unsigned model;           /* index into models */
-	int write_cache;          /* -1: as the model says; 0 off; 1 on */
+	unsigned model;           /* a drive: index into models */
+	int write_cache;          /* a drive: -1: as the model says; 0 off; 1 on */
+	const struct iolab_kind *kind; /* its kind; NULL: a drive */
+	uint64_t param[IOLAB_DEVICE_PARAMS]; /* the settings of a kind other than drive, as its
+						keys' table places them */
 };
 
 struct iolab_sub_volume {

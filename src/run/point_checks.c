@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "iolab/parse.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "point.h"
 #include "verify_run.h"
@@ -159,8 +160,11 @@ int run_check_request(const struct iolab_config *c, unsigned k, const struct poi
 static int check_sectors(const struct iolab_config *c, const struct iolab_subsys *desc,
 			 const struct point_params *pp, struct iolab_err *err)
 {
-	const struct iolab_disk_model *m = &desc->model[desc->drive[desc->vol[0].drive[0]].model];
-	uint32_t bb = m->block_bytes;
+	const struct iolab_sub_drive *d = &desc->drive[desc->vol[0].drive[0]];
+	uint64_t blocks;
+	uint32_t bb;
+	iolab_subsys_device_geometry(desc, desc->vol[0].drive[0], &blocks, &bb);
+	const char *name = d->kind && d->kind != &iolab_kind_drive ? d->name : desc->model[d->model].name;
 	for (unsigned i = 0; i < pp->spec.nlines && !c->replay; i++) {
 		const struct iolab_spec_line *l = &pp->spec.line[i];
 		uint64_t align = l->align ? l->align : l->size;
@@ -169,11 +173,11 @@ static int check_sectors(const struct iolab_config *c, const struct iolab_subsys
 					  ") of pattern '%s' (--bs, or the pattern's sizes) is not a "
 					  "multiple of the %" PRIu32 "-byte sector of the simulated drive "
 					  "%s: a drive transfers whole sectors", l->size, align,
-					  pp->spec.name, bb, m->name);
+					  pp->spec.name, bb, name);
 	}
 	if (c->offset % bb)
 		return iolab_errf(err, EINVAL, "--offset %" PRIu64 " is not a multiple of the %" PRIu32
-				  "-byte sector of the simulated drive %s", c->offset, bb, m->name);
+				  "-byte sector of the simulated drive %s", c->offset, bb, name);
 	return 0;
 }
 

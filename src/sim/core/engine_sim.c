@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "iolab/engine.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys_shape.h"
 #include "iolab/workload.h"
@@ -54,8 +55,10 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
 	int rc = iolab_path_build(&s->path, &s->sys, d, p->qd, err);
-	if (!rc) /* the host addresses the volumes' blocks */
-		s->block_bytes = s->path.models[d->vol[0].drive[0]].block_bytes;
+	if (!rc) { /* the host addresses the volumes' blocks */
+		uint64_t blocks;
+		iolab_subsys_device_geometry(d, d->vol[0].drive[0], &blocks, &s->block_bytes);
+	}
 	free(lone);
 	if (rc) {
 		free_state(s);
@@ -121,18 +124,10 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 	struct iolab_comp_report host;
 	iolab_comp_host_report(&s->path.host, &host);
 	b->host_ns += host.resident_ns; /* the host's waiting and time per command */
-	for (unsigned i = 0; i < s->path.ndrive; i++) { /* the drives together: per drive command */
-		const struct iolab_disk_stats *st = iolab_comp_drive_stats(s->path.drive[i]);
-		b->overhead_ns += st->overhead_ns;
-		b->queue_ns += st->queue_ns;
-		b->seek_ns += st->seek_ns;
-		b->rotate_ns += st->rotate_ns;
-		b->media_ns += st->media_ns;
-		b->bus_ns += st->bus_ns;
-		b->ios += st->reads + st->writes;
-		b->reads += st->reads;
-		b->read_hits += st->read_hits;
-		b->read_partial_hits += st->read_partial_hits;
+	for (unsigned i = 0; i < s->path.ndrive; i++) { /* the devices together: per command */
+		const struct iolab_comp *dev = s->path.drive[i];
+		if (dev->ops->breakdown)
+			dev->ops->breakdown(dev, b);
 	}
 }
 

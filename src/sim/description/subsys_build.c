@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_build.h"
 
 /* Kinds in the order the report lists them. */
-enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_KINDS };
+enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DEVICE, P_CROSSING, P_KINDS };
 
 struct part {
 	struct iolab_comp c;
@@ -37,7 +38,9 @@ uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct i
 {
 	uint64_t min = UINT64_MAX;
 	for (unsigned i = 0; i < v->n; i++) {
-		uint64_t b = s->model[s->drive[v->drive[i]].model].blocks;
+		uint64_t b;
+		uint32_t bb;
+		iolab_subsys_device_geometry(s, v->drive[i], &b, &bb);
 		if (b < min)
 			min = b;
 	}
@@ -57,9 +60,18 @@ static unsigned data_members(unsigned level, unsigned n)
 	}
 }
 
+/* The block size of the host's blocks: that of volume v's devices (all alike). */
+static uint32_t block_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
+{
+	uint64_t blocks;
+	uint32_t bb;
+	iolab_subsys_device_geometry(s, v->drive[0], &blocks, &bb);
+	return bb;
+}
+
 uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
 {
-	uint32_t bb = s->model[s->drive[v->drive[0]].model].block_bytes;
+	uint32_t bb = block_bytes(s, v);
 	uint64_t m = iolab_subsys_member_blocks(s, v);
 	if (v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) {
 		uint64_t unit = v->stripe_bytes / bb;
@@ -148,7 +160,7 @@ uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s)
 	for (unsigned g = 0; g < n; g++) {
 		const struct iolab_sub_volume *v = &s->vol[first[g]];
 		int ci = volume_controller(s, v);
-		uint32_t bb = s->model[s->drive[v->drive[0]].model].block_bytes;
+		uint32_t bb = block_bytes(s, v);
 		if (ci >= 0)
 			sum += iolab_ctl_cache_max_bytes(&s->ctl[ci].p, group_bytes(s, first[g], NULL) / bb,
 							 bb);
@@ -165,28 +177,19 @@ static int fail(struct iolab_err *err, int rc, const char *what)
 			     : iolab_errf(err, EINVAL, "sim: %s cannot be built so", what);
 }
 
-/* The drives, each with its own copy of its model (the write cache as the description says). */
-static int build_drives(struct iolab_path *p, const struct iolab_subsys *s, struct part **chan,
-			struct iolab_err *err)
+/* The devices, each by its kind (sim_kinds.h), on its channel. */
+static int build_devices(struct iolab_path *p, const struct iolab_subsys *s, struct part **chan,
+			 struct iolab_err *err)
 {
 	for (unsigned i = 0; i < s->ndrive; i++) {
 		const struct iolab_sub_drive *d = &s->drive[i];
-		p->models[i] = s->model[d->model];
-		if (d->write_cache >= 0)
-			p->models[i].write_back = d->write_cache;
-		/* On a modelled channel the drive moves data at the channel's rate: the interface
-		 * time of its model is that of the bus it was measured on. */
 		const struct iolab_link_type *t = d->channel >= 0 ? &s->chan[d->channel].type : NULL;
-		if (t && t->rated_mb_s > 0)
-			p->models[i].bus_ns_per_block = (uint64_t)((double)p->models[i].block_bytes * 1e3 /
-								  (t->rated_mb_s * t->efficiency) + 0.5);
-		struct part *x = add_part(p, P_DRIVE, d->name);
-		int rc = iolab_comp_drive_init(&x->c, p->sim, &p->models[i]);
+		struct iolab_comp *link = d->channel >= 0 && chan[d->channel] ? &chan[d->channel]->c : NULL;
+		struct part *x = add_part(p, P_DEVICE, d->name);
+		int rc = iolab_device_kind(d)->device->build(&x->c, p->sim, s, d, t, link);
 		if (rc)
 			return fail(err, rc, d->name);
 		p->drive[i] = &x->c;
-		if (d->channel >= 0 && chan[d->channel])
-			iolab_comp_drive_attach(&x->c, &chan[d->channel]->c);
 	}
 	return 0;
 }
@@ -196,7 +199,7 @@ static int build_stripe(struct iolab_path *p, const struct iolab_subsys *s, cons
 			struct iolab_comp **tops, unsigned k, uint64_t part_bytes, struct iolab_comp **top,
 			struct iolab_err *err)
 {
-	uint32_t bb = p->models[s->vol[0].drive[0]].block_bytes;
+	uint32_t bb = block_bytes(s, &s->vol[0]);
 	uint64_t unit = host_unit(s);
 	struct part *x = add_part(p, P_HOST_STRIPE, name);
 	int rc = iolab_comp_volume_init(&x->c, p->sim, tops, k, (part_bytes - part_bytes % unit) / bb,
@@ -210,7 +213,7 @@ static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsi
 			struct iolab_comp **top, struct iolab_err *err)
 {
 	const struct iolab_sub_volume *v = &s->vol[vi];
-	const struct iolab_disk_model *m = &p->models[v->drive[0]];
+	uint32_t bb = block_bytes(s, v);
 	*top = p->drive[v->drive[0]];
 	if (v->level == IOLAB_RAID_NONE)
 		return 0;
@@ -219,7 +222,7 @@ static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsi
 		members[i] = p->drive[v->drive[i]];
 	struct part *x = add_part(p, P_VOL, v->name);
 	int rc = iolab_comp_volume_init(&x->c, p->sim, members, v->n, iolab_subsys_member_blocks(s, v),
-					m->block_bytes, v->level, v->stripe_bytes / m->block_bytes,
+					bb, v->level, v->stripe_bytes / bb,
 					v->failed, v->rebuild_bytes_s);
 	*top = &x->c;
 	if (rc)
@@ -255,11 +258,11 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 		return rc;
 	}
 	const struct iolab_sub_controller *ctl = &s->ctl[ci];
-	const struct iolab_disk_model *m = &p->models[v->drive[0]];
-	uint64_t unit = v->stripe_bytes / m->block_bytes;
+	uint32_t bb = block_bytes(s, v);
+	uint64_t unit = v->stripe_bytes / bb;
 	struct part *x = add_part(p, P_CTL, ctl->name);
-	if ((rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p, bytes / m->block_bytes,
-					     m->block_bytes, v->level ? unit : 0)))
+	if ((rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p, bytes / bb, bb,
+					     v->level ? unit : 0)))
 		return fail(err, rc, ctl->name);
 	if (k == 1 && v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* whole rows */
 		iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
@@ -270,7 +273,7 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 		for (int b = ctl->bus; b >= 0 && n < IOLAB_SUBSYS_MAX; b = s->bus[b].up)
 			chain[n++] = &bus[b]->c;
 		x = add_part(p, P_CROSSING, ctl->name);
-		if ((rc = iolab_comp_crossing_init(&x->c, p->sim, below, chain, n, m->block_bytes)))
+		if ((rc = iolab_comp_crossing_init(&x->c, p->sim, below, chain, n, bb)))
 			return fail(err, rc, ctl->name);
 		below = &x->c;
 	}
@@ -282,12 +285,16 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
  * sizes in different volumes. */
 static int check_buildable(const struct iolab_subsys *s, struct iolab_err *err)
 {
-	uint32_t bb = s->nvol ? s->model[s->drive[s->vol[0].drive[0]].model].block_bytes : 0;
+	uint32_t bb = s->nvol ? block_bytes(s, &s->vol[0]) : 0;
 	for (unsigned i = 0; i < s->nvol; i++)
-		for (unsigned k = 0; k < s->vol[i].n; k++)
-			if (s->model[s->drive[s->vol[i].drive[k]].model].block_bytes != bb)
+		for (unsigned k = 0; k < s->vol[i].n; k++) {
+			uint64_t blocks;
+			uint32_t b;
+			iolab_subsys_device_geometry(s, s->vol[i].drive[k], &blocks, &b);
+			if (b != bb)
 				return iolab_errf(err, EINVAL, "volume %s: its drives' block sizes differ "
 						  "from the other volumes'", s->vol[i].name);
+		}
 	return 0;
 }
 
@@ -301,11 +308,10 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 		return rc;
 	unsigned most = 2 + s->nbus + s->nchan + s->ndrive + 4 * s->nvol;
 	p->part = calloc(most, sizeof(*p->part));
-	p->models = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->models));
 	p->drive = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->drive));
 	struct part **bus = calloc(s->nbus + 1, sizeof(*bus)), **chan = calloc(s->nchan + 1, sizeof(*chan));
 	struct iolab_comp *tops[IOLAB_SUBSYS_MAX];
-	if (!p->part || !p->models || !p->drive || !bus || !chan) {
+	if (!p->part || !p->drive || !bus || !chan) {
 		rc = fail(err, -ENOMEM, "");
 		goto out;
 	}
@@ -322,7 +328,7 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 			rc = fail(err, rc, s->chan[i].name);
 	}
 	if (!rc)
-		rc = build_drives(p, s, chan, err);
+		rc = build_devices(p, s, chan, err);
 	unsigned first[IOLAB_SUBSYS_MAX], ng = groups(s, first);
 	for (unsigned g = 0; g < ng && !rc; g++)
 		rc = build_group(p, s, first[g], bus, &tops[g], err);
@@ -336,7 +342,7 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 		rc = build_stripe(p, s, "host-stripe", tops, ng, min, &top, err);
 	}
 	if (!rc && (rc = iolab_comp_host_init(&p->host, sim, top, &s->host, cap,
-					      p->models[s->vol[0].drive[0]].block_bytes)))
+					      block_bytes(s, &s->vol[0]))))
 		rc = fail(err, rc, "host");
 	p->ndrive = s->ndrive;
 out:
@@ -353,7 +359,6 @@ void iolab_path_free(struct iolab_path *p)
 	for (unsigned i = p->n; i-- > 0;)
 		iolab_comp_free(&p->part[i].c);
 	free(p->part);
-	free(p->models);
 	free(p->drive);
 	memset(p, 0, sizeof(*p));
 }

@@ -13,8 +13,7 @@ struct iolab_path {
 	struct iolab_comp host;       /* the top */
 	struct part *part;            /* every other part, n of them */
 	unsigned n;
-	struct iolab_disk_model *models; /* per drive: its model as the description sets it */
-	struct iolab_comp **drive;    /* per drive of the description */
+	struct iolab_comp **drive;    /* per device of the description */
 	unsigned ndrive;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iolab/host_queue.h"
+#include "iolab/sim_kinds.h"
 #include "sim/description/subsys_where.h"
 
 #define STRIPE_MAX (1ull << 30)
@@ -68,7 +69,8 @@ static unsigned collect_names(const struct ctx *c, struct named *n)
 	for (unsigned i = 0; i < s->nchan; i++)
 		n[k++] = (struct named){"channel", s->chan[i].name, W(c, chan, i)};
 	for (unsigned i = 0; i < s->ndrive; i++)
-		n[k++] = (struct named){"drive", s->drive[i].name, W(c, drive, i)};
+		n[k++] = (struct named){iolab_device_kind(&s->drive[i])->name, s->drive[i].name,
+					W(c, drive, i)};
 	for (unsigned i = 0; i < s->nvol; i++)
 		n[k++] = (struct named){"volume", s->vol[i].name, W(c, vol, i)};
 	return k;
@@ -222,12 +224,14 @@ static int check_drives(const struct ctx *c)
 		if (d->channel < -1 || d->channel >= (int)s->nchan)
 			return fail(c, "drive", d->name, line, "channel", "channel index %d is out of "
 				    "range", d->channel);
-		if (d->model >= s->nmodel)
-			return fail(c, "drive", d->name, line, "model", "model index %u is out of range",
-				    d->model);
-		if (d->write_cache < -1 || d->write_cache > 1)
-			return fail(c, "drive", d->name, line, "write-cache", "%d is not -1 (as the "
-				    "model), 0 or 1", d->write_cache);
+		const struct iolab_kind *k = iolab_device_kind(d);
+		if (k->device->check && k->device->check(s, d, c->err)) {
+			if (c->w)
+				iolab_err_prefix(c->err, "%s:%u", c->w->file, line);
+			else
+				iolab_err_prefix(c->err, "%s '%.31s'", k->name, d->name);
+			return -EINVAL;
+		}
 		if (d->channel < 0)
 			continue;
 		const struct iolab_sub_channel *h = &s->chan[d->channel];
@@ -350,8 +354,10 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 				    ctl_name(s, controller_of(s, d0)), controller_of(s, d0) < 0 ? "" : "'",
 				    s->drive[d].name, controller_of(s, d) < 0 ? "" : "controller '",
 				    ctl_name(s, controller_of(s, d)), controller_of(s, d) < 0 ? "" : "'");
-		uint32_t b0 = s->model[s->drive[d0].model].block_bytes;
-		uint32_t b = s->model[s->drive[d].model].block_bytes;
+		uint64_t blocks;
+		uint32_t b0, b;
+		iolab_subsys_device_geometry(s, d0, &blocks, &b0);
+		iolab_subsys_device_geometry(s, d, &blocks, &b);
 		if (b != b0)
 			return fail(c, "volume", v->name, line, "drives", "'%s' has blocks of %u bytes and "
 				    "'%s' of %u: a volume's drives have one block size",

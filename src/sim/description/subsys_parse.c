@@ -3,7 +3,7 @@
  * part by name may come before that part's line: references are resolved once every line is
  * read, in the order the lines were written, and iolab_subsys_check (subsys_check.c) then runs
  * with each part's line so that every finding names the line it is about. Drive models are
- * opened once per distinct name. */
+ * opened once per distinct name. The kinds and their keys are the registry's (sim_kinds.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -13,37 +13,29 @@
 
 #include "iolab/host_queue.h"
 #include "iolab/parse.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
+#include "sim/description/subsys_values.h"
 #include "sim/description/subsys_where.h"
-
-enum kind { K_HOST, K_BUS, K_CTL, K_CHAN, K_DRIVE, K_VOL, K_N };
-
-static const char *const kind_name[K_N] = {"host", "bus", "controller", "channel", "drive", "volume"};
-
-#define NKEYS 8
-/* The keys of each kind; the first `required` of them must be given. */
-static const struct {
-	const char *key[NKEYS];
-	unsigned required;
-} keys[K_N] = {
-	[K_HOST] = {{"scheduler", "overhead", "stripe"}, 0},
-	[K_BUS] = {{"type", "up"}, 1},
-	[K_CTL] = {{"bus", "overhead", "cache", "write-policy", "battery", "read-ahead",
-		    "read-ahead-size"}, 0},
-	[K_CHAN] = {{"type", "controller"}, 1},
-	[K_DRIVE] = {{"model", "channel", "write-cache"}, 1},
-	[K_VOL] = {{"level", "drives", "stripe", "failed", "rebuild-rate"}, 2},
-};
 
 #define LINE_MAX_LEN 4096
 #define MODEL_NAME 1024
 #define FIELDS_MAX (IOLAB_SUBSYS_MAX + 8)
 #define NAME IOLAB_SUBSYS_NAME
+#define PARTS_MAX (4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES)
+#define KEYS_MAX 32 /* of one kind */
 
 struct part {
-	unsigned char kind;
+	const struct iolab_kind *kind;
 	unsigned short i;
+};
+
+/* A reference by name, resolved after the last line. */
+struct ref {
+	unsigned part;                  /* index into order */
+	const struct iolab_param *key;
+	char name[NAME];
 };
 
 struct parser {
@@ -52,12 +44,11 @@ struct parser {
 	struct iolab_err *err;
 	unsigned line;
 	struct iolab_subsys_where w;
-	/* references by name ("": none), resolved after the last line */
-	char bus_up[IOLAB_SUBSYS_MAX][NAME], ctl_bus[IOLAB_SUBSYS_MAX][NAME];
-	char chan_ctl[IOLAB_SUBSYS_MAX][NAME], drive_chan[IOLAB_SUBSYS_DRIVES][NAME];
+	struct ref ref[PARTS_MAX * 2];
+	unsigned nref;
 	char (*vol_drive[IOLAB_SUBSYS_MAX])[NAME]; /* malloc'd, n names each */
 	char *model_name[IOLAB_SUBSYS_MAX];          /* strdup'd */
-	struct part order[4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES]; /* parts as written */
+	struct part order[PARTS_MAX]; /* parts as written */
 	unsigned nparts;
 };
 
@@ -91,104 +82,63 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-/* The name of part (kind, i), and the line it was written on. */
-static const char *part_name(const struct parser *p, unsigned kind, unsigned i, unsigned *line)
+/* The lines parts of class cls were written on. */
+static unsigned *lines_of(struct iolab_subsys_where *w, enum iolab_kind_class cls)
 {
-	const struct iolab_subsys *s = p->s;
-	switch (kind) {
-	case K_BUS: *line = p->w.bus[i]; return s->bus[i].name;
-	case K_CTL: *line = p->w.ctl[i]; return s->ctl[i].name;
-	case K_CHAN: *line = p->w.chan[i]; return s->chan[i].name;
-	case K_DRIVE: *line = p->w.drive[i]; return s->drive[i].name;
-	case K_VOL: *line = p->w.vol[i]; return s->vol[i].name;
+	switch (cls) {
+	case IOLAB_KC_BUS: return w->bus;
+	case IOLAB_KC_CONTROLLER: return w->ctl;
+	case IOLAB_KC_CHANNEL: return w->chan;
+	case IOLAB_KC_DEVICE: return w->drive;
+	case IOLAB_KC_VOLUME: return w->vol;
+	default: return &w->host;
 	}
-	*line = 0;
-	return "";
+}
+
+/* The record of part (kind, i) in s, which its keys' offsets are from; its name; and the line
+ * it was written on. */
+static void *record(struct iolab_subsys *s, enum iolab_kind_class cls, unsigned i, const char **name)
+{
+	switch (cls) {
+	case IOLAB_KC_BUS: *name = s->bus[i].name; return &s->bus[i];
+	case IOLAB_KC_CONTROLLER: *name = s->ctl[i].name; return &s->ctl[i];
+	case IOLAB_KC_CHANNEL: *name = s->chan[i].name; return &s->chan[i];
+	case IOLAB_KC_DEVICE: *name = s->drive[i].name; return &s->drive[i];
+	case IOLAB_KC_VOLUME: *name = s->vol[i].name; return &s->vol[i];
+	default: *name = ""; return s;
+	}
+}
+
+static const char *part_name(struct parser *p, const struct part *x, unsigned *line)
+{
+	const char *name;
+	record(p->s, x->kind->cls, x->i, &name);
+	*line = x->kind->cls == IOLAB_KC_HOST ? p->w.host : lines_of(&p->w, x->kind->cls)[x->i];
+	return name;
 }
 
 /* The part called name: its index into p->order, or -1. */
-static int find(const struct parser *p, const char *name)
+static int find(struct parser *p, const char *name)
 {
 	for (unsigned k = 0; k < p->nparts; k++) {
 		unsigned line;
-		if (!strcmp(part_name(p, p->order[k].kind, p->order[k].i, &line), name))
+		if (!strcmp(part_name(p, &p->order[k], &line), name))
 			return (int)k;
 	}
 	return -1;
 }
 
-/* Copies a reference to a part by name into ref (resolved later). */
-static int set_ref(struct parser *p, const char *key, const char *val, char *ref)
+/* Keeps a reference to a part by name (resolved later). */
+static int set_ref(struct parser *p, const struct iolab_param *key, const char *val)
 {
 	if (!valid_name(val))
-		return fail(p, key, "'%.100s' is not a name (1 to %d letters, digits, '-', '_' or '.')",
-			    val, NAME - 1);
-	memcpy(ref, val, strlen(val) + 1);
+		return fail(p, key->key, "'%.100s' is not a name (1 to %d letters, digits, '-', '_' or "
+			    "'.')", val, NAME - 1);
+	struct ref *r = &p->ref[p->nref++];
+	r->part = p->nparts - 1;
+	r->key = key;
+	memcpy(r->name, val, strlen(val) + 1);
 	return 0;
-}
-
-/* A time with its unit ("20us", "1.5ms"; "0" alone): a bare number would be seconds, never
- * what a per-command overhead means. At most 1 s. */
-static int set_time(struct parser *p, const char *key, const char *val, uint64_t *ns)
-{
-	char f[64];
-	size_t n = strlen(val);
-	if (n && isdigit((unsigned char)val[n - 1]) && strcmp(val, "0"))
-		return fail(p, key, "'%.100s' needs a unit (20us, 1.5ms, 0.1s)", val);
-	snprintf(f, sizeof(f), "field '%s'", key);
-	int rc = located(p, iolab_parse_duration(f, val, ns, p->err));
-	if (!rc && *ns > 1000000000u)
-		return fail(p, key, "'%.100s' is more than 1 s", val);
-	return rc;
-}
-
-static int set_size(struct parser *p, const char *key, const char *val, uint64_t *out)
-{
-	char f[64];
-	snprintf(f, sizeof(f), "field '%s'", key);
-	return located(p, iolab_parse_size(f, val, out, p->err));
-}
-
-/* A size of at least one byte (0 in the struct means the default). */
-static int set_positive(struct parser *p, const char *key, const char *val, uint64_t *out,
-			const char *hint)
-{
-	int rc = set_size(p, key, val, out);
-	if (!rc && !*out)
-		return fail(p, key, "must be more than 0%s", hint);
-	return rc;
-}
-
-/* A rate in bytes/s: a size, optionally followed by "/s" ("10M", "10MB/s"); more than 0. */
-static int set_rate(struct parser *p, const char *key, const char *val, uint64_t *out)
-{
-	char num[64];
-	size_t n = strlen(val);
-	if (n >= 2 && !strcmp(val + n - 2, "/s"))
-		n -= 2;
-	if (n >= sizeof(num))
-		return fail(p, key, "'%.100s' is not a rate (10M, 10MB/s)", val);
-	memcpy(num, val, n);
-	num[n] = 0;
-	int rc = set_size(p, key, num, out);
-	if (!rc && !*out)
-		return fail(p, key, "must be more than 0 bytes/s");
-	return rc;
-}
-
-static int set_bool(struct parser *p, const char *key, const char *val, bool *out)
-{
-	char f[64];
-	snprintf(f, sizeof(f), "field '%s'", key);
-	return located(p, iolab_parse_bool(f, val, out, p->err));
-}
-
-static int set_link(struct parser *p, const char *key, const char *val, bool bus,
-		    struct iolab_link_type *t)
-{
-	char f[64];
-	snprintf(f, sizeof(f), "field '%s'", key);
-	return located(p, iolab_link_parse(f, val, bus, t, p->err));
 }
 
 /* Opens the model called val, once per distinct name. */
@@ -214,40 +164,7 @@ static int set_model(struct parser *p, const char *val, unsigned *out)
 	return 0;
 }
 
-static int set_level(struct parser *p, const char *val, unsigned *out)
-{
-	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
-		if (!strcmp(val, iolab_raid_name(l)))
-			return *out = l, 0;
-	return fail(p, "level", "'%.100s' is not a level (none, raid0, raid1, raid10, raid4, raid5, "
-		    "raid6)", val);
-}
-
-/* "N" or "N+M": 1-based positions in drives=, stored 0-based. */
-static int set_failed(struct parser *p, const char *val, int *failed)
-{
-	char a[32];
-	const char *plus = strchr(val, '+');
-	size_t len = plus ? (size_t)(plus - val) : strlen(val);
-	if (len >= sizeof(a) || (plus && strchr(plus + 1, '+')))
-		return fail(p, "failed", "'%.100s' is not N or N+M (one or two failed drives, 1-based)",
-			    val);
-	memcpy(a, val, len);
-	a[len] = 0;
-	uint64_t n[2] = {0, 0};
-	int rc = iolab_parse_uint("field 'failed'", a, 1, IOLAB_SUBSYS_MAX, &n[0], p->err);
-	if (!rc && plus)
-		rc = iolab_parse_uint("field 'failed'", plus + 1, 1, IOLAB_SUBSYS_MAX, &n[1], p->err);
-	if (rc)
-		return located(p, rc);
-	if (n[0] == n[1])
-		return fail(p, "failed", "'%s' names drive %u twice", val, (unsigned)n[0]);
-	failed[0] = (int)n[0] - 1;
-	failed[1] = (int)n[1] - 1;
-	return 0;
-}
-
-static int set_drives(struct parser *p, const char *val, unsigned v)
+static int set_drives(struct parser *p, const struct iolab_param *key, const char *val, unsigned v)
 {
 	char buf[LINE_MAX_LEN], *items[IOLAB_SUBSYS_MAX];
 	int n = iolab_split_list("field 'drives'", val, buf, sizeof(buf), items, IOLAB_SUBSYS_MAX,
@@ -258,164 +175,105 @@ static int set_drives(struct parser *p, const char *val, unsigned v)
 	if (!p->vol_drive[v])
 		return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->file);
 	for (int k = 0; k < n; k++) {
-		int rc = set_ref(p, "drives", items[k], p->vol_drive[v][k]);
-		if (rc)
-			return rc;
+		if (!valid_name(items[k]))
+			return fail(p, key->key, "'%.100s' is not a name (1 to %d letters, digits, '-', "
+				    "'_' or '.')", items[k], NAME - 1);
+		memcpy(p->vol_drive[v][k], items[k], strlen(items[k]) + 1);
 	}
 	p->s->vol[v].n = (unsigned)n;
 	return 0;
 }
 
-static int set_host(struct parser *p, unsigned key, const char *val)
+/* One key of part i of kind k, from the registry's table. */
+static int set_key(struct parser *p, const struct iolab_kind *k, unsigned i,
+		   const struct iolab_param *key, const char *val)
 {
-	struct iolab_subsys *s = p->s;
-	enum iolab_host_sched sched;
-	switch (key) {
-	case 0:
-		if (iolab_host_sched_parse("field 'scheduler'", val, &sched, p->err))
-			return located(p, -EINVAL);
-		s->host.sched = sched;
-		return 0;
-	case 1: return set_time(p, "overhead", val, &s->host.overhead_ns);
-	default: return set_positive(p, "stripe", val, &s->host_stripe_bytes, "");
+	const char *name;
+	void *rec = record(p->s, k->cls, i, &name);
+	switch (key->type) {
+	case IOLAB_PT_REF: return set_ref(p, key, val);
+	case IOLAB_PT_MEMBERS: return set_drives(p, key, val, i);
+	case IOLAB_PT_MODEL: return set_model(p, val, (unsigned *)((char *)rec + key->off));
+	default: return located(p, iolab_param_read(key, val, rec, p->err));
 	}
 }
 
-static int set_ctl(struct parser *p, unsigned i, unsigned key, const char *val)
+/* A key's value when it is not given: its default, or the type's "none". */
+static int set_default(struct parser *p, const struct iolab_param *key, void *rec)
 {
-	struct iolab_ctl_params *c = &p->s->ctl[i].p;
-	switch (key) {
-	case 0: return set_ref(p, "bus", val, p->ctl_bus[i]);
-	case 1: return set_time(p, "overhead", val, &c->overhead_ns);
-	case 2: return set_size(p, "cache", val, &c->cache_bytes);
-	case 3:
-		return located(p, iolab_write_policy_parse("field 'write-policy'", val, &c->write_policy,
-							   p->err));
-	case 4: return set_bool(p, "battery", val, &c->battery);
-	case 5:
-		return located(p, iolab_read_ahead_parse("field 'read-ahead'", val, &c->read_ahead,
-							 p->err));
-	default:
-		return set_positive(p, "read-ahead-size", val, &c->read_ahead_bytes,
-				    " (read-ahead=none turns read-ahead off)");
+	void *at = (char *)rec + key->off;
+	if (key->def)
+		return iolab_param_read(key, key->def, rec, p->err);
+	switch (key->type) {
+	case IOLAB_PT_REF:
+	case IOLAB_PT_SWITCH: *(int *)at = -1; break;
+	case IOLAB_PT_FAILED: ((int *)at)[0] = ((int *)at)[1] = -1; break;
+	default: break;
 	}
-}
-
-static int set_drive(struct parser *p, unsigned i, unsigned key, const char *val)
-{
-	struct iolab_sub_drive *d = &p->s->drive[i];
-	bool on;
-	switch (key) {
-	case 0: return set_model(p, val, &d->model);
-	case 1: return set_ref(p, "channel", val, p->drive_chan[i]);
-	default:
-		if (set_bool(p, "write-cache", val, &on))
-			return -EINVAL;
-		d->write_cache = on;
-		return 0;
-	}
-}
-
-static int set_vol(struct parser *p, unsigned i, unsigned key, const char *val)
-{
-	struct iolab_sub_volume *v = &p->s->vol[i];
-	switch (key) {
-	case 0: return set_level(p, val, &v->level);
-	case 1: return set_drives(p, val, i);
-	case 2: return set_size(p, "stripe", val, &v->stripe_bytes);
-	case 3: return set_failed(p, val, v->failed);
-	default: return set_rate(p, "rebuild-rate", val, &v->rebuild_bytes_s);
-	}
-}
-
-static int set_key(struct parser *p, unsigned kind, unsigned i, unsigned key, const char *val)
-{
-	struct iolab_subsys *s = p->s;
-	switch (kind) {
-	case K_HOST: return set_host(p, key, val);
-	case K_BUS:
-		return key ? set_ref(p, "up", val, p->bus_up[i])
-			   : set_link(p, "type", val, true, &s->bus[i].type);
-	case K_CTL: return set_ctl(p, i, key, val);
-	case K_CHAN:
-		return key ? set_ref(p, "controller", val, p->chan_ctl[i])
-			   : set_link(p, "type", val, false, &s->chan[i].type);
-	case K_DRIVE: return set_drive(p, i, key, val);
-	default: return set_vol(p, i, key, val);
-	}
+	return 0;
 }
 
 /* Room for one more part of this kind: its index with defaults set, its name copied. */
-static int new_part(struct parser *p, unsigned kind, const char *name, unsigned *index)
+static int new_part(struct parser *p, const struct iolab_kind *k, const char *name, unsigned *index)
 {
 	struct iolab_subsys *s = p->s;
-	unsigned *count[K_N] = {NULL, &s->nbus, &s->nctl, &s->nchan, &s->ndrive, &s->nvol};
-	unsigned room = kind == K_DRIVE ? IOLAB_SUBSYS_DRIVES : IOLAB_SUBSYS_MAX;
-	if (kind == K_HOST) {
+	unsigned *count[] = {[IOLAB_KC_BUS] = &s->nbus, [IOLAB_KC_CONTROLLER] = &s->nctl,
+			     [IOLAB_KC_CHANNEL] = &s->nchan, [IOLAB_KC_VOLUME] = &s->nvol,
+			     [IOLAB_KC_DEVICE] = &s->ndrive};
+	unsigned room = k->cls == IOLAB_KC_DEVICE ? IOLAB_SUBSYS_DRIVES : IOLAB_SUBSYS_MAX;
+	if (k->cls == IOLAB_KC_HOST) {
 		if (p->w.host)
 			return fail(p, "kind", "the host is given twice (line %u)", p->w.host);
 		p->w.host = p->line;
-		return *index = 0, 0;
+		*index = 0;
+	} else {
+		if (*count[k->cls] == room)
+			return fail(p, "kind", "too many parts of kind %s (at most %u)", k->name, room);
+		*index = (*count[k->cls])++;
+		lines_of(&p->w, k->cls)[*index] = p->line;
 	}
-	if (*count[kind] == room)
-		return fail(p, "kind", "too many parts of kind %s (at most %u)", kind_name[kind], room);
-	unsigned i = *index = (*count[kind])++;
-	char *dst = NULL;
-	switch (kind) {
-	case K_BUS: s->bus[i].up = -1; p->w.bus[i] = p->line; dst = s->bus[i].name; break;
-	case K_CTL:
-		s->ctl[i].bus = -1;
-		s->ctl[i].p.battery = true;
-		p->w.ctl[i] = p->line;
-		dst = s->ctl[i].name;
-		break;
-	case K_CHAN: s->chan[i].controller = -1; p->w.chan[i] = p->line; dst = s->chan[i].name; break;
-	case K_DRIVE:
-		s->drive[i].channel = -1;
-		s->drive[i].write_cache = -1;
-		p->w.drive[i] = p->line;
-		dst = s->drive[i].name;
-		break;
-	case K_VOL:
-		s->vol[i].stripe_bytes = 64 * 1024;
-		s->vol[i].failed[0] = s->vol[i].failed[1] = -1;
-		p->w.vol[i] = p->line;
-		dst = s->vol[i].name;
-		break;
-	}
-	memcpy(dst, name, strlen(name) + 1);
-	p->order[p->nparts++] = (struct part){(unsigned char)kind, (unsigned short)i};
+	const char *dst;
+	void *rec = record(s, k->cls, *index, &dst);
+	if (k->cls != IOLAB_KC_HOST)
+		memcpy((char *)dst, name, strlen(name) + 1);
+	if (k->cls == IOLAB_KC_DEVICE)
+		s->drive[*index].kind = k;
+	for (unsigned j = 0; j < k->nparams; j++)
+		if (set_default(p, &k->params[j], rec))
+			return located(p, -EINVAL);
+	p->order[p->nparts++] = (struct part){k, (unsigned short)*index};
 	return 0;
 }
 
 /* The kind and, except for the host, the name at the start of a line; *first is the field
  * after them. */
-static int head(struct parser *p, char **f, unsigned n, unsigned *kind, unsigned *first)
+static int head(struct parser *p, char **f, unsigned n, const struct iolab_kind **kind,
+		unsigned *first)
 {
-	unsigned k = 0;
-	while (k < K_N && strcmp(f[0], kind_name[k]))
-		k++;
-	if (k == K_N)
-		return fail(p, "kind", "'%.100s' is not a kind (host, bus, controller, channel, drive, "
-			    "volume)", f[0]);
+	const struct iolab_kind *k = iolab_kind_find(f[0]);
+	if (!k) {
+		char names[200];
+		iolab_kind_names(names, sizeof(names));
+		return fail(p, "kind", "'%.100s' is not a kind (%s)", f[0], names);
+	}
 	*kind = k;
-	if (k == K_HOST) {
+	if (k->cls == IOLAB_KC_HOST) {
 		if (n > 1 && !strchr(f[1], '='))
 			return fail(p, "name", "the host takes no name (host key=value ...)");
 		*first = 1;
 		return 0;
 	}
 	if (n < 2 || strchr(f[1], '='))
-		return fail(p, "name", "a %s line is: %s NAME key=value ...", kind_name[k], kind_name[k]);
+		return fail(p, "name", "a %s line is: %s NAME key=value ...", k->name, k->name);
 	if (!valid_name(f[1]))
 		return fail(p, "name", "'%.100s' is not a name (1 to %d letters, digits, '-', '_' or '.')",
 			    f[1], NAME - 1);
 	int other = find(p, f[1]);
 	if (other >= 0) {
 		unsigned line;
-		part_name(p, p->order[other].kind, p->order[other].i, &line);
+		part_name(p, &p->order[other], &line);
 		return fail(p, "name", "'%s' is already the name of a %s (line %u)", f[1],
-			    kind_name[p->order[other].kind], line);
+			    p->order[other].kind->name, line);
 	}
 	*first = 2;
 	return 0;
@@ -437,44 +295,44 @@ static int cache_used(struct parser *p, const struct iolab_ctl_params *c)
 /* One part's line, already split into fields. */
 static int part_line(struct parser *p, char **f, unsigned n)
 {
-	unsigned kind = K_HOST, first = 1, i = 0, given = 0;
+	const struct iolab_kind *kind = NULL;
+	unsigned first = 1, i = 0;
+	bool given[KEYS_MAX] = {false};
 	int rc = head(p, f, n, &kind, &first);
 	if (!rc)
-		rc = new_part(p, kind, kind == K_HOST ? "" : f[1], &i);
+		rc = new_part(p, kind, kind->cls == IOLAB_KC_HOST ? "" : f[1], &i);
 	if (rc)
 		return rc;
 	for (unsigned k = first; k < n && !rc; k++) {
 		char *eq = strchr(f[k], '=');
 		if (!eq || eq == f[k])
 			return fail(p, eq ? "=" : f[k], "expected key=value (a %s line is: %s%s "
-				    "key=value ...)", kind_name[kind], kind_name[kind],
-				    kind == K_HOST ? "" : " NAME");
+				    "key=value ...)", kind->name, kind->name,
+				    kind->cls == IOLAB_KC_HOST ? "" : " NAME");
 		*eq = 0;
 		const char *key = f[k], *val = eq + 1;
-		unsigned j = 0;
-		while (j < NKEYS && keys[kind].key[j] && strcmp(keys[kind].key[j], key))
-			j++;
-		if (j == NKEYS || !keys[kind].key[j]) {
-			char list[200] = "";
-			for (unsigned q = 0; q < NKEYS && keys[kind].key[q]; q++)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 q ? ", " : "", keys[kind].key[q]);
-			return fail(p, key, "not a key of a %s (%s)", kind_name[kind], list);
+		const struct iolab_param *param = iolab_kind_param(kind, key);
+		if (!param) {
+			char list[200];
+			iolab_kind_keys(kind, list, sizeof(list));
+			return fail(p, key, "not a key of a %s (%s)", kind->name, list);
 		}
-		if (given & (1u << j))
+		unsigned j = (unsigned)(param - kind->params);
+		if (given[j])
 			return fail(p, key, "given twice on this line");
-		given |= 1u << j;
+		given[j] = true;
 		if (!*val)
 			return fail(p, key, "has no value");
-		rc = set_key(p, kind, i, j, val);
+		rc = set_key(p, kind, i, param, val);
 	}
-	for (unsigned j = 0; j < keys[kind].required && !rc; j++)
-		if (!(given & (1u << j)))
-			rc = fail(p, keys[kind].key[j], "missing: a %s needs %s=", kind_name[kind],
-				  keys[kind].key[j]);
-	if (!rc && kind == K_CTL)
+	for (unsigned j = 0; j < kind->nparams && !rc; j++)
+		if (kind->params[j].required && !given[j])
+			rc = fail(p, kind->params[j].key, "missing: a %s needs %s=", kind->name,
+				  kind->params[j].key);
+	if (!rc && kind->cls == IOLAB_KC_CONTROLLER)
 		rc = cache_used(p, &p->s->ctl[i].p);
-	if (!rc && kind == K_VOL && p->s->vol[i].level == IOLAB_RAID1 && p->s->vol[i].n < 2)
+	if (!rc && kind->cls == IOLAB_KC_VOLUME && p->s->vol[i].level == IOLAB_RAID1 &&
+	    p->s->vol[i].n < 2)
 		rc = fail(p, "drives", "raid1 needs at least 2 drives; '%s' has %u", p->s->vol[i].name,
 			  p->s->vol[i].n);
 	return rc;
@@ -492,47 +350,51 @@ static int split(char *l, char **f, unsigned max)
 	return (int)n;
 }
 
-/* The part called name, which must be of kind want: its index in *out. */
+/* The part called name, which must be of kind want (any device kind for "drive"): its index in
+ * *out. */
 static int resolve(struct parser *p, unsigned line, const char *field, const char *name,
-		   unsigned want, int *out)
+		   const struct iolab_kind *want, int *out)
 {
 	p->line = line;
 	int k = find(p, name);
 	if (k < 0)
-		return fail(p, field, "no %s '%s' in the file", kind_name[want], name);
-	if (p->order[k].kind != want) {
+		return fail(p, field, "no %s '%s' in the file", want->name, name);
+	const struct iolab_kind *got = p->order[k].kind;
+	if (got != want && !(want->cls == IOLAB_KC_DEVICE && got->cls == IOLAB_KC_DEVICE)) {
 		unsigned at;
-		part_name(p, p->order[k].kind, p->order[k].i, &at);
-		return fail(p, field, "'%s' is a %s (line %u), not a %s", name,
-			    kind_name[p->order[k].kind], at, kind_name[want]);
+		part_name(p, &p->order[k], &at);
+		return fail(p, field, "'%s' is a %s (line %u), not a %s", name, got->name, at, want->name);
 	}
 	*out = p->order[k].i;
 	return 0;
 }
 
 /* Resolves the references of part k (in the order the parts were written). */
-static int resolve_part(struct parser *p, const struct part *k)
+static int resolve_part(struct parser *p, unsigned k)
 {
-	struct iolab_subsys *s = p->s;
-	unsigned i = k->i;
-	switch (k->kind) {
-	case K_BUS:
-		return p->bus_up[i][0] ? resolve(p, p->w.bus[i], "up", p->bus_up[i], K_BUS, &s->bus[i].up) : 0;
-	case K_CTL:
-		return p->ctl_bus[i][0] ? resolve(p, p->w.ctl[i], "bus", p->ctl_bus[i], K_BUS, &s->ctl[i].bus) : 0;
-	case K_CHAN:
-		return p->chan_ctl[i][0] ? resolve(p, p->w.chan[i], "controller", p->chan_ctl[i], K_CTL,
-						   &s->chan[i].controller) : 0;
-	case K_DRIVE:
-		return p->drive_chan[i][0] ? resolve(p, p->w.drive[i], "channel", p->drive_chan[i], K_CHAN,
-						     &s->drive[i].channel) : 0;
-	}
-	for (unsigned m = 0; m < s->vol[i].n; m++) {
-		int d;
-		int rc = resolve(p, p->w.vol[i], "drives", p->vol_drive[i][m], K_DRIVE, &d);
+	const struct part *x = &p->order[k];
+	const char *name;
+	unsigned line;
+	part_name(p, x, &line);
+	char *rec = record(p->s, x->kind->cls, x->i, &name);
+	for (unsigned j = 0; j < p->nref; j++) {
+		const struct ref *r = &p->ref[j];
+		if (r->part != k)
+			continue;
+		int rc = resolve(p, line, r->key->key, r->name, iolab_kind_find(r->key->ref),
+				 (int *)(rec + r->key->off));
 		if (rc)
 			return rc;
-		s->vol[i].drive[m] = (unsigned)d;
+	}
+	if (x->kind->cls != IOLAB_KC_VOLUME)
+		return 0;
+	struct iolab_sub_volume *v = &p->s->vol[x->i];
+	for (unsigned m = 0; m < v->n; m++) {
+		int d;
+		int rc = resolve(p, line, "drives", p->vol_drive[x->i][m], &iolab_kind_drive, &d);
+		if (rc)
+			return rc;
+		v->drive[m] = (unsigned)d;
 	}
 	return 0;
 }
@@ -590,7 +452,7 @@ int iolab_subsys_parse(const char *name, const char *text, struct iolab_subsys *
 	p->w.file = name;
 	int rc = read_lines(p, text);
 	for (unsigned k = 0; k < p->nparts && !rc; k++)
-		rc = resolve_part(p, &p->order[k]);
+		rc = resolve_part(p, k);
 	if (!rc)
 		rc = iolab_subsys_check_where(s, &p->w, err);
 	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++) {

@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
+#include "iolab/subsys.h"
 
 enum { EV_PICK, EV_END, EV_SENT };
 
@@ -20,6 +22,7 @@ struct drive {
 	uint32_t block_bytes;
 	uint64_t bus_ns_per_block; /* the drive's own interface time per block */
 	struct iolab_comp *link;   /* its channel, or NULL */
+	struct iolab_disk_model *own_model; /* the copy it was built with (drive_build), or NULL */
 	struct iolab_comp_report rep; /* ios, bytes, busy and resident time so far */
 	bool busy;   /* a command's end is scheduled */
 	bool picking; /* a pick is scheduled */
@@ -132,11 +135,29 @@ static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
 	}
 }
 
+/* Where the drive's commands spent their time (disk.c's phases). */
+static void drive_breakdown(const struct iolab_comp *c, struct iolab_breakdown *b)
+{
+	const struct iolab_disk_stats *st = iolab_disk_stats(((const struct drive *)c->priv)->disk);
+	b->overhead_ns += st->overhead_ns;
+	b->queue_ns += st->queue_ns;
+	b->seek_ns += st->seek_ns;
+	b->rotate_ns += st->rotate_ns;
+	b->media_ns += st->media_ns;
+	b->bus_ns += st->bus_ns;
+	b->ios += st->reads + st->writes;
+	b->reads += st->reads;
+	b->read_hits += st->read_hits;
+	b->read_partial_hits += st->read_partial_hits;
+}
+
 static void drive_cleanup(struct iolab_comp *c)
 {
 	struct drive *d = c->priv;
-	if (d)
+	if (d) {
 		iolab_disk_free(d->disk);
+		free(d->own_model);
+	}
 	free(d);
 }
 
@@ -148,6 +169,7 @@ const struct iolab_comp_ops iolab_comp_drive = {
 	.event = drive_event,
 	.cleanup = drive_cleanup,
 	.report = iolab_comp_drive_report,
+	.breakdown = drive_breakdown,
 };
 
 int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struct iolab_disk_model *m)
@@ -174,9 +196,80 @@ const struct iolab_disk_stats *iolab_comp_drive_stats(const struct iolab_comp *c
 	return iolab_disk_stats(((const struct drive *)c->priv)->disk);
 }
 
-
-
 void iolab_comp_drive_attach(struct iolab_comp *c, struct iolab_comp *link)
 {
 	((struct drive *)c->priv)->link = link;
 }
+
+/* The drive as a device kind of a subsystem file (sim_kinds.h): a mechanical drive of a model
+ * (disk.c), its write cache as the line says. */
+static void drive_geometry(const struct iolab_subsys *s, const struct iolab_sub_drive *d,
+			   uint64_t *blocks, uint32_t *block_bytes)
+{
+	*blocks = s->model[d->model].blocks;
+	*block_bytes = s->model[d->model].block_bytes;
+}
+
+static int drive_check(const struct iolab_subsys *s, const struct iolab_sub_drive *d,
+		       struct iolab_err *err)
+{
+	if (d->model >= s->nmodel)
+		return iolab_errf(err, EINVAL, "field 'model': model index %u is out of range", d->model);
+	if (d->write_cache < -1 || d->write_cache > 1)
+		return iolab_errf(err, EINVAL, "field 'write-cache': %d is not -1 (as the model), 0 or 1",
+				  d->write_cache);
+	return 0;
+}
+
+/* Its own copy of its model: the write cache as the description says, and on a modelled
+ * channel the channel's rate, since the interface time of a model is that of the bus it was
+ * measured on. */
+static int drive_build(struct iolab_comp *c, struct iolab_sim *sim, const struct iolab_subsys *s,
+		       const struct iolab_sub_drive *d, const struct iolab_link_type *t,
+		       struct iolab_comp *link)
+{
+	struct iolab_disk_model *m = malloc(sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	*m = s->model[d->model];
+	if (d->write_cache >= 0)
+		m->write_back = d->write_cache;
+	if (t && t->rated_mb_s > 0)
+		m->bus_ns_per_block = (uint64_t)((double)m->block_bytes * 1e3 /
+						 (t->rated_mb_s * t->efficiency) + 0.5);
+	int rc = iolab_comp_drive_init(c, sim, m);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	((struct drive *)c->priv)->own_model = m;
+	if (link)
+		iolab_comp_drive_attach(c, link);
+	return 0;
+}
+
+static const struct iolab_device_ops drive_device = {
+	.geometry = drive_geometry,
+	.check = drive_check,
+	.build = drive_build,
+};
+
+static const struct iolab_param drive_params[] = {
+	{.key = "model", .type = IOLAB_PT_MODEL, .off = offsetof(struct iolab_sub_drive, model),
+	 .required = true, .def_doc = "",
+	 .doc = "a built-in model (`iolab models`) or a model file: a name holding `/` or ending in "
+		"`.model`, relative to the current directory (docs/model-format.md)"},
+	{.key = "channel", .type = IOLAB_PT_REF, .ref = "channel", .fixed = true,
+	 .off = offsetof(struct iolab_sub_drive, channel), .def_doc = "none modelled",
+	 .doc = "the channel it is on"},
+	{.key = "write-cache", .type = IOLAB_PT_SWITCH,
+	 .off = offsetof(struct iolab_sub_drive, write_cache), .def_doc = "as the model says",
+	 .doc = "`on` or `off`: the drive's own write-back cache"},
+};
+
+const struct iolab_kind iolab_kind_drive = {
+	.name = "drive", .cls = IOLAB_KC_DEVICE, .ops = &iolab_comp_drive,
+	.about = "a mechanical drive of a model: seek, rotation, media, its cache and interface",
+	.params = drive_params, .nparams = sizeof(drive_params) / sizeof(drive_params[0]),
+	.device = &drive_device,
+};

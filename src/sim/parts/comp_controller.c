@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "sim/parts/ctl_cache.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "sim/core/ptr_ring.h"
 #include "iolab/subsys.h"
@@ -522,3 +523,41 @@ const char *iolab_ctl_warning(const struct iolab_ctl_params *p)
 		return "read-ahead without a cache: none done";
 	return NULL;
 }
+
+/* The controller's line in a subsystem file (sim_kinds.h). */
+#define CTL(m) offsetof(struct iolab_sub_controller, m)
+static const struct iolab_param controller_params[] = {
+	{.key = "bus", .type = IOLAB_PT_REF, .ref = "bus", .fixed = true, .off = CTL(bus),
+	 .def_doc = "none modelled", .doc = "the bus it sits on"},
+	{.key = "overhead", .type = IOLAB_PT_TIME, .off = CTL(p.overhead_ns), .unit = "ns", .max = 1e9,
+	 .def_doc = "0", .doc = "its processor's time per command"},
+	{.key = "cache", .type = IOLAB_PT_SIZE, .off = CTL(p.cache_bytes), .unit = "bytes",
+	 .def_doc = "0",
+	 .doc = "cache size; 0 is no cache. The simulator keeps a record of each 4 KiB line the load "
+		"touches, at most as many as cover the volume below; that most is counted against "
+		"`--mem-limit` before the run"},
+	{.key = "write-policy", .type = IOLAB_PT_CHOICE, .off = CTL(p.write_policy),
+	 .choice = iolab_write_policy_parse, .def_doc = "`write-through`",
+	 .doc = "`write-through` or `write-back`"},
+	{.key = "battery", .type = IOLAB_PT_BOOL, .off = CTL(p.battery), .def = "yes",
+	 .def_doc = "`yes`", .doc = "`yes` or `no`; write-back without a battery acts as write-through"},
+	{.key = "read-ahead", .type = IOLAB_PT_CHOICE, .off = CTL(p.read_ahead),
+	 .choice = iolab_read_ahead_parse, .def_doc = "`none`",
+	 .doc = "`none`, `always` (every read miss reads ahead), `adaptive` (on after sequential "
+		"reads, off after random ones). A read that misses waits for the cache reads in flight "
+		"that hold its blocks (counted a hit when they hold them all) and reads the rest, its "
+		"read-ahead past what is in flight: ahead of the stream's furthest read, each block "
+		"read once however many reads are in flight"},
+	{.key = "read-ahead-size", .type = IOLAB_PT_SIZE_POS, .off = CTL(p.read_ahead_bytes),
+	 .unit = "bytes", .min = 1, .max = 18446744073709551615.0,
+	 .hint = " (read-ahead=none turns read-ahead off)",
+	 .def_doc = "one stripe unit of the volume, or 64k",
+	 .doc = "how far a read-ahead reads past a miss (more than 0)"},
+};
+#undef CTL
+
+const struct iolab_kind iolab_kind_controller = {
+	.name = "controller", .cls = IOLAB_KC_CONTROLLER, .ops = &iolab_comp_controller,
+	.about = "a controller: its processor's time per command and its cache, above its volumes",
+	.params = controller_params, .nparams = sizeof(controller_params) / sizeof(controller_params[0]),
+};

@@ -8,7 +8,9 @@
 
 #include "iolab/engine.h"
 #include "iolab/host_queue.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
+#include "iolab/subsys.h"
 
 struct host {
 	struct iolab_host_queue q;
@@ -93,3 +95,31 @@ void iolab_comp_host_report(const struct iolab_comp *c, struct iolab_comp_report
 	*out = (struct iolab_comp_report){.kind = "host", .ios = h->ios, .bytes = h->bytes,
 					  .resident_ns = h->wait_ns};
 }
+
+/* The host's line in a subsystem file (sim_kinds.h): its record is the whole description. */
+static int sched_choice(const char *field, const char *text, unsigned *out, struct iolab_err *err)
+{
+	enum iolab_host_sched s;
+	int rc = iolab_host_sched_parse(field, text, &s, err);
+	*out = rc ? *out : (unsigned)s;
+	return rc;
+}
+
+static const struct iolab_param host_params[] = {
+	{.key = "scheduler", .type = IOLAB_PT_CHOICE, .off = offsetof(struct iolab_subsys, host.sched),
+	 .choice = sched_choice, .def_doc = "`none`",
+	 .doc = "`none`, `cscan`, `deadline` (the host's queue: docs/subsystems.md)"},
+	{.key = "overhead", .type = IOLAB_PT_TIME, .off = offsetof(struct iolab_subsys, host.overhead_ns),
+	 .unit = "ns", .max = 1e9, .def_doc = "0",
+	 .doc = "time per command in the host's driver and adapter"},
+	{.key = "stripe", .type = IOLAB_PT_SIZE_POS, .off = offsetof(struct iolab_subsys, host_stripe_bytes),
+	 .unit = "bytes", .min = 512, .max = 1 << 30, .def_doc = "64k",
+	 .doc = "the unit in which the host stripes over several volumes (RAID 0 over them), a "
+		"multiple of 512 bytes up to 1 GiB"},
+};
+
+const struct iolab_kind iolab_kind_host = {
+	.name = "host", .cls = IOLAB_KC_HOST, .ops = &iolab_comp_host,
+	.about = "the host: its queue and its time per command (at most one line, no name)",
+	.params = host_params, .nparams = sizeof(host_params) / sizeof(host_params[0]),
+};

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
 #include "sim/core/ptr_ring.h"
@@ -125,3 +126,32 @@ void iolab_comp_link_report(const struct iolab_comp *c, struct iolab_comp_report
 	snprintf(out->kind, sizeof(out->kind), "%s", l->t.kind == IOLAB_LINK_BUS ? "bus" : "channel");
 	out->rated_mb_s = l->t.rated_mb_s;
 }
+
+/* The bus and channel lines of a subsystem file (sim_kinds.h). */
+static const struct iolab_param bus_params[] = {
+	{.key = "type", .type = IOLAB_PT_BUS, .off = offsetof(struct iolab_sub_bus, type),
+	 .required = true, .def_doc = "", .doc = "an I/O bus name or a plain rate (below)"},
+	{.key = "up", .type = IOLAB_PT_REF, .ref = "bus", .fixed = true,
+	 .off = offsetof(struct iolab_sub_bus, up), .def_doc = "the host's own",
+	 .doc = "the bus this one is bridged to; its data crosses that bus too"},
+};
+
+const struct iolab_kind iolab_kind_bus = {
+	.name = "bus", .cls = IOLAB_KC_BUS, .ops = &iolab_comp_link,
+	.about = "a host I/O bus (PCI, PCI-X, PCIe): every controller's data on it crosses it",
+	.params = bus_params, .nparams = sizeof(bus_params) / sizeof(bus_params[0]),
+};
+
+static const struct iolab_param channel_params[] = {
+	{.key = "type", .type = IOLAB_PT_CHANNEL, .off = offsetof(struct iolab_sub_channel, type),
+	 .required = true, .def_doc = "", .doc = "a drive channel name or a plain rate (below)"},
+	{.key = "controller", .type = IOLAB_PT_REF, .ref = "controller", .fixed = true,
+	 .off = offsetof(struct iolab_sub_channel, controller), .def_doc = "straight to the host",
+	 .doc = "the controller it belongs to"},
+};
+
+const struct iolab_kind iolab_kind_channel = {
+	.name = "channel", .cls = IOLAB_KC_CHANNEL, .ops = &iolab_comp_link,
+	.about = "a drive channel (SCSI, ATA, SATA, SAS, FC) from a controller to its devices",
+	.params = channel_params, .nparams = sizeof(channel_params) / sizeof(channel_params[0]),
+};

@@ -50,7 +50,9 @@
 #include <string.h>
 
 #include "iolab/host_queue.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
+#include "iolab/subsys.h"
 
 struct rowop;
 
@@ -764,3 +766,38 @@ void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
 	for (unsigned i = 0; i < v->n; i++)
 		v->wait[i].sched = (enum iolab_host_sched)sched;
 }
+
+/* The volume's line in a subsystem file (sim_kinds.h). */
+static int level_choice(const char *field, const char *text, unsigned *out, struct iolab_err *err)
+{
+	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
+		if (!strcmp(text, iolab_raid_name(l)))
+			return *out = l, 0;
+	return iolab_errf(err, EINVAL, "%s: '%.100s' is not a level (none, raid0, raid1, raid10, "
+			  "raid4, raid5, raid6)", field, text);
+}
+
+#define VOL(m) offsetof(struct iolab_sub_volume, m)
+static const struct iolab_param volume_params[] = {
+	{.key = "level", .type = IOLAB_PT_CHOICE, .off = VOL(level), .choice = level_choice,
+	 .required = true, .def_doc = "",
+	 .doc = "`none` (one drive), `raid0`, `raid1`, `raid10`, `raid4`, `raid5`, `raid6`"},
+	{.key = "drives", .type = IOLAB_PT_MEMBERS, .fixed = true, .off = VOL(drive),
+	 .required = true, .def_doc = "",
+	 .doc = "its drives (or other devices), in order, comma-separated (`d1,d2,d3`)"},
+	{.key = "stripe", .type = IOLAB_PT_SIZE, .off = VOL(stripe_bytes), .def = "64k",
+	 .unit = "bytes", .min = 512, .max = 1 << 30, .def_doc = "64k",
+	 .doc = "stripe unit, a multiple of 512 bytes up to 1 GiB"},
+	{.key = "failed", .type = IOLAB_PT_FAILED, .off = VOL(failed), .def_doc = "none",
+	 .doc = "`N` or `N+M`: the failed drives, 1-based positions in `drives`"},
+	{.key = "rebuild-rate", .type = IOLAB_PT_RATE, .off = VOL(rebuild_bytes_s), .unit = "bytes/s",
+	 .def_doc = "no rebuild",
+	 .doc = "rebuild the failed drives onto replacements at this rate, beside the load"},
+};
+#undef VOL
+
+const struct iolab_kind iolab_kind_volume = {
+	.name = "volume", .cls = IOLAB_KC_VOLUME, .ops = &iolab_comp_volume,
+	.about = "a volume: RAID over devices, what the host reads and writes",
+	.params = volume_params, .nparams = sizeof(volume_params) / sizeof(volume_params[0]),
+};
