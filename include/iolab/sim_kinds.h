@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "iolab/error.h"
 
@@ -111,6 +112,12 @@ const struct iolab_kind *iolab_device_kind(const struct iolab_sub_drive *d);
 /* The blocks device i of s holds and their size. */
 void iolab_subsys_device_geometry(const struct iolab_subsys *s, unsigned i, uint64_t *blocks,
 				  uint32_t *block_bytes);
+
+/* Writes kind k and its keys as a table people read (`iolab sim kinds KIND`). */
+void iolab_kind_write_text(const struct iolab_kind *k, FILE *f);
+/* Writes every kind's keys as the markdown table of docs/subsystem-format.md ("Kinds and
+ * keys"). */
+void iolab_kinds_write_markdown(FILE *f);
 
 /* The registered kinds. */
 extern const struct iolab_kind iolab_kind_host, iolab_kind_bus, iolab_kind_controller,

@@ -12,6 +12,7 @@
 #include "iolab/disk_sim.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
+#include "iolab/sim_kinds.h"
 #include "iolab/validate.h"
 
 static void validate_help(void)
@@ -179,8 +180,38 @@ static int validate(int argc, char **argv)
 	return status;
 }
 
+/* `iolab sim kinds [KIND]`: the kinds of parts a subsystem file is made of, and their keys. */
+static int kinds(int argc, char **argv)
+{
+	if (argc > 2)
+		return cli_errorf(EXIT_USAGE, "sim kinds: give at most one kind");
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: iolab sim kinds [KIND]\n\n"
+		       "Lists the kinds of parts a subsystem file (--config) is made of, each with its\n"
+		       "keys: the value each takes, whether it is required, whether it may vary between\n"
+		       "the points of a sweep, its range and its default (docs/subsystem-format.md).\n");
+		return EXIT_OK;
+	}
+	if (argc == 2) {
+		const struct iolab_kind *k = iolab_kind_find(argv[1]);
+		char names[200];
+		iolab_kind_names(names, sizeof(names));
+		if (!k)
+			return cli_errorf(EXIT_USAGE, "sim kinds: '%s' is not a kind (%s)", argv[1], names);
+		iolab_kind_write_text(k, stdout);
+		return EXIT_OK;
+	}
+	for (unsigned i = 0; iolab_kind_at(i); i++) {
+		printf(i ? "\n" : "");
+		iolab_kind_write_text(iolab_kind_at(i), stdout);
+	}
+	return EXIT_OK;
+}
+
 int cmd_sim(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "kinds"))
+		return kinds(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "validate"))
 		return validate(argc - 1, argv + 1);
 	return cmd_sim_run(argc, argv);

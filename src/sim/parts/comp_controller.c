@@ -549,7 +549,7 @@ static const struct iolab_param controller_params[] = {
 		"read-ahead past what is in flight: ahead of the stream's furthest read, each block "
 		"read once however many reads are in flight"},
 	{.key = "read-ahead-size", .type = IOLAB_PT_SIZE_POS, .off = CTL(p.read_ahead_bytes),
-	 .unit = "bytes", .min = 1, .max = 18446744073709551615.0,
+	 .unit = "bytes",
 	 .hint = " (read-ahead=none turns read-ahead off)",
 	 .def_doc = "one stripe unit of the volume, or 64k",
 	 .doc = "how far a read-ahead reads past a miss (more than 0)"},
