@@ -237,6 +237,8 @@ int iolab_model_load(const char *path, struct iolab_disk_model *m, struct iolab_
 int iolab_model_open(const char *name_or_path, struct iolab_disk_model *m, struct iolab_err *err);
 /* Writes m in the model file format. */
 int iolab_model_write(const struct iolab_disk_model *m, FILE *f);
+/* The drive fields of the model file format (those before its sections), NULL after the last. */
+const char *iolab_model_field_at(unsigned i);
 
 /* Built-in models (compiled in from models/). */
 unsigned iolab_model_builtin_count(void);

@@ -113,6 +113,8 @@ const struct iolab_kind *iolab_device_kind(const struct iolab_sub_drive *d);
 void iolab_subsys_device_geometry(const struct iolab_subsys *s, unsigned i, uint64_t *blocks,
 				  uint32_t *block_bytes);
 
+/* The range of k's values as people read it ("512 to 1g", "0 us to 1 s"; "-": none). */
+void iolab_param_range_text(const struct iolab_param *k, char *buf, size_t n);
 /* Writes kind k and its keys as a table people read (`iolab sim kinds KIND`). */
 void iolab_kind_write_text(const struct iolab_kind *k, FILE *f);
 /* Writes every kind's keys as the markdown table of docs/subsystem-format.md ("Kinds and

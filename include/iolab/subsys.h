@@ -154,6 +154,18 @@ uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct io
 uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s);
 /* The blocks each member of v gives: the smallest drive's. */
 uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
+/* Sets one key of the description from outside (subsys_set.c), as a subsystem file's line
+ * would: part is a part's name ("ctl0") or a kind's ("controller": every part of that kind;
+ * "host": the host); key is one of that kind's keys (docs/subsystem-format.md, `iolab sim
+ * kinds`), or, for drives, a drive field of the model file format (docs/model-format.md:
+ * "rpm", "cache_segments", ...), which each drive gets in a copy of its model, derived and
+ * checked as a model file is. Keys that name other parts (channel=, drives=, bus=, ...) cannot
+ * be set. The whole description is checked after (iolab_subsys_check). Models the call opens
+ * or copies belong to s (iolab_subsys_free frees them). Returns 0, or -EINVAL / -ENOMEM with err
+ * one line (an unknown part or key, a value the key does not take or outside its range, a key
+ * that cannot vary), s then unchanged. */
+int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, const char *value,
+		     struct iolab_err *err);
 /* Frees the models. */
 void iolab_subsys_free(struct iolab_subsys *s);
 

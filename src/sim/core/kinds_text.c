@@ -41,7 +41,7 @@ static void bound_text(const struct iolab_param *k, double v, char *buf, size_t 
 		snprintf(buf, n, "%.6g", v);
 }
 
-static void range_text(const struct iolab_param *k, char *buf, size_t n)
+void iolab_param_range_text(const struct iolab_param *k, char *buf, size_t n)
 {
 	char lo[32], hi[32];
 	if (k->min == 0 && k->max == 0) {
@@ -70,7 +70,7 @@ void iolab_kind_write_text(const struct iolab_kind *k, FILE *f)
 		const struct iolab_param *p = &k->params[j];
 		char type[32], range[80];
 		type_text(p, type, sizeof(type));
-		range_text(p, range, sizeof(range));
+		iolab_param_range_text(p, range, sizeof(range));
 		fprintf(f, "  %-16s %-13s %-3s %-5s %-16s ", p->key, type, p->required ? "yes" : "",
 			p->fixed ? "no" : "yes", range);
 		plain(*p->def_doc ? p->def_doc : "-", f);

@@ -140,5 +140,7 @@ int iolab_param_in_range(const struct iolab_param *k, const void *rec, const cha
 		return 0;
 	if (v >= k->min && v <= k->max)
 		return 0;
-	return fail(err, k->key, "'%.100s' is outside %.6g to %.6g %s", val, k->min, k->max, k->unit);
+	char range[80];
+	iolab_param_range_text(k, range, sizeof(range));
+	return fail(err, k->key, "'%.100s' is outside %s", val, range);
 }

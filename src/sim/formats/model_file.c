@@ -53,6 +53,11 @@ static const char *const zone_names[] = {
 	"first_sector_offset", "front_empty_sectors", "sparing",
 };
 #define NTOP (sizeof(top_names) / sizeof(top_names[0]))
+
+const char *iolab_model_field_at(unsigned i)
+{
+	return i < NTOP ? top_names[i] : NULL;
+}
 #define NZONE (sizeof(zone_names) / sizeof(zone_names[0]))
 
 struct mparser {

@@ -1,0 +1,247 @@
+/* subsys_set.c: iolab_subsys_set, one key of a described subsystem set from outside (a sweep's
+ * point, a script), the way DiskSim's command line overrides one parameter of a parameter file
+ * (`disksim x.parv out ascii t 0 "disk0" "Seek time" 5.0`: component, parameter, value).
+ *
+ * The part is a part's name or a kind's (every part of that kind); the key is one of the kind's
+ * keys in the registry (sim_kinds.h), read as the subsystem file's reader reads it, or, for a
+ * drive, a drive field of the model file format (docs/model-format.md), applied to a copy of
+ * the drive's model written out and read back, so that it is derived and checked as a model
+ * file is. Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
+ * and their wiring are the description's. On any refusal s is as it was. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolab/sim_kinds.h"
+#include "iolab/subsys.h"
+#include "sim/description/subsys_values.h"
+
+struct target {
+	const struct iolab_kind *kind;
+	unsigned i;
+	void *rec;
+	const char *name;
+};
+
+/* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
+ * and its name is part, or when its kind is want. */
+static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
+		     void *rec, const char *name, const char *part, const struct iolab_kind *want)
+{
+	if (want ? kind == want : !strcmp(name, part))
+		t[(*n)++] = (struct target){kind, i, rec, name};
+}
+
+/* The parts PART names (a part's name first, then a kind's). Returns their count. */
+static unsigned targets(struct iolab_subsys *s, const char *part, const struct iolab_kind *want,
+			struct target *t)
+{
+	unsigned n = 0;
+	if (want == &iolab_kind_host || (!want && !strcmp(part, "host"))) {
+		t[0] = (struct target){&iolab_kind_host, 0, s, "host"};
+		return 1;
+	}
+	for (unsigned i = 0; i < s->nbus; i++)
+		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want);
+	for (unsigned i = 0; i < s->nctl; i++)
+		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want);
+	for (unsigned i = 0; i < s->nchan; i++)
+		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want);
+	for (unsigned i = 0; i < s->ndrive; i++)
+		consider(t, &n, iolab_device_kind(&s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
+			 want);
+	for (unsigned i = 0; i < s->nvol; i++)
+		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
+	return n;
+}
+
+static bool model_field(const char *key)
+{
+	for (unsigned i = 0; iolab_model_field_at(i); i++)
+		if (!strcmp(iolab_model_field_at(i), key))
+			return true;
+	return false;
+}
+
+/* m written out with "key = value" in place of its own line of that field, read back into out. */
+static int model_with(const struct iolab_disk_model *m, const char *key, const char *value,
+		      struct iolab_disk_model *out, struct iolab_err *err)
+{
+	char *text = NULL, *edited = NULL, name[96];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f || iolab_model_write(m, f)) {
+		if (f)
+			fclose(f);
+		free(text);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
+	fclose(f);
+	size_t klen = strlen(key), room = len + klen + strlen(value) + 8, at = 0;
+	if (!(edited = malloc(room))) {
+		free(text);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
+	at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
+	bool top = true; /* the drive's fields, before the first section */
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+		top = top && *l != '[';
+		bool same = top && !strncmp(l, key, klen) && strchr(" =", l[klen]);
+		if (!same) {
+			memcpy(edited + at, l, n);
+			at += n;
+		}
+		l += n;
+	}
+	edited[at] = 0;
+	snprintf(name, sizeof(name), "model %.63s", m->name);
+	int rc = iolab_model_parse(name, edited, out, err);
+	free(text);
+	free(edited);
+	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
+}
+
+/* Sets a drive field of the models of the drive targets: each distinct model they use gets one
+ * copy with the field changed, which they then use. */
+static int set_model_field(struct iolab_subsys *s, struct target *t, unsigned n, const char *key,
+			   const char *value, struct iolab_err *err)
+{
+	if (strpbrk(value, "#\n\r"))
+		return iolab_errf(err, EINVAL, "drive '%s': field '%s': '%.100s' holds a '#' or a line "
+				  "break", t[0].name, key, value);
+	unsigned was[IOLAB_SUBSYS_MAX], now[IOLAB_SUBSYS_MAX], ncopy = 0;
+	for (unsigned k = 0; k < n; k++) {
+		struct iolab_sub_drive *d = t[k].rec;
+		unsigned c = 0;
+		while (c < ncopy && was[c] != d->model)
+			c++;
+		if (c == ncopy) {
+			if (s->nmodel == IOLAB_SUBSYS_MAX)
+				return iolab_errf(err, EINVAL, "drive '%s': field '%s': too many different "
+						  "models (at most %d)", d->name, key, IOLAB_SUBSYS_MAX);
+			int rc = model_with(&s->model[d->model], key, value, &s->model[s->nmodel], err);
+			if (rc) {
+				iolab_err_prefix(err, "drive '%s'", d->name);
+				return rc;
+			}
+			was[ncopy] = d->model;
+			now[ncopy++] = s->nmodel++;
+		}
+		d->model = now[c];
+	}
+	return 0;
+}
+
+/* How messages name part t: "controller 'ctl0'", "host". */
+static const char *who(const struct target *t, char *buf, size_t n)
+{
+	if (t->kind == &iolab_kind_host)
+		snprintf(buf, n, "host");
+	else
+		snprintf(buf, n, "%s '%s'", t->kind->name, t->name);
+	return buf;
+}
+
+/* One key of the registry on one part. */
+static int set_param(struct iolab_subsys *s, const struct target *t, const struct iolab_param *p,
+		     const char *value, struct iolab_err *err)
+{
+	int rc;
+	if (p->type == IOLAB_PT_MODEL) {
+		if (s->nmodel == IOLAB_SUBSYS_MAX)
+			rc = iolab_errf(err, EINVAL, "field 'model': too many different models (at most %d)",
+					IOLAB_SUBSYS_MAX);
+		else if (!(rc = iolab_model_open(value, &s->model[s->nmodel], err)))
+			((struct iolab_sub_drive *)t->rec)->model = s->nmodel++;
+		else
+			iolab_err_prefix(err, "field 'model'");
+	} else if (!(rc = iolab_param_read(p, value, t->rec, err))) {
+		rc = iolab_param_in_range(p, t->rec, value, err);
+	}
+	char name[80];
+	if (rc)
+		iolab_err_prefix(err, "%s", who(t, name, sizeof(name)));
+	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
+}
+
+/* The reader's rule for a controller's line: write-back and read-ahead keep blocks in its
+ * cache (subsys_parse.c). */
+static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *err)
+{
+	if (c->p.cache_bytes || (c->p.write_policy != IOLAB_WP_BACK && c->p.read_ahead == IOLAB_RA_NONE))
+		return 0;
+	if (c->p.write_policy == IOLAB_WP_BACK)
+		return iolab_errf(err, EINVAL, "controller '%s': field 'write-policy': write-back needs a "
+				  "cache (cache=SIZE)", c->name);
+	return iolab_errf(err, EINVAL, "controller '%s': field 'read-ahead': %s read-ahead needs a "
+			  "cache (cache=SIZE)", c->name, iolab_read_ahead_name(c->p.read_ahead));
+}
+
+static int set_all(struct iolab_subsys *s, struct target *t, unsigned n, const char *key,
+		   const char *value, struct iolab_err *err)
+{
+	const struct iolab_kind *k = t[0].kind;
+	const struct iolab_param *p = iolab_kind_param(k, key);
+	char name[80];
+	if (!p && k == &iolab_kind_drive && model_field(key))
+		return set_model_field(s, t, n, key, value, err);
+	if (!p) {
+		char keys[300];
+		iolab_kind_keys(k, keys, sizeof(keys));
+		return iolab_errf(err, EINVAL, "%s: '%.60s' is not a key of a %s (%s%s)",
+				  who(&t[0], name, sizeof(name)), key, k->name, keys,
+				  k == &iolab_kind_drive ? ", or a drive field of its model: "
+				  "docs/model-format.md" : "");
+	}
+	if (p->fixed)
+		return iolab_errf(err, EINVAL, "%s: field '%s': cannot vary between points (it names "
+				  "other parts: the parts and their wiring are the description's)",
+				  who(&t[0], name, sizeof(name)), key);
+	for (unsigned j = 0; j < n; j++) {
+		int rc = set_param(s, &t[j], p, value, err);
+		if (!rc && t[j].kind == &iolab_kind_controller)
+			rc = cache_used(t[j].rec, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, const char *value,
+		     struct iolab_err *err)
+{
+	struct target *t = malloc((4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES + 1) * sizeof(*t));
+	struct iolab_subsys *was = malloc(sizeof(*was));
+	if (!t || !was) {
+		free(t);
+		free(was);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
+	memcpy(was, s, sizeof(*s));
+	unsigned n = targets(s, part, NULL, t);
+	const struct iolab_kind *k = n ? NULL : iolab_kind_find(part);
+	int rc = 0;
+	if (!n && k && !(n = targets(s, part, k, t)))
+		rc = iolab_errf(err, EINVAL, "no part of kind %s in the subsystem", k->name);
+	if (!n && !k) {
+		char kinds[200];
+		iolab_kind_names(kinds, sizeof(kinds));
+		rc = iolab_errf(err, EINVAL, "no part called '%.60s' in the subsystem, nor a kind of "
+				"parts (%s)", part, kinds);
+	}
+	if (!rc)
+		rc = set_all(s, t, n, key, value, err);
+	if (!rc)
+		rc = iolab_subsys_check(s, err);
+	if (rc) { /* as it was: the models the set opened go */
+		for (unsigned m = was->nmodel; m < s->nmodel; m++)
+			iolab_model_free(&s->model[m]);
+		memcpy(s, was, sizeof(*s));
+	}
+	free(was);
+	free(t);
+	return rc;
+}

@@ -1,0 +1,171 @@
+/* test_subsys_set.c: iolab_subsys_set, one key of a subsystem set from outside. On the example
+ * of docs/subsystem-format.md (tests/data/subsystem-example.conf): a part by name, every part
+ * of a kind, the host, a fixed device's key; a drive field of the model file format in a copy
+ * of the drive's models (derived again; the other drives keep theirs; the copy of an unchanged
+ * value writes out the same model); and each refusal as one line, the description unchanged:
+ * an unknown part or key, a value the key does not take, a value outside its range, a key that
+ * names other parts, a model field out of range, a setting the whole description's checks
+ * refuse. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "iolab/subsys.h"
+
+static struct iolab_subsys sub;
+
+static int load_example(void **state)
+{
+	(void)state;
+	char path[512];
+	struct iolab_err err = {{0}};
+	th_data_path(path, sizeof(path), "subsystem-example.conf");
+	if (iolab_subsys_load(path, &sub, &err)) {
+		print_error("%s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int free_example(void **state)
+{
+	(void)state;
+	iolab_subsys_free(&sub);
+	return 0;
+}
+
+static void set_ok(const char *part, const char *key, const char *value)
+{
+	struct iolab_err err = {{0}};
+	if (iolab_subsys_set(&sub, part, key, value, &err))
+		fail_msg("set %s.%s=%s refused: %s", part, key, value, err.msg);
+}
+
+/* The set is refused with a message holding want, and the description is as it was. */
+static void set_refused(const char *part, const char *key, const char *value, const char *want)
+{
+	struct iolab_err err = {{0}};
+	struct iolab_subsys *before = malloc(sizeof(*before));
+	assert_non_null(before);
+	memcpy(before, &sub, sizeof(sub));
+	assert_int_equal(iolab_subsys_set(&sub, part, key, value, &err), -EINVAL);
+	if (!strstr(err.msg, want) || strchr(err.msg, '\n'))
+		fail_msg("set %s.%s=%s: got '%s', want one line holding '%s'", part, key, value, err.msg,
+			 want);
+	assert_memory_equal(before, &sub, sizeof(sub));
+	free(before);
+}
+
+static void test_part_kind_and_host(void **state)
+{
+	(void)state;
+	set_ok("raid0", "cache", "128M");
+	assert_int_equal(sub.ctl[0].p.cache_bytes, 128u << 20);
+	set_ok("raid0", "read-ahead", "always");
+	assert_int_equal(sub.ctl[0].p.read_ahead, IOLAB_RA_ALWAYS);
+	set_ok("drive", "write-cache", "off");
+	for (unsigned i = 0; i < sub.ndrive; i++)
+		assert_int_equal(sub.drive[i].write_cache, 0);
+	set_ok("host", "overhead", "5us");
+	assert_int_equal(sub.host.overhead_ns, 5000);
+	set_ok("channel", "type", "ultra320");
+	assert_string_equal(sub.chan[1].type.name, "ultra320");
+	set_ok("vb", "stripe", "128k");
+	assert_int_equal(sub.vol[1].stripe_bytes, 128u << 10);
+	assert_int_equal(sub.vol[0].stripe_bytes, 64u << 10);
+}
+
+static void test_model_field_in_a_copy(void **state)
+{
+	(void)state;
+	unsigned n = sub.nmodel, m0 = sub.drive[0].model;
+	double rpm = sub.model[m0].rpm;
+	set_ok("a1", "rpm", "15000");
+	assert_int_equal(sub.nmodel, n + 1);
+	const struct iolab_disk_model *m = &sub.model[sub.drive[0].model];
+	assert_float_equal(m->rpm, 15000, 0);
+	assert_int_equal(m->rev_ns, 4000000); /* derived again: 60 s / 15000 */
+	assert_float_equal(sub.model[sub.drive[1].model].rpm, rpm, 0); /* a2 keeps its own */
+	/* The same value again writes out the same model: the copy loses nothing. */
+	char same[40];
+	snprintf(same, sizeof(same), "%.17g", rpm);
+	set_ok("a2", "rpm", same);
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+	iolab_model_write(&sub.model[m0], fa);
+	iolab_model_write(&sub.model[sub.drive[1].model], fb);
+	fclose(fa);
+	fclose(fb);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	set_ok("drive", "cache_segments", "4");
+	for (unsigned i = 0; i < sub.ndrive; i++)
+		assert_int_equal(sub.model[sub.drive[i].model].segments, 4);
+}
+
+static void test_fixed_device_key(void **state)
+{
+	(void)state;
+	struct iolab_subsys s;
+	struct iolab_err err = {{0}};
+	assert_int_equal(iolab_subsys_parse("f.conf", "fixed f1 size=1g time=1ms rate=100M\n"
+					    "fixed f2 size=1g time=1ms rate=100M\n"
+					    "volume v level=raid1 drives=f1,f2\n", &s, &err), 0);
+	assert_int_equal(iolab_subsys_set(&s, "fixed", "time", "50us", &err), 0);
+	assert_int_equal(s.drive[0].param[1], 50000);
+	assert_int_equal(s.drive[1].param[1], 50000);
+	assert_int_equal(iolab_subsys_set(&s, "f1", "queue", "2000", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "fixed 'f1': field 'queue': "));
+	assert_non_null(strstr(err.msg, "2000"));
+	assert_int_equal(iolab_subsys_set(&s, "f1", "rpm", "7200", &err), -EINVAL);
+	assert_string_equal(err.msg, "fixed 'f1': 'rpm' is not a key of a fixed (channel, size, time, "
+			    "rate, queue)");
+	iolab_subsys_free(&s);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	set_refused("ctl9", "cache", "1M", "no part called 'ctl9' in the subsystem, nor a kind of "
+		    "parts (host, bus, controller, channel, drive, volume, fixed)");
+	set_refused("fixed", "time", "1ms", "no part of kind fixed in the subsystem");
+	set_refused("raid0", "size", "1M", "controller 'raid0': 'size' is not a key of a controller "
+		    "(bus, overhead, cache, write-policy, battery, read-ahead, read-ahead-size)");
+	set_refused("host", "cache", "1M", "host: 'cache' is not a key of a host (scheduler, overhead, "
+		    "stripe)");
+	set_refused("a1", "spin", "1", "drive 'a1': 'spin' is not a key of a drive (model, channel, "
+		    "write-cache, or a drive field of its model: docs/model-format.md)");
+	set_refused("raid0", "cache", "6x", "controller 'raid0': field 'cache': ");
+	set_refused("host", "stripe", "2g", "host: field 'stripe': '2g' is outside 512 to 1g");
+	set_refused("a1", "channel", "scsi1", "drive 'a1': field 'channel': cannot vary between points");
+	set_refused("va", "drives", "a1,a2,a3", "volume 'va': field 'drives': cannot vary");
+	set_refused("a1", "rpm", "0", "drive 'a1': model ");
+	set_refused("raid0", "cache", "0", "controller 'raid0': field 'write-policy': write-back needs "
+		    "a cache (cache=SIZE)");
+	/* vb has a failed drive: raid0 does not survive it (the whole description's check) */
+	set_refused("vb", "level", "raid0", "volume 'vb': field 'failed': raid0 has no redundancy");
+	set_refused("volume", "level", "raid9", "volume 'va': field 'level': 'raid9' is not a level");
+	set_refused("a1", "model", "no-such-model", "drive 'a1': field 'model': unknown model "
+		    "'no-such-model'");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_part_kind_and_host, load_example, free_example),
+		cmocka_unit_test_setup_teardown(test_model_field_in_a_copy, load_example, free_example),
+		cmocka_unit_test(test_fixed_device_key),
+		cmocka_unit_test_setup_teardown(test_refusals, load_example, free_example),
+	};
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
+}
