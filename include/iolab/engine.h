@@ -77,13 +77,22 @@ enum iolab_engine_flags {
 	IOLAB_ENGINE_VIRTUAL = 1 << 2, /* keeps its own (simulated) clock: see now() */
 };
 
-/* Where the time of the I/Os went, for engines that know (the simulator): totals in ns over
- * the I/Os completed, and cache hits. */
+#define IOLAB_PHASES_MAX 12
+#define IOLAB_PHASE_NAME 16
+
+/* Where the time of the I/Os went, for engines that know (the simulator): named phases, each a
+ * total in ns over the commands counted in ios, in the order they were first put (the engine
+ * and each kind of device name their own: the simulator's "host", a drive's "seek", ...); and
+ * cache hits of reads. Plain data (MPI ranks exchange it). */
 struct iolab_breakdown {
-	double host_ns; /* waiting in the host's queue, before the device accepted the command */
-	double overhead_ns, queue_ns, seek_ns, rotate_ns, media_ns, bus_ns;
+	unsigned nphase;
+	char phase[IOLAB_PHASES_MAX][IOLAB_PHASE_NAME];
+	double ns[IOLAB_PHASES_MAX];
 	uint64_t ios, read_hits, read_partial_hits, reads;
 };
+/* Adds ns to b's phase called name, which is added after the others if b has none of that name
+ * (beyond IOLAB_PHASES_MAX phases, it is dropped). */
+void iolab_breakdown_put(struct iolab_breakdown *b, const char *name, double ns);
 
 struct iolab_comp_report;
 
@@ -156,7 +165,7 @@ struct iolab_comp_report {
 /* Adds b's counts to a (same part). */
 void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_report *b);
 
-/* Adds the counts of b to a. */
+/* Adds the phases (by name) and counts of b to a. */
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b);
 
 /* Registered engines, in listing order. */

@@ -2,6 +2,7 @@
  * the check that an ops table is one this build can drive (its version and required hooks), and
  * the sum of two breakdowns. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "iolab/engine.h"
@@ -69,15 +70,25 @@ const char *iolab_raid_name(unsigned level)
 	return level >= IOLAB_RAID0 && level <= IOLAB_RAID6 ? name[level] : "none";
 }
 
+void iolab_breakdown_put(struct iolab_breakdown *b, const char *name, double ns)
+{
+	unsigned i = 0;
+	while (i < b->nphase && strcmp(b->phase[i], name))
+		i++;
+	if (i == b->nphase) {
+		if (i == IOLAB_PHASES_MAX)
+			return;
+		snprintf(b->phase[i], sizeof(b->phase[i]), "%s", name);
+		b->ns[i] = 0;
+		b->nphase++;
+	}
+	b->ns[i] += ns;
+}
+
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
 {
-	a->host_ns += b->host_ns;
-	a->overhead_ns += b->overhead_ns;
-	a->queue_ns += b->queue_ns;
-	a->seek_ns += b->seek_ns;
-	a->rotate_ns += b->rotate_ns;
-	a->media_ns += b->media_ns;
-	a->bus_ns += b->bus_ns;
+	for (unsigned i = 0; i < b->nphase; i++)
+		iolab_breakdown_put(a, b->phase[i], b->ns[i]);
 	a->ios += b->ios;
 	a->reads += b->reads;
 	a->read_hits += b->read_hits;

@@ -221,6 +221,20 @@ static json_t *verify_obj(const struct iolab_verify_result *v)
 			 "first_mismatches", kept);
 }
 
+/* The phases of the breakdown as the engine named them, in its order, then the cache hits. */
+static json_t *breakdown_obj(const struct iolab_point *p)
+{
+	struct breakdown_means m;
+	if (!breakdown_means(p, &m))
+		return json_null();
+	json_t *o = json_object();
+	for (unsigned i = 0; i < m.bd->nphase; i++)
+		json_object_set_new(o, m.bd->phase[i], json_real(m.us[i]));
+	json_object_set_new(o, "read_hit_pct", json_real(m.hit_pct));
+	json_object_set_new(o, "read_partial_hit_pct", json_real(m.partial_hit_pct));
+	return o;
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -298,12 +312,7 @@ static json_t *point_obj(const struct iolab_point *p)
 			       "rounds", p->steady.rounds, "reached", p->steady.reached, "window", win);
 	}
 	json_object_set_new(o, "steady_state", ss);
-	struct breakdown_means m;
-	json_object_set_new(o, "breakdown_us", !breakdown_means(p, &m) ? json_null()
-		: json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "host", m.host, "overhead", m.overhead,
-			    "queue", m.queue, "seek", m.seek, "rotation", m.rotation, "media", m.media,
-			    "interface", m.interface, "read_hit_pct", m.hit_pct, "read_partial_hit_pct",
-			    m.partial_hit_pct));
+	json_object_set_new(o, "breakdown_us", breakdown_obj(p));
 	json_t *comps = json_array();
 	for (unsigned i = 0; i < p->ncomp; i++) {
 		struct comp_figures f;

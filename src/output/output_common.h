@@ -21,9 +21,11 @@ static inline double dir_rate(const struct iolab_point *p, uint64_t v)
 	return p->seconds > 0 ? (double)v / p->seconds : 0;
 }
 
-/* A point's breakdown as the reports show it: mean µs per I/O, and cache hits as % of reads. */
+/* A point's breakdown as the reports show it: mean µs per I/O of each phase the engine named
+ * (phase names in bd), and cache hits as % of reads. */
 struct breakdown_means {
-	double host, overhead, queue, seek, rotation, media, interface, hit_pct, partial_hit_pct;
+	const struct iolab_breakdown *bd;
+	double us[IOLAB_PHASES_MAX], hit_pct, partial_hit_pct;
 };
 
 /* False when the point has no breakdown (a real engine, or no I/O). */
@@ -33,12 +35,11 @@ static inline bool breakdown_means(const struct iolab_point *p, struct breakdown
 	if (!p->has_breakdown || !b->ios)
 		return false;
 	double n = (double)b->ios * 1e3, reads = b->reads ? (double)b->reads : 1;
-	*m = (struct breakdown_means){
-		.host = b->host_ns / n, .overhead = b->overhead_ns / n, .queue = b->queue_ns / n, .seek = b->seek_ns / n,
-		.rotation = b->rotate_ns / n, .media = b->media_ns / n, .interface = b->bus_ns / n,
-		.hit_pct = 100.0 * (double)b->read_hits / reads,
-		.partial_hit_pct = 100.0 * (double)b->read_partial_hits / reads,
-	};
+	m->bd = b;
+	for (unsigned i = 0; i < b->nphase; i++)
+		m->us[i] = b->ns[i] / n;
+	m->hit_pct = 100.0 * (double)b->read_hits / reads;
+	m->partial_hit_pct = 100.0 * (double)b->read_partial_hits / reads;
 	return true;
 }
 

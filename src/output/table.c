@@ -257,6 +257,45 @@ static void rank_lines(FILE *f, const struct iolab_results *r)
 		}
 }
 
+/* Where the time went: a column for each phase the engine named (the union over the points, in
+ * the order first named; "-" where a point has none), and the read cache hits. */
+static void breakdown_lines(FILE *f, const struct iolab_results *r)
+{
+	struct iolab_breakdown cols = {0};
+	struct breakdown_means m;
+	bool any = false;
+	for (unsigned i = 0; i < r->n; i++)
+		if (breakdown_means(&r->point[i], &m)) {
+			any = true;
+			for (unsigned k = 0; k < m.bd->nphase; k++)
+				iolab_breakdown_put(&cols, m.bd->phase[k], 0);
+		}
+	if (!any)
+		return;
+	fprintf(f, "\nwhere the time went, per I/O in us (host = waiting in the host's queue; the "
+		"rest is the devices' work, queue = waiting in them;\n a volume's columns are per "
+		"device command):\n");
+	fprintf(f, "%3s", "#");
+	for (unsigned k = 0; k < cols.nphase; k++)
+		fprintf(f, " %9s", cols.phase[k]);
+	fprintf(f, " %7s\n", "hits%");
+	for (unsigned i = 0; i < r->n; i++) {
+		if (!breakdown_means(&r->point[i], &m))
+			continue;
+		fprintf(f, "%3u", i + 1);
+		for (unsigned k = 0; k < cols.nphase; k++) {
+			unsigned j = 0;
+			while (j < m.bd->nphase && strcmp(m.bd->phase[j], cols.phase[k]))
+				j++;
+			if (j < m.bd->nphase)
+				fprintf(f, " %9.1f", m.us[j]);
+			else
+				fprintf(f, " %9s", "-");
+		}
+		fprintf(f, " %7.1f\n", m.hit_pct);
+	}
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false, ctl = false;
@@ -330,21 +369,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	rebuild_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);
-	bool any_bd = false;
-	struct breakdown_means m;
-	for (unsigned i = 0; i < r->n; i++)
-		any_bd |= breakdown_means(&r->point[i], &m);
-	if (any_bd) {
-		fprintf(f, "\nwhere the time went, per I/O in us (host = waiting in the host's queue; the "
-			"rest is the drive's work, queue = waiting in it;\n a volume's columns are per "
-			"drive command):\n");
-		fprintf(f, "%3s %9s %9s %9s %9s %9s %9s %9s %7s\n", "#", "host", "overhead", "queue", "seek",
-			"rotation", "media", "interface", "hits%");
-		for (unsigned i = 0; i < r->n; i++)
-			if (breakdown_means(&r->point[i], &m))
-				fprintf(f, "%3u %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f\n", i + 1, m.host,
-					m.overhead, m.queue, m.seek, m.rotation, m.media, m.interface, m.hit_pct);
-	}
+	breakdown_lines(f, r);
 	unsigned shown = 0;
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];

@@ -123,7 +123,7 @@ static void sim_breakdown(struct iolab_engine *e, struct iolab_breakdown *b)
 	const struct sim_state *s = e->priv;
 	struct iolab_comp_report host;
 	iolab_comp_host_report(&s->path.host, &host);
-	b->host_ns += host.resident_ns; /* the host's waiting and time per command */
+	iolab_breakdown_put(b, "host", host.resident_ns); /* its waiting and time per command */
 	for (unsigned i = 0; i < s->path.ndrive; i++) { /* the devices together: per command */
 		const struct iolab_comp *dev = s->path.drive[i];
 		if (dev->ops->breakdown)

@@ -135,16 +135,18 @@ static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
 	}
 }
 
-/* Where the drive's commands spent their time (disk.c's phases). */
+/* Where the drive's commands spent their time (disk.c's phases): its overhead (command
+ * processing), waiting in its queue, seek, rotational latency, media transfer, and the
+ * interface transfer beyond the media's. */
 static void drive_breakdown(const struct iolab_comp *c, struct iolab_breakdown *b)
 {
 	const struct iolab_disk_stats *st = iolab_disk_stats(((const struct drive *)c->priv)->disk);
-	b->overhead_ns += st->overhead_ns;
-	b->queue_ns += st->queue_ns;
-	b->seek_ns += st->seek_ns;
-	b->rotate_ns += st->rotate_ns;
-	b->media_ns += st->media_ns;
-	b->bus_ns += st->bus_ns;
+	iolab_breakdown_put(b, "overhead", st->overhead_ns);
+	iolab_breakdown_put(b, "queue", st->queue_ns);
+	iolab_breakdown_put(b, "seek", st->seek_ns);
+	iolab_breakdown_put(b, "rotation", st->rotate_ns);
+	iolab_breakdown_put(b, "media", st->media_ns);
+	iolab_breakdown_put(b, "interface", st->bus_ns);
 	b->ios += st->reads + st->writes;
 	b->reads += st->reads;
 	b->read_hits += st->read_hits;

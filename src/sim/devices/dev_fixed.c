@@ -30,7 +30,8 @@ struct fixed {
 	bool busy;
 	struct iolab_comp *link;   /* its channel, or NULL */
 	struct iolab_comp_report rep;
-	double access_ns, transfer_ns, wait_ns; /* totals for the breakdown */
+	double service_ns, wait_ns; /* totals for the breakdown */
+	uint64_t reads;
 };
 
 static bool fixed_full(const struct iolab_comp *c)
@@ -49,8 +50,8 @@ static void start(struct iolab_comp *c, struct fixed *f, struct iolab_sreq *r)
 		end = iolab_comp_link_transfer(f->link, (double)ready, (double)end, bytes);
 	f->busy = true;
 	f->wait_ns += (double)(now - r->d.t_arrive);
-	f->access_ns += (double)f->time_ns;
-	f->transfer_ns += (double)(end - ready);
+	f->service_ns += (double)(end - now);
+	f->reads += !r->d.write;
 	f->rep.busy_ns += (double)(end - now);
 	r->d.t_done = end;
 	iolab_sim_at(c, end, EV_END, r);
@@ -93,15 +94,14 @@ static void fixed_report(const struct iolab_comp *c, struct iolab_comp_report *o
 	snprintf(out->kind, sizeof(out->kind), "%s", "fixed");
 }
 
-/* Its phases in the breakdown's terms: the access time as the command's overhead (DiskSim's
- * command overhead and access time), the transfer as the interface's, the wait as queue. */
+/* Its phases: waiting in its queue, and its service (the access time and the transfer). */
 static void fixed_breakdown(const struct iolab_comp *c, struct iolab_breakdown *b)
 {
 	const struct fixed *f = c->priv;
-	b->overhead_ns += f->access_ns;
-	b->bus_ns += f->transfer_ns;
-	b->queue_ns += f->wait_ns;
+	iolab_breakdown_put(b, "queue", f->wait_ns);
+	iolab_breakdown_put(b, "service", f->service_ns);
 	b->ios += f->rep.ios;
+	b->reads += f->reads;
 }
 
 static void fixed_cleanup(struct iolab_comp *c)
