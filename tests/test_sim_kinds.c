@@ -104,6 +104,15 @@ static void test_kinds_command(void **state)
 		assert_non_null(strstr(o.out, head));
 	}
 	th_out_free(&o);
+	/* The table's breakdown has the fixed device's columns. */
+	char conf[300];
+	snprintf(conf, sizeof(conf), "%s/table.conf", th_dir);
+	th_write_text(conf, "fixed f1 size=1g time=100us rate=200M\nvolume v level=none drives=f1\n");
+	o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "\n  #      host     queue   service   hits%\n  1       0.0       0.0 "
+				     "    119.5     0.0\n"));
+	th_out_free(&o);
 	o = th_iolab("sim", "kinds", "disk", NULL);
 	TH_EXPECT_EXIT(o, 2, "sim kinds: 'disk' is not a kind (host, bus, controller, channel, drive, "
 		       "volume, fixed)");
@@ -135,23 +144,37 @@ static double num(json_t *o, const char *key)
 	return json_number_value(v);
 }
 
+/* QD 1 4 KiB reads on a device of time s a command and rate bytes/s: one at a time. */
+static double want_iops(double time, double rate)
+{
+	return 1 / (time + 4096.0 / rate);
+}
+
 static void test_fixed_device_iops(void **state)
 {
 	(void)state;
 	/* 100 us a command, 200 MiB/s: 100 + 4096 / 209715200 s = 119.53 us a read. */
 	json_t *p = run_config("fixed", "fixed f1 size=10g time=100us rate=200M\n"
 				 "volume v level=none drives=f1\n", "4k", "1");
-	double want = 1 / (100e-6 + 4096.0 / (200.0 * 1048576));
+	double want = want_iops(100e-6, 200.0 * 1048576);
 	assert_float_equal(num(p, "iops"), want, want * 1e-3);
 	json_t *f1 = json_array_get(json_object_get(p, "components"), 1);
 	assert_string_equal(json_string_value(json_object_get(f1, "kind")), "fixed");
 	assert_float_equal(num(f1, "utilization"), 1.0, 1e-6);
+	/* Its breakdown: the phases it names, after the host's. */
+	json_t *bd = json_object_get(p, "breakdown_us");
+	const char *keys[] = {"host", "queue", "service", "read_hit_pct", "read_partial_hit_pct"};
+	void *it = json_object_iter(bd);
+	for (unsigned k = 0; k < 5; k++, it = json_object_iter_next(bd, it))
+		assert_string_equal(json_object_iter_key(it), keys[k]);
+	assert_null(it);
+	assert_float_equal(num(bd, "service"), 1e6 / want_iops(100e-6, 200.0 * 1048576), 0.01);
 	json_decref(p);
 	/* On a 10 MiB/s channel the data moves at the channel's rate. */
 	p = run_config("fixed-chan", "channel c type=10M\n"
 			 "fixed f1 size=10g time=100us rate=200M channel=c\n"
 			 "volume v level=none drives=f1\n", "4k", "1");
-	want = 1 / (100e-6 + 4096.0 / (10.0 * 1048576));
+	want = want_iops(100e-6, 10.0 * 1048576);
 	assert_float_equal(num(p, "iops"), want, want * 1e-3);
 	json_decref(p);
 }
