@@ -30,8 +30,6 @@
 #include "scaleout.h"
 #include "verify_run.h"
 
-volatile sig_atomic_t iolab_stop_requested;
-
 static unsigned n_or_1(unsigned n)
 {
 	return n ? n : 1;
