@@ -4,8 +4,8 @@
  * of the drive's models (derived again; the other drives keep theirs; the copy of an unchanged
  * value writes out the same model); and each refusal as one line, the description unchanged:
  * an unknown part or key, a value the key does not take, a value outside its range, a key that
- * names other parts, a model field out of range, a setting the whole description's checks
- * refuse. */
+ * names other parts or shapes the path, a model field out of range or of the layout, a setting
+ * the whole description's checks refuse. Messages start "PART.KEY: ". */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,37 +125,43 @@ static void test_fixed_device_key(void **state)
 	assert_int_equal(s.drive[0].param[1], 50000);
 	assert_int_equal(s.drive[1].param[1], 50000);
 	assert_int_equal(iolab_subsys_set(&s, "f1", "queue", "2000", &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "fixed 'f1': field 'queue': "));
+	assert_non_null(strstr(err.msg, "f1.queue: field 'queue': "));
 	assert_non_null(strstr(err.msg, "2000"));
 	assert_int_equal(iolab_subsys_set(&s, "f1", "rpm", "7200", &err), -EINVAL);
-	assert_string_equal(err.msg, "fixed 'f1': 'rpm' is not a key of a fixed (channel, size, time, "
-			    "rate, queue)");
+	assert_string_equal(err.msg, "f1.rpm: a fixed has no key 'rpm' (channel, size, time, rate, "
+			    "queue)");
 	iolab_subsys_free(&s);
 }
 
 static void test_refusals(void **state)
 {
 	(void)state;
-	set_refused("ctl9", "cache", "1M", "no part called 'ctl9' in the subsystem, nor a kind of "
-		    "parts (host, bus, controller, channel, drive, volume, fixed)");
-	set_refused("fixed", "time", "1ms", "no part of kind fixed in the subsystem");
-	set_refused("raid0", "size", "1M", "controller 'raid0': 'size' is not a key of a controller "
-		    "(bus, overhead, cache, write-policy, battery, read-ahead, read-ahead-size)");
-	set_refused("host", "cache", "1M", "host: 'cache' is not a key of a host (scheduler, overhead, "
+	set_refused("ctl9", "cache", "1M", "ctl9.cache: no part or kind 'ctl9' in the simulated path "
+		    "(kinds: host, bus, controller, channel, drive, volume, fixed; or a part's name)");
+	set_refused("fixed", "time", "1ms", "fixed.time: the simulated path has no fixed");
+	set_refused("raid0", "size", "1M", "raid0.size: a controller has no key 'size' (bus, overhead, "
+		    "cache, write-policy, battery, read-ahead, read-ahead-size)");
+	set_refused("host", "cache", "1M", "host.cache: a host has no key 'cache' (scheduler, overhead, "
 		    "stripe)");
-	set_refused("a1", "spin", "1", "drive 'a1': 'spin' is not a key of a drive (model, channel, "
+	set_refused("a1", "spin", "1", "a1.spin: a drive has no key 'spin' (model, channel, "
 		    "write-cache, or a drive field of its model: docs/model-format.md)");
-	set_refused("raid0", "cache", "6x", "controller 'raid0': field 'cache': ");
-	set_refused("host", "stripe", "2g", "host: field 'stripe': '2g' is outside 512 to 1g");
-	set_refused("a1", "channel", "scsi1", "drive 'a1': field 'channel': cannot vary between points");
-	set_refused("va", "drives", "a1,a2,a3", "volume 'va': field 'drives': cannot vary");
-	set_refused("a1", "rpm", "0", "drive 'a1': model ");
-	set_refused("raid0", "cache", "0", "controller 'raid0': field 'write-policy': write-back needs "
-		    "a cache (cache=SIZE)");
-	/* vb has a failed drive: raid0 does not survive it (the whole description's check) */
-	set_refused("vb", "level", "raid0", "volume 'vb': field 'failed': raid0 has no redundancy");
-	set_refused("volume", "level", "raid9", "volume 'va': field 'level': 'raid9' is not a level");
-	set_refused("a1", "model", "no-such-model", "drive 'a1': field 'model': unknown model "
+	set_refused("raid0", "cache", "6x", "raid0.cache: field 'cache': ");
+	set_refused("host", "stripe", "2g", "host.stripe: field 'stripe': '2g' is outside 512 to 1g");
+	set_refused("a1", "channel", "scsi1", "a1.channel: a drive's 'channel' names other parts or "
+		    "shapes the path: it cannot be set per point");
+	set_refused("va", "drives", "a1,a2,a3", "va.drives: a volume's 'drives' names other parts or "
+		    "shapes the path");
+	set_refused("volume", "level", "raid0", "volume.level: a volume's 'level' names other parts or "
+		    "shapes the path");
+	set_refused("a1", "rpm", "0", "a1.rpm: model ");
+	set_refused("drive", "rpm", "99", "drive.rpm: drive 'a1': model ");
+	set_refused("drive", "cylinders", "5", "drive.cylinders: the drive's layout cannot change");
+	set_refused("raid0", "cache", "0", "raid0.cache: field 'write-policy': write-back needs a cache "
+		    "(cache=SIZE)");
+	/* five drives on scsi1: a SATA link takes one (the whole description's check) */
+	set_refused("scsi1", "type", "sata1", "scsi1.type: drive 'b2': field 'channel': channel 'scsi1' "
+		    "(sata1) takes at most 1 drives");
+	set_refused("a1", "model", "no-such-model", "a1.model: field 'model': unknown model "
 		    "'no-such-model'");
 }
 

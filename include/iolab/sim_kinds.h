@@ -55,8 +55,9 @@ struct iolab_param {
 	const char *def_doc; /* the default as the docs say it ("" for a required key) */
 	const char *doc;     /* one line: what it is */
 	bool required;
-	bool fixed;          /* may not vary between points of a sweep: a reference or a name
-				(the parts and their wiring stay; their settings may vary) */
+	bool fixed;          /* may not vary between points of a sweep: a reference to other
+				parts, or what shapes the path (a volume's level and failed
+				members); the parts and their wiring stay, their settings vary */
 	const char *ref;     /* IOLAB_PT_REF: the kind it names */
 	/* IOLAB_PT_CHOICE: reads text (errors name field). Returns 0 or -EINVAL. */
 	int (*choice)(const char *field, const char *text, unsigned *out, struct iolab_err *err);

@@ -24,6 +24,21 @@ struct target {
 	const char *name;
 };
 
+/* Messages start "PART.KEY: " (what was asked), and name the part a refusal is about when the
+ * request named several ("drive.rpm: drive 'd3': ..."). */
+struct ask {
+	const char *part, *key;
+	bool many;
+};
+
+static void where(const struct ask *a, const struct target *t, struct iolab_err *err)
+{
+	if (a->many && t->kind != &iolab_kind_host)
+		iolab_err_prefix(err, "%s.%s: %s '%s'", a->part, a->key, t->kind->name, t->name);
+	else
+		iolab_err_prefix(err, "%s.%s", a->part, a->key);
+}
+
 /* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
  * and its name is part, or when its kind is want. */
 static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
@@ -54,6 +69,18 @@ static unsigned targets(struct iolab_subsys *s, const char *part, const struct i
 	for (unsigned i = 0; i < s->nvol; i++)
 		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
 	return n;
+}
+
+/* The fields a model's zones (or its table layout) are laid out on: a copy with another value
+ * would contradict its own zones, so they cannot be set; another model can. */
+static bool layout_field(const char *key)
+{
+	static const char *const layout[] = {"block_bytes", "surfaces", "cylinders", "blocks",
+					     "mapping"};
+	for (unsigned i = 0; i < sizeof(layout) / sizeof(layout[0]); i++)
+		if (!strcmp(layout[i], key))
+			return true;
+	return false;
 }
 
 static bool model_field(const char *key)
@@ -106,12 +133,16 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 
 /* Sets a drive field of the models of the drive targets: each distinct model they use gets one
  * copy with the field changed, which they then use. */
-static int set_model_field(struct iolab_subsys *s, struct target *t, unsigned n, const char *key,
-			   const char *value, struct iolab_err *err)
+static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct target *t,
+			   unsigned n, const char *value, struct iolab_err *err)
 {
+	const char *key = a->key;
+	if (layout_field(key))
+		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
+				  "zones are laid out on it): set another model instead", a->part, key);
 	if (strpbrk(value, "#\n\r"))
-		return iolab_errf(err, EINVAL, "drive '%s': field '%s': '%.100s' holds a '#' or a line "
-				  "break", t[0].name, key, value);
+		return iolab_errf(err, EINVAL, "%s.%s: '%.100s' holds a '#' or a line break", a->part,
+				  key, value);
 	unsigned was[IOLAB_SUBSYS_MAX], now[IOLAB_SUBSYS_MAX], ncopy = 0;
 	for (unsigned k = 0; k < n; k++) {
 		struct iolab_sub_drive *d = t[k].rec;
@@ -120,11 +151,11 @@ static int set_model_field(struct iolab_subsys *s, struct target *t, unsigned n,
 			c++;
 		if (c == ncopy) {
 			if (s->nmodel == IOLAB_SUBSYS_MAX)
-				return iolab_errf(err, EINVAL, "drive '%s': field '%s': too many different "
-						  "models (at most %d)", d->name, key, IOLAB_SUBSYS_MAX);
+				return iolab_errf(err, EINVAL, "%s.%s: too many different models (at most "
+						  "%d)", a->part, key, IOLAB_SUBSYS_MAX);
 			int rc = model_with(&s->model[d->model], key, value, &s->model[s->nmodel], err);
 			if (rc) {
-				iolab_err_prefix(err, "drive '%s'", d->name);
+				where(a, &t[k], err);
 				return rc;
 			}
 			was[ncopy] = d->model;
@@ -135,19 +166,9 @@ static int set_model_field(struct iolab_subsys *s, struct target *t, unsigned n,
 	return 0;
 }
 
-/* How messages name part t: "controller 'ctl0'", "host". */
-static const char *who(const struct target *t, char *buf, size_t n)
-{
-	if (t->kind == &iolab_kind_host)
-		snprintf(buf, n, "host");
-	else
-		snprintf(buf, n, "%s '%s'", t->kind->name, t->name);
-	return buf;
-}
-
 /* One key of the registry on one part. */
-static int set_param(struct iolab_subsys *s, const struct target *t, const struct iolab_param *p,
-		     const char *value, struct iolab_err *err)
+static int set_param(struct iolab_subsys *s, const struct ask *a, const struct target *t,
+		     const struct iolab_param *p, const char *value, struct iolab_err *err)
 {
 	int rc;
 	if (p->type == IOLAB_PT_MODEL) {
@@ -161,9 +182,8 @@ static int set_param(struct iolab_subsys *s, const struct target *t, const struc
 	} else if (!(rc = iolab_param_read(p, value, t->rec, err))) {
 		rc = iolab_param_in_range(p, t->rec, value, err);
 	}
-	char name[80];
 	if (rc)
-		iolab_err_prefix(err, "%s", who(t, name, sizeof(name)));
+		where(a, t, err);
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
 }
 
@@ -174,36 +194,34 @@ static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *er
 	if (c->p.cache_bytes || (c->p.write_policy != IOLAB_WP_BACK && c->p.read_ahead == IOLAB_RA_NONE))
 		return 0;
 	if (c->p.write_policy == IOLAB_WP_BACK)
-		return iolab_errf(err, EINVAL, "controller '%s': field 'write-policy': write-back needs a "
-				  "cache (cache=SIZE)", c->name);
-	return iolab_errf(err, EINVAL, "controller '%s': field 'read-ahead': %s read-ahead needs a "
-			  "cache (cache=SIZE)", c->name, iolab_read_ahead_name(c->p.read_ahead));
+		return iolab_errf(err, EINVAL, "field 'write-policy': write-back needs a cache "
+				  "(cache=SIZE)");
+	return iolab_errf(err, EINVAL, "field 'read-ahead': %s read-ahead needs a cache (cache=SIZE)",
+			  iolab_read_ahead_name(c->p.read_ahead));
 }
 
-static int set_all(struct iolab_subsys *s, struct target *t, unsigned n, const char *key,
+static int set_all(struct iolab_subsys *s, const struct ask *a, struct target *t, unsigned n,
 		   const char *value, struct iolab_err *err)
 {
 	const struct iolab_kind *k = t[0].kind;
-	const struct iolab_param *p = iolab_kind_param(k, key);
-	char name[80];
-	if (!p && k == &iolab_kind_drive && model_field(key))
-		return set_model_field(s, t, n, key, value, err);
+	const struct iolab_param *p = iolab_kind_param(k, a->key);
+	if (!p && k == &iolab_kind_drive && model_field(a->key))
+		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
 		iolab_kind_keys(k, keys, sizeof(keys));
-		return iolab_errf(err, EINVAL, "%s: '%.60s' is not a key of a %s (%s%s)",
-				  who(&t[0], name, sizeof(name)), key, k->name, keys,
-				  k == &iolab_kind_drive ? ", or a drive field of its model: "
-				  "docs/model-format.md" : "");
+		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
+				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
+				  "its model: docs/model-format.md" : "");
 	}
 	if (p->fixed)
-		return iolab_errf(err, EINVAL, "%s: field '%s': cannot vary between points (it names "
-				  "other parts: the parts and their wiring are the description's)",
-				  who(&t[0], name, sizeof(name)), key);
+		return iolab_errf(err, EINVAL, "%s.%s: a %s's '%s' names other parts or shapes the "
+				  "path: it cannot be set per point; change the subsystem file", a->part,
+				  a->key, k->name, a->key);
 	for (unsigned j = 0; j < n; j++) {
-		int rc = set_param(s, &t[j], p, value, err);
-		if (!rc && t[j].kind == &iolab_kind_controller)
-			rc = cache_used(t[j].rec, err);
+		int rc = set_param(s, a, &t[j], p, value, err);
+		if (!rc && t[j].kind == &iolab_kind_controller && (rc = cache_used(t[j].rec, err)))
+			where(a, &t[j], err);
 		if (rc)
 			return rc;
 	}
@@ -224,18 +242,19 @@ int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, 
 	unsigned n = targets(s, part, NULL, t);
 	const struct iolab_kind *k = n ? NULL : iolab_kind_find(part);
 	int rc = 0;
+	struct ask a = {part, key, k || n > 1};
 	if (!n && k && !(n = targets(s, part, k, t)))
-		rc = iolab_errf(err, EINVAL, "no part of kind %s in the subsystem", k->name);
+		rc = iolab_errf(err, EINVAL, "%s.%s: the simulated path has no %s", part, key, k->name);
 	if (!n && !k) {
 		char kinds[200];
 		iolab_kind_names(kinds, sizeof(kinds));
-		rc = iolab_errf(err, EINVAL, "no part called '%.60s' in the subsystem, nor a kind of "
-				"parts (%s)", part, kinds);
+		rc = iolab_errf(err, EINVAL, "%s.%s: no part or kind '%.60s' in the simulated path "
+				"(kinds: %s; or a part's name)", part, key, part, kinds);
 	}
 	if (!rc)
-		rc = set_all(s, t, n, key, value, err);
-	if (!rc)
-		rc = iolab_subsys_check(s, err);
+		rc = set_all(s, &a, t, n, value, err);
+	if (!rc && (rc = iolab_subsys_check(s, err)))
+		iolab_err_prefix(err, "%s.%s", part, key);
 	if (rc) { /* as it was: the models the set opened go */
 		for (unsigned m = was->nmodel; m < s->nmodel; m++)
 			iolab_model_free(&s->model[m]);

@@ -767,7 +767,9 @@ void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
 		v->wait[i].sched = (enum iolab_host_sched)sched;
 }
 
-/* The volume's line in a subsystem file (sim_kinds.h). */
+/* The volume's line in a subsystem file (sim_kinds.h). Its level and its failed members shape
+ * the path as its drives do (the members that hold data, the capacity the load is sized from):
+ * they do not vary between the points of a sweep. */
 static int level_choice(const char *field, const char *text, unsigned *out, struct iolab_err *err)
 {
 	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
@@ -780,7 +782,7 @@ static int level_choice(const char *field, const char *text, unsigned *out, stru
 #define VOL(m) offsetof(struct iolab_sub_volume, m)
 static const struct iolab_param volume_params[] = {
 	{.key = "level", .type = IOLAB_PT_CHOICE, .off = VOL(level), .choice = level_choice,
-	 .required = true, .def_doc = "",
+	 .required = true, .fixed = true, .def_doc = "",
 	 .doc = "`none` (one drive), `raid0`, `raid1`, `raid10`, `raid4`, `raid5`, `raid6`"},
 	{.key = "drives", .type = IOLAB_PT_MEMBERS, .fixed = true, .off = VOL(drive),
 	 .required = true, .def_doc = "",
@@ -788,7 +790,7 @@ static const struct iolab_param volume_params[] = {
 	{.key = "stripe", .type = IOLAB_PT_SIZE, .off = VOL(stripe_bytes), .def = "64k",
 	 .unit = "bytes", .min = 512, .max = 1 << 30, .def_doc = "64k",
 	 .doc = "stripe unit, a multiple of 512 bytes up to 1 GiB"},
-	{.key = "failed", .type = IOLAB_PT_FAILED, .off = VOL(failed), .def_doc = "none",
+	{.key = "failed", .type = IOLAB_PT_FAILED, .off = VOL(failed), .fixed = true, .def_doc = "none",
 	 .doc = "`N` or `N+M`: the failed drives, 1-based positions in `drives`"},
 	{.key = "rebuild-rate", .type = IOLAB_PT_RATE, .off = VOL(rebuild_bytes_s), .unit = "bytes/s",
 	 .def_doc = "no rebuild",
