@@ -31,7 +31,7 @@ static void test_registry_entries_are_whole(void **state)
 		assert_non_null(k->name);
 		assert_non_null(k->about);
 		assert_ptr_equal(iolab_kind_find(k->name), k);
-		assert_true(k->nparams > 0);
+		assert_true(k->nparams > 0 && k->nparams <= IOLAB_KIND_KEYS_MAX);
 		assert_int_equal(iolab_comp_check(k->ops, &err), 0);
 		assert_true((k->cls == IOLAB_KC_DEVICE) == (k->device != NULL));
 		if (k->device) {

@@ -64,6 +64,8 @@ struct iolab_param {
 	const char *hint;    /* IOLAB_PT_SIZE_POS: added to "must be more than 0" */
 };
 
+#define IOLAB_KIND_KEYS_MAX 32 /* the most keys one kind has */
+
 /* What a part of each class is, in struct iolab_subsys. */
 enum iolab_kind_class {
 	IOLAB_KC_HOST, IOLAB_KC_BUS, IOLAB_KC_CONTROLLER, IOLAB_KC_CHANNEL, IOLAB_KC_VOLUME,
@@ -94,7 +96,7 @@ struct iolab_kind {
 	const struct iolab_comp_ops *ops; /* its component (NULL: the parts it builds are of
 					     several kinds, as a volume of one drive) */
 	const struct iolab_param *params;
-	unsigned nparams;
+	unsigned nparams;                 /* at most IOLAB_KIND_KEYS_MAX */
 	const struct iolab_device_ops *device; /* IOLAB_KC_DEVICE */
 };
 

@@ -24,7 +24,6 @@
 #define FIELDS_MAX (IOLAB_SUBSYS_MAX + 8)
 #define NAME IOLAB_SUBSYS_NAME
 #define PARTS_MAX (4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES)
-#define KEYS_MAX 32 /* of one kind */
 
 struct part {
 	const struct iolab_kind *kind;
@@ -134,6 +133,8 @@ static int set_ref(struct parser *p, const struct iolab_param *key, const char *
 	if (!valid_name(val))
 		return fail(p, key->key, "'%.100s' is not a name (1 to %d letters, digits, '-', '_' or "
 			    "'.')", val, NAME - 1);
+	if (p->nref == sizeof(p->ref) / sizeof(p->ref[0]))
+		return fail(p, key->key, "too many references in the file");
 	struct ref *r = &p->ref[p->nref++];
 	r->part = p->nparts - 1;
 	r->key = key;
@@ -297,7 +298,7 @@ static int part_line(struct parser *p, char **f, unsigned n)
 {
 	const struct iolab_kind *kind = NULL;
 	unsigned first = 1, i = 0;
-	bool given[KEYS_MAX] = {false};
+	bool given[IOLAB_KIND_KEYS_MAX] = {false};
 	int rc = head(p, f, n, &kind, &first);
 	if (!rc)
 		rc = new_part(p, kind, kind->cls == IOLAB_KC_HOST ? "" : f[1], &i);
