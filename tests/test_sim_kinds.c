@@ -210,7 +210,11 @@ static void test_fixed_refusals(void **state)
 	o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "bad.conf:1: field 'rpm': not a key of a fixed (channel, size, time, rate, "
 		       "queue)");
-	th_write_text(conf, "fixed f1 size=1g rate=100M queue=0\n");
+	th_write_text(conf, "channel c type=ata100\nfixed f1 size=1g rate=100M channel=c\n"
+		      "volume v level=none drives=f1\n");
+	o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "bad.conf:2: field 'channel': a fixed device does not hold a channel");
+		th_write_text(conf, "fixed f1 size=1g rate=100M queue=0\n");
 	o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "bad.conf:1: field 'queue'");
 }

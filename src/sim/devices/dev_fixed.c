@@ -6,7 +6,8 @@
  * 512 / `rate`, and "Max queue length" (the commands it holds, in service or waiting) is
  * `queue`. DiskSim's bus then moves each block at the slower of the two ends' block times;
  * here, on a modelled channel the data crosses the channel after the access time and the
- * command ends when that transfer does (comp_link.c), as a drive's read data does.
+ * command ends when that transfer does (comp_link.c), as a drive's read data does. It does not
+ * hold a channel for a whole command, so a parallel ATA channel (exclusive) is refused.
  *
  * This file is the whole kind: its component ops, its keys and its registry entry (the one
  * line in components.c). */
@@ -134,7 +135,11 @@ static void fixed_geometry(const struct iolab_subsys *s, const struct iolab_sub_
 static int fixed_check(const struct iolab_subsys *s, const struct iolab_sub_drive *d,
 		       struct iolab_err *err)
 {
-	(void)s;
+	if (d->channel >= 0 && d->channel < (int)s->nchan &&
+	    s->chan[d->channel].type.kind == IOLAB_LINK_EXCLUSIVE)
+		return iolab_errf(err, EINVAL, "field 'channel': a fixed device does not hold a channel "
+				  "from a command's start to its end as parallel ATA needs: put it on a "
+				  "shared or point-to-point channel");
 	if (d->param[P_SIZE] < BLOCK_BYTES)
 		return iolab_errf(err, EINVAL, "field 'size': a fixed device holds at least one "
 				  "block of %u bytes", BLOCK_BYTES);
