@@ -108,6 +108,12 @@ static void test_model_field_in_a_copy(void **state)
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
+	/* A model set on every drive is opened once. */
+	unsigned before = sub.nmodel;
+	set_ok("drive", "model", "atlas10k");
+	assert_int_equal(sub.nmodel, before + 1);
+	for (unsigned i = 0; i < sub.ndrive; i++)
+		assert_int_equal(sub.drive[i].model, before);
 	set_ok("drive", "cache_segments", "4");
 	for (unsigned i = 0; i < sub.ndrive; i++)
 		assert_int_equal(sub.model[sub.drive[i].model].segments, 4);

@@ -29,6 +29,7 @@ struct target {
 struct ask {
 	const char *part, *key;
 	bool many;
+	int model; /* a model this call opened for model=, shared by its parts; or -1 */
 };
 
 static void where(const struct ask *a, const struct target *t, struct iolab_err *err)
@@ -167,18 +168,20 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 }
 
 /* One key of the registry on one part. */
-static int set_param(struct iolab_subsys *s, const struct ask *a, const struct target *t,
+static int set_param(struct iolab_subsys *s, struct ask *a, const struct target *t,
 		     const struct iolab_param *p, const char *value, struct iolab_err *err)
 {
-	int rc;
-	if (p->type == IOLAB_PT_MODEL) {
-		if (s->nmodel == IOLAB_SUBSYS_MAX)
+	int rc = 0;
+	if (p->type == IOLAB_PT_MODEL) { /* opened once for all the parts of the call */
+		if (a->model < 0 && s->nmodel == IOLAB_SUBSYS_MAX)
 			rc = iolab_errf(err, EINVAL, "field 'model': too many different models (at most %d)",
 					IOLAB_SUBSYS_MAX);
-		else if (!(rc = iolab_model_open(value, &s->model[s->nmodel], err)))
-			((struct iolab_sub_drive *)t->rec)->model = s->nmodel++;
-		else
+		else if (a->model < 0 && (rc = iolab_model_open(value, &s->model[s->nmodel], err)))
 			iolab_err_prefix(err, "field 'model'");
+		else if (a->model < 0)
+			a->model = (int)s->nmodel++;
+		if (!rc)
+			((struct iolab_sub_drive *)t->rec)->model = (unsigned)a->model;
 	} else if (!(rc = iolab_param_read(p, value, t->rec, err))) {
 		rc = iolab_param_in_range(p, t->rec, value, err);
 	}
@@ -200,7 +203,7 @@ static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *er
 			  iolab_read_ahead_name(c->p.read_ahead));
 }
 
-static int set_all(struct iolab_subsys *s, const struct ask *a, struct target *t, unsigned n,
+static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsigned n,
 		   const char *value, struct iolab_err *err)
 {
 	const struct iolab_kind *k = t[0].kind;
@@ -242,7 +245,7 @@ int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, 
 	unsigned n = targets(s, part, NULL, t);
 	const struct iolab_kind *k = n ? NULL : iolab_kind_find(part);
 	int rc = 0;
-	struct ask a = {part, key, k || n > 1};
+	struct ask a = {part, key, k || n > 1, -1};
 	if (!n && k && !(n = targets(s, part, k, t)))
 		rc = iolab_errf(err, EINVAL, "%s.%s: the simulated path has no %s", part, key, k->name);
 	if (!n && !k) {
