@@ -21,6 +21,7 @@
 #include "iolab/histogram.h"
 #include "iolab/method.h"
 #include "iolab/parse.h"
+#include "iolab/sim_options.h"
 #include "iolab/subsys.h"
 #include "iolab/verify.h"
 #include "iolab/workload.h"
@@ -90,6 +91,8 @@ struct iolab_config {
 	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
 	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
 	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
+	struct iolab_sim_options sim;      /* the simulator's own: --drive, the swept settings of the
+					      path (--set, shorthand lists; sim_options.h) */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
@@ -232,6 +235,13 @@ struct iolab_rank_result {
 	struct iolab_hist lat;  /* reads and writes */
 };
 
+/* A swept setting of the simulated path and the value a point ran with ("controller.read-ahead",
+ * "adaptive"). */
+struct iolab_point_setting {
+	char name[IOLAB_SIM_SETTING_NAME];
+	char value[IOLAB_SIM_VALUE_MAX];
+};
+
 struct iolab_point {
 	/* parameters */
 	const char *run;  /* config name */
@@ -254,6 +264,8 @@ struct iolab_point {
 	uint64_t cache;        /* simulated controller cache swept by --cache (0: not swept) */
 	int write_policy;      /* and its write policy swept by --write-policy, or -1 */
 	bool subsystem;        /* model names a subsystem file (--config), not a drive */
+	unsigned nsettings;    /* the path's swept settings (sim_options.h) and this point's values */
+	struct iolab_point_setting settings[IOLAB_SIM_SWEEPS_MAX];
 	bool direct;
 	/* results (all repetitions merged; with --steady-state the window's rounds) */
 	struct iolab_steady_result steady;

@@ -37,7 +37,7 @@ static const char default_job[] =
 	"qd = 1, 16\n"
 	"time = 2\n";
 
-enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
+enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL,
        OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_DB, OPT_NO_DB, OPT_LABEL, OPT_PRICE, OPT_TABLE_BASE };
 
 static void help(bool sim)
@@ -82,7 +82,6 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--no-db", "save nothing in the results store");
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
-		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
 		printf("  %-28s %s\n", "--config FILE", "the subsystem to simulate (docs/subsystem-format.md)");
 		printf("  %-28s %s\n", "--explain", "what each part of the path did, and the bottleneck");
 	} else {
@@ -136,7 +135,7 @@ struct setting {
 
 struct args {
 	bool sim, quiet, use_default, help, explain;
-	const char *job, *json, *csv, *model, *drive, *config, *record;
+	const char *job, *json, *csv, *model, *config, *record;
 	const char *db, *label;  /* the results store (NULL: the default) and the run's label */
 	double price_usd;        /* --price: what the hardware costs (0: not given) */
 	bool no_db;
@@ -201,11 +200,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lo[nopt + 5] = a->sim ? (struct option){"model", required_argument, NULL, OPT_MODEL}
 			      : (struct option){"default", no_argument, NULL, OPT_DEFAULT};
 	if (a->sim) {
-		lo[nopt + 6] = (struct option){"drive", required_argument, NULL, OPT_DRIVE};
-		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
-		lo[nopt + 8] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
+		lo[nopt + 6] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
+		lo[nopt + 7] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
 	}
-	unsigned k = nopt + (a->sim ? 9 : 6);
+	unsigned k = nopt + (a->sim ? 8 : 6);
 	lo[k++] = (struct option){"record", required_argument, NULL, OPT_RECORD};
 	lo[k++] = (struct option){"db", required_argument, NULL, OPT_DB};
 	lo[k++] = (struct option){"no-db", no_argument, NULL, OPT_NO_DB};
@@ -246,7 +244,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_QUIET: a->quiet = true; break;
 		case OPT_DEFAULT: a->use_default = true; break;
 		case OPT_MODEL: a->model = optarg; break;
-		case OPT_DRIVE: a->drive = optarg; break;
 		case OPT_EXPLAIN: a->explain = true; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_RECORD: a->record = optarg; break;
@@ -701,11 +698,17 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 					  "path; change it there", clash, a->config);
 	}
 	for (unsigned i = 0; i < ncfg; i++) {
-		bool array = cfg[i]->array_level != 0;
+		bool array = cfg[i]->array_level != 0, drive = *cfg[i]->sim.drive;
+		if (drive && (a->model || a->config))
+			return cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
+					  "--array, --config a whole subsystem: give one of them");
+		if (a->sim && !drive && !a->model && !a->config)
+			return cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
+					  "--array with --drive, or --config");
 		if (array && a->model)
 			return cli_errorf(EXIT_USAGE, "sim: --array builds a volume of --drive drives; "
 					  "--model is for a single drive");
-		if (!array && a->drive)
+		if (!array && drive)
 			return cli_errorf(EXIT_USAGE, "sim: --drive names the drives of an --array (for a "
 					  "single drive use --model)");
 	}
@@ -732,10 +735,12 @@ static int load_job(const struct args *a, struct iolab_job *job)
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-/* Applies the command line over each run of the job; returns an exit status. */
+/* Applies the command line over each run of the job; returns an exit status. A run whose
+ * drives are --drive's (the command line's or its section's) gets its first model opened into
+ * drives[i]. */
 static int build_configs(const struct args *a, struct iolab_job *job,
 			 const struct iolab_disk_model *model, const struct iolab_subsys *subsys,
-			 struct iolab_config **cfg)
+			 struct iolab_disk_model *drives, struct iolab_config **cfg)
 {
 	struct iolab_err err;
 	for (unsigned i = 0; i < job->nrun; i++) {
@@ -751,11 +756,17 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			if (iolab_config_set(c, "target", a->targets[t], &err)) {
 				return cli_errorf(EXIT_USAGE, "%s", err.msg);
 			}
-		if (model) {
+		const struct iolab_disk_model *m = model;
+		if (a->sim && !m && *c->sim.drive) {
+			if (iolab_model_open(c->sim.drive, &drives[i], &err))
+				return cli_errorf(EXIT_USAGE, "--drive: %s", err.msg);
+			m = &drives[i];
+		}
+		if (m) {
 			c->engine = &iolab_engine_sim;
-			c->engine_config = model;
-			c->model_name = model->name;
-			c->virtual_size = model->blocks * model->block_bytes;
+			c->engine_config = m;
+			c->model_name = m->name;
+			c->virtual_size = m->blocks * m->block_bytes;
 		}
 		if (subsys) { /* the file's path: its size comes from its volumes */
 			c->subsys = subsys;
@@ -833,7 +844,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 {
 	struct args a = {.sim = sim, .replay = replay};
 	struct iolab_replay rp;
-	struct iolab_disk_model model = {0};
+	struct iolab_disk_model model = {0}, *drives = NULL; /* --model; each run's --drive */
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
 	struct iolab_config **cfg = NULL;
@@ -855,12 +866,9 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		a.json = a.csv = a.db = a.label = NULL;
 		a.no_db = true;
 	}
-	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
+	if (sim && a.model && a.config)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
-	else if (sim && !a.model && !a.drive && !a.config)
-		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
-				    "--array with --drive, or --config");
 	else if (sim && a.ntarget)
 		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
 	else if (a.job && a.use_default)
@@ -883,19 +891,20 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
-	} else if (sim && iolab_model_open(a.model ? a.model : a.drive, &model, &err)) {
+	} else if (sim && a.model && iolab_model_open(a.model, &model, &err)) {
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
 	if ((status = load_job(&a, &job)))
 		goto out;
 	cfg = calloc(job.nrun, sizeof(*cfg));
-	if (!cfg) {
+	drives = calloc(job.nrun, sizeof(*drives));
+	if (!cfg || !drives) {
 		status = cli_errorf(EXIT_USAGE, "out of memory");
 		goto out;
 	}
-	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : &model,
-				    subsys, cfg)) ||
+	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : a.model ?
+				    &model : NULL, subsys, drives, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) ||
 	    (status = store_path(&a, dbpath, sizeof(dbpath))) ||
 	    (status = check_outputs(&a, cfg, job.nrun, dbpath)))
@@ -928,6 +937,9 @@ out:
 	free(cfg);
 	iolab_job_free(&job);
 	iolab_model_free(&model);
+	for (unsigned i = 0; drives && i < job.nrun; i++)
+		iolab_model_free(&drives[i]);
+	free(drives);
 	if (subsys)
 		iolab_subsys_free(subsys);
 	free(subsys);

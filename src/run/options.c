@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iolab/disk_model.h"
 #include "iolab/host_queue.h"
 #include "iolab/run.h"
 #include "iolab/subsys.h"
@@ -479,35 +480,57 @@ static int set_rebuild_rate(struct iolab_config *c, const char *f, const char *v
 	return rc;
 }
 
-/* The simulated path's parts (subsys_shape.c builds them). */
+/* The simulated path's parts (subsys_shape.c builds them). A list of more than one value
+ * sweeps the part (sim_options.h): the first value is the shorthand's, and each point sets its
+ * own through the same setter. */
+#define sweep_list(c, f, name, option, items, n, err) \
+	iolab_sim_options_add_list(&(c)->sim, f, name, option, NULL, NULL, items, (unsigned)(n), err)
+
 static int set_channel(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	int rc = iolab_link_parse(f, v, false, &c->channel, err);
-	c->has_channel = !rc;
-	return rc;
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_link_parse(f, items[i], false, &c->channel, err))
+			return -EINVAL;
+	c->has_channel = n > 0;
+	return n < 0 ? n : sweep_list(c, f, "channel.type", "channel", items, n, err);
+}
+
+/* --channels, --controllers: N[,N], 1..IOLAB_SUBSYS_MAX. */
+static int set_count(const char *f, const char *v, unsigned *out, struct iolab_config *c,
+		     struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--) {
+		uint64_t x;
+		if (iolab_parse_uint(f, items[i], 1, IOLAB_SUBSYS_MAX, &x, err))
+			return *out = 0, -EINVAL;
+		*out = (unsigned)x;
+	}
+	return n < 0 ? n : sweep_list(c, f, f, f, items, n, err);
 }
 
 static int set_channels(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
-	c->channels = rc ? 0 : (unsigned)n;
-	return rc;
+	return set_count(f, v, &c->channels, c, err);
 }
 
 static int set_bus(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	int rc = iolab_link_parse(f, v, true, &c->bus, err);
-	c->has_bus = !rc;
-	return rc;
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_link_parse(f, items[i], true, &c->bus, err))
+			return -EINVAL;
+	c->has_bus = n > 0;
+	return n < 0 ? n : sweep_list(c, f, "bus.type", "bus", items, n, err);
 }
 
 static int set_controllers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
-	c->controllers = rc ? 0 : (unsigned)n;
-	return rc;
+	return set_count(f, v, &c->controllers, c, err);
 }
 
 static int set_ctl_overhead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -555,8 +578,43 @@ static int set_battery(struct iolab_config *c, const char *f, const char *v, str
 
 static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
 	c->has_ctl = true;
-	return iolab_read_ahead_parse(f, v, &c->ctl.read_ahead, err);
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_read_ahead_parse(f, items[i], &c->ctl.read_ahead, err))
+			return -EINVAL;
+	return n < 0 ? n : sweep_list(c, f, "controller.read-ahead", "read-ahead", items, n, err);
+}
+
+/* --drive NAME[,NAME]: the drives of --array, each name opened once here to check it; a list
+ * sweeps drive.model of the point's subsystem. */
+static int set_drive(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		struct iolab_disk_model m;
+		if (strlen(items[i]) >= sizeof(c->sim.drive))
+			return iolab_errf(err, EINVAL, "%s: '%s' is longer than %zu bytes", f, items[i],
+					  sizeof(c->sim.drive) - 1);
+		if (iolab_model_open(items[i], &m, err)) {
+			iolab_err_prefix(err, "%s", f);
+			return -EINVAL;
+		}
+		iolab_model_free(&m);
+	}
+	if (n < 0)
+		return n;
+	snprintf(c->sim.drive, sizeof(c->sim.drive), "%s", items[0]);
+	return iolab_sim_options_add_list(&c->sim, f, "drive.model", NULL, "drive", "model", items,
+					  (unsigned)n, err);
+}
+
+/* --set PART.KEY=V[,V]: any key of the simulated path's parts (sim_options.h); repeatable. */
+static int set_set(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_sim_options_add_set(&c->sim, f, v, err);
 }
 
 static int set_drive_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -669,11 +727,11 @@ static const struct option_entry table[] = {
 	 set_rebuild_rate},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
-	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
+	{{"channel", "TYPE[,TYPE]", "simulated: the drives' channel, a name or a rate (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
 	 set_channel},
-	{{"channels", "N", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
-	{{"bus", "TYPE|RATE", "simulated: the I/O bus under the controllers (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
-	{{"controllers", "N", "simulated: N controllers, each with a volume of an equal share of the drives"},
+	{{"channels", "N[,N]", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
+	{{"bus", "TYPE[,TYPE]", "simulated: the I/O bus under the controllers, a name or a rate (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
+	{{"controllers", "N[,N]", "simulated: N controllers, each with a volume of an equal share of the drives"},
 	 set_controllers},
 	{{"controller-overhead", "TIME", "simulated: the controller's time per command (default 0)"},
 	 set_ctl_overhead},
@@ -682,8 +740,12 @@ static const struct option_entry table[] = {
 	 set_write_policy},
 	{{"battery", "yes|no", "simulated: the controller's cache has a battery (default yes; without, write-back acts as write-through)"},
 	 set_battery},
-	{{"read-ahead", "MODE", "simulated: the controller's read-ahead: none (default), always, adaptive"},
+	{{"read-ahead", "MODE[,MODE]", "simulated: the controller's read-ahead: none (default), always, adaptive"},
 	 set_read_ahead},
+	{{"drive", "NAME[,NAME]", "simulated: with --array, the model of every drive of the volume (a list sweeps it)"},
+	 set_drive},
+	{{"set", "PART.KEY=V[,V]", "simulated: set KEY of PART (a part's name, or a kind: controller, drive, ...) in every point, or sweep it (controller.read-ahead=none,adaptive; drive.rpm=7200,15000); repeatable"},
+	 set_set},
 	{{"drive-cache", "on|off", "simulated: the drives' own write cache (default: as the model)"},
 	 set_drive_cache},
 	{{"verify", "crc32c|xxh64", "stamp each written 4 KiB with a header and checksum; check every block read back that the run wrote"},
@@ -737,7 +799,7 @@ bool iolab_option_simulated(const char *name)
 static const char *const simulated_only[] = {
 	"host-scheduler", "host-overhead", "array", "stripe", "failed", "rebuild-rate", "channel", "channels", "bus",
 	"controllers", "controller-overhead", "cache", "write-policy", "battery", "read-ahead",
-	"drive-cache",
+	"drive-cache", "drive", "set",
 };
 
 bool iolab_option_real(const char *name)
@@ -750,7 +812,7 @@ bool iolab_option_real(const char *name)
 
 bool iolab_option_repeatable(const char *name)
 {
-	return !strcmp(name, "target") || !strcmp(name, "fault");
+	return !strcmp(name, "target") || !strcmp(name, "fault") || !strcmp(name, "set");
 }
 
 unsigned iolab_option_count(void)

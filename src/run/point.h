@@ -28,6 +28,8 @@ struct point_params {
 	uint64_t cache;        /* the controller's cache (--cache), if swept */
 	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
 	bool timed;            /* a timed replay: an open loop at the trace's times */
+	unsigned char sweep[IOLAB_SIM_SWEEPS_MAX]; /* the value of each swept setting of the path
+						     (sim_options.h; sim_point.c) */
 };
 
 /* A replay's state for the run: what the trace holds, the spec standing for it (its largest

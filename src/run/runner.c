@@ -28,6 +28,7 @@
 #include "point.h"
 #include "run_internal.h"
 #include "scaleout.h"
+#include "sim_point.h"
 #include "verify_run.h"
 
 volatile sig_atomic_t iolab_stop_requested;
@@ -46,7 +47,7 @@ static unsigned n_load(const struct iolab_config *c)
 unsigned iolab_config_points(const struct iolab_config *c)
 {
 	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
-	       n_or_1(c->ncache) * n_or_1(c->nwp) *
+	       n_or_1(c->ncache) * n_or_1(c->nwp) * iolab_sim_options_points(&c->sim) *
 	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_load(c);
 }
@@ -125,6 +126,7 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->nwp);
 	pp->cache = c->ncache ? c->cache[ic] : 0;
 	pp->write_policy = c->nwp ? c->write_policy[ip] : -1;
+	k = sim_point_decode(c, k, pp);
 	unsigned ih = k % n_or_1(c->nhost);
 	k /= n_or_1(c->nhost);
 	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
@@ -204,9 +206,15 @@ static void close_env(struct run_env *env, bool discard)
 
 /* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
  * with the point's sweep values (subsys_shape.c). */
-static int shape_point(const struct iolab_config *c, const struct point_params *pp,
+static int shape_point(const struct iolab_config *swept, const struct point_params *pp,
 		       struct iolab_subsys *desc, struct iolab_err *err)
 {
+	struct iolab_config *own;
+	sim_point_release(swept, desc);
+	int rc = sim_point_config(swept, pp, &own, err);
+	if (rc)
+		return rc;
+	const struct iolab_config *c = own ? own : swept;
 	struct iolab_sim_shape sh = {
 		.file = c->subsys, .model = c->engine_config,
 		.level = pp->array_drives ? c->array_level : 0, .drives = pp->array_drives,
@@ -222,7 +230,9 @@ static int shape_point(const struct iolab_config *c, const struct point_params *
 	};
 	sh.ctl.cache_bytes = pp->cache;
 	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
-	return iolab_subsys_shape(&sh, desc, err);
+	rc = iolab_subsys_shape(&sh, desc, err);
+	free(own);
+	return rc ? rc : sim_point_set(swept, pp, desc, err);
 }
 
 
@@ -1302,6 +1312,7 @@ static void begin_point(const struct iolab_config *c, const struct iolab_subsys 
 	p->read_pct = pp->read_pct >= 0 ? pp->read_pct : (int)lround(iolab_spec_read_share(&pp->spec));
 	p->engine = c->engine->name;
 	p->model = c->model_name;
+	sim_point_settings(c, pp, p);
 	p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
 			: desc ? (int)desc->host.sched : (int)pp->host_sched;
 	p->array_drives = pp->array_drives;
@@ -1314,8 +1325,9 @@ static void begin_point(const struct iolab_config *c, const struct iolab_subsys 
 	/* A volume spreads the queue over its drives: no single device limit to report. */
 	bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
 	p->capacity_bytes = env_capacity(c, env);
-	p->device_depth = c->engine->device_depth && lone
-			  ? c->engine->device_depth(c->engine_config) : 0;
+	const void *drive = desc ? (const void *)&desc->model[desc->drive[desc->vol[0].drive[0]].model]
+			    : c->engine_config; /* the point's own, with its settings */
+	p->device_depth = c->engine->device_depth && lone ? c->engine->device_depth(drive) : 0;
 	iolab_hist_reset(&p->dir[0].lat);
 	iolab_hist_reset(&p->dir[1].lat);
 	iolab_hist_reset(&p->issue_err);
@@ -1470,10 +1482,12 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
 		rc = iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
 				"(iolab sim --model NAME, --array with --drive, or --config)");
-	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
+	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = calloc(1, sizeof(*desc)))) ||
 		    (c->replay && !(rr = malloc(sizeof(*rr))))))
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	rc = run_points(c, desc, rr, res, progress, ctx, rc, err);
+	if (desc)
+		sim_point_release(c, desc);
 	free(desc);
 	free(rr);
 	return rc;

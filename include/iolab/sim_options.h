@@ -1,0 +1,58 @@
+/* sim_options.h: the settings of the simulated path that a run sweeps, owned by the simulator's
+ * side of a configuration (as fio's engines own their options). A setting is swept when a
+ * shorthand (--drive, --channel, --channels, --controllers, --bus, --read-ahead) is given a
+ * list of more than one value, or by --set PART.KEY=V[,V...] (any number of them; `set =` in a
+ * job file). Each such setting is one axis of the run's cross product, and each point names the
+ * value it ran with (its settings: table columns, JSON points[].settings, CSV columns).
+ *
+ * A shorthand's value is applied the way the shorthand itself is (through the run option of
+ * that name, before the point's subsystem is built); a --set value, and a --drive value, is
+ * applied to the point's subsystem description once built, by iolab_subsys_set (subsys.h). */
+#ifndef IOLAB_SIM_OPTIONS_H
+#define IOLAB_SIM_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "iolab/error.h"
+#include "iolab/parse.h"
+
+#define IOLAB_SIM_SWEEPS_MAX 8   /* swept settings in one configuration */
+#define IOLAB_SIM_SETTING_NAME 48 /* "controller.read-ahead", "ctl0.cache" */
+#define IOLAB_SIM_VALUE_MAX 64   /* one value's text */
+
+/* One swept setting. */
+struct iolab_sim_sweep {
+	char name[IOLAB_SIM_SETTING_NAME]; /* as the outputs show it: PART.KEY, or the shorthand's
+					      equivalent ("controller.read-ahead", "channel.type",
+					      "drive.model", "controllers", "channels") */
+	char option[24];   /* the run option that takes each value ("read-ahead", "channel"), or
+			      "": the value goes to PART.KEY of the point's subsystem */
+	char part[IOLAB_SIM_SETTING_NAME], key[IOLAB_SIM_SETTING_NAME];
+	unsigned n;        /* values, 1 .. IOLAB_LIST_MAX */
+	char value[IOLAB_LIST_MAX][IOLAB_SIM_VALUE_MAX];
+};
+
+struct iolab_sim_options {
+	char drive[IOLAB_SIM_VALUE_MAX]; /* --drive (the first of a list), "" for none */
+	unsigned nsweep;   /* in the order given: the first is the outermost */
+	struct iolab_sim_sweep sweep[IOLAB_SIM_SWEEPS_MAX];
+};
+
+/* --set PART.KEY=V[,V...] (text) under the option name field: adds a setting, or replaces the
+ * values of one of the same PART.KEY. Checks the form only (a PART and KEY of letters, digits,
+ * '-' and '_', at least one value); the values meet their part when the run checks its points.
+ * Returns 0 or -EINVAL with err naming field and text. */
+int iolab_sim_options_add_set(struct iolab_sim_options *o, const char *field, const char *text,
+			      struct iolab_err *err);
+/* A shorthand's list (items[0..n), each already checked by the shorthand's own parser): with
+ * more than one value it becomes the sweep of name (applied through option, or, when option is
+ * NULL, to part.key of the subsystem); with one it removes an earlier sweep of that name (a job
+ * file's list that the command line replaces). Returns 0 or -EINVAL (too many swept settings, a
+ * value too long). */
+int iolab_sim_options_add_list(struct iolab_sim_options *o, const char *field, const char *name,
+			       const char *option, const char *part, const char *key,
+			       char *const *items, unsigned n, struct iolab_err *err);
+/* The points the sweeps multiply a configuration by (1 without any). */
+unsigned iolab_sim_options_points(const struct iolab_sim_options *o);
+
+#endif
