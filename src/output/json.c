@@ -252,6 +252,12 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "cache_bytes", p->cache ? json_integer((json_int_t)p->cache) : json_null());
 	json_object_set_new(o, "write_policy", p->write_policy >= 0
 			    ? json_string(iolab_write_policy_name((unsigned)p->write_policy)) : json_null());
+	if (p->nsettings) { /* only a run that sweeps the path's settings has them */
+		json_t *set = json_object();
+		for (unsigned s = 0; s < p->nsettings; s++)
+			json_object_set_new(set, p->settings[s].name, iolab_json_text(p->settings[s].value));
+		json_object_set_new(o, "settings", set);
+	}
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -447,6 +453,18 @@ static json_t *config_obj(const struct iolab_config *c)
 		json_object_set_new(o, "array", json_null());
 	}
 	json_object_set_new(o, "path", path_obj(c));
+	if (c->sim.nsweep) { /* only a run that sweeps the path's settings has them */
+		json_t *set = json_array();
+		for (unsigned i = 0; i < c->sim.nsweep; i++) {
+			const struct iolab_sim_sweep *w = &c->sim.sweep[i];
+			json_t *v = json_array();
+			for (unsigned k = 0; k < w->n; k++)
+				json_array_append_new(v, iolab_json_text(w->value[k]));
+			json_array_append_new(set, json_pack("{s:o,s:o}", "name", iolab_json_text(w->name),
+							     "values", v));
+		}
+		json_object_set_new(o, "settings", set);
+	}
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));

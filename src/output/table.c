@@ -273,6 +273,18 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fprintf(f, "%-12s ", "volume");
 	if (ctl)
 		fprintf(f, "%-17s ", "controller");
+	const char *set[SETTINGS_COLUMNS]; /* the swept settings of the path: a column each */
+	int set_w[SETTINGS_COLUMNS];
+	unsigned nset = settings_columns(r, set, SETTINGS_COLUMNS);
+	for (unsigned s = 0; s < nset; s++) {
+		set_w[s] = (int)strlen(set[s]);
+		for (unsigned i = 0; i < r->n; i++) {
+			const char *v = point_setting(&r->point[i], set[s]);
+			if (v && (int)strlen(v) > set_w[s])
+				set_w[s] = (int)strlen(v);
+		}
+		fprintf(f, "%-*s ", set_w[s], set[s]);
+	}
 	enum load_col col = load_col(r);
 	static const char *const col_name[] = {"qd", "clients", "rate/s", "load"};
 	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
@@ -311,6 +323,10 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 				snprintf(c + strlen(c), sizeof(c) - strlen(c), "%s",
 					 iolab_write_policy_name((unsigned)p->write_policy));
 			fprintf(f, "%-17s ", c);
+		}
+		for (unsigned s = 0; s < nset; s++) {
+			const char *v = point_setting(p, set[s]);
+			fprintf(f, "%-*s ", set_w[s], v ? v : "-");
 		}
 		fprintf(f, "%-16.16s %5s %4d %3u %*s %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,

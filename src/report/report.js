@@ -120,6 +120,20 @@ const params = [
 	{key: 'model', get: p => p.model || null, say: v => v},
 ];
 
+/* The swept settings of a simulated path (points[].settings: "controller.read-ahead" and its
+ * value) are parameters too, one each, named as the setting: a series' name says them. */
+function addSettingParams(runs) {
+	for (const run of runs)
+		for (const p of runPoints(run)) {
+			const set = p.settings && typeof p.settings === 'object' ? p.settings : {};
+			for (const name of Object.keys(set))
+				if (!params.some(q => q.key === 'set:' + name))
+					params.push({key: 'set:' + name,
+						     get: p => p.settings && name in p.settings ? p.settings[name] : null,
+						     say: v => name + ' ' + v});
+		}
+}
+
 /* The keys of the parameters whose value differs between the points. */
 function varying(points) {
 	return params.filter(q => unique(points.map(p => JSON.stringify(q.get(p)))).length > 1)
@@ -693,6 +707,7 @@ function build() {
 	if (!Array.isArray(data.runs))
 		throw new Error('the data has no "runs" array');
 	data.runs = data.runs.filter(r => r && r.doc && typeof r.doc === 'object');
+	addSettingParams(data.runs);
 	const main = document.getElementById('report');
 	header(data, main);
 	comparisons(data, main);

@@ -59,9 +59,11 @@ int sim_point_set(const struct iolab_config *c, const struct point_params *pp,
 			continue;
 		any = true;
 		int rc = iolab_subsys_set(desc, s->part, s->key, s->value[pp->sweep[i]], err);
-		if (rc) {
-			iolab_err_prefix(err, "--%s", strcmp(s->name, "drive.model") ? "set" : "drive");
-			return rc;
+		if (rc) { /* "--set drive.rpm: field 'rpm': ..." */
+			char why[sizeof(err->msg)];
+			memcpy(why, err->msg, sizeof(why));
+			return iolab_errf(err, -rc, "--%s %s", strcmp(s->name, "drive.model") ? "set" :
+					  "drive", why);
 		}
 	}
 	if (!any)
