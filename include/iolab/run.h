@@ -3,9 +3,10 @@
  * its workers against the targets for the ramp plus the measured time (or bytes), and yields a
  * result with latency histograms, rates, CPU, device counters and honest warnings.
  *
- * Sweep order, outermost first: pattern, host scheduler, array drive count, stripe unit (these
- * three for simulated drives), workers, read %, block size, and the load: queue depth, clients
- * or rate (one of them); repetitions
+ * Sweep order, outermost first: pattern, host scheduler, the swept settings of the simulated
+ * path in the order given (--set, shorthand lists; sim_options.h), write policy, cache, array
+ * drive count, stripe unit (these for simulated drives), workers, read %, block size, and the
+ * load: queue depth, clients or rate (one of them); repetitions
  * of a point run back to back and are reported as one point with their spread.
  */
 #ifndef IOLAB_RUN_H

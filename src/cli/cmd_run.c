@@ -48,8 +48,11 @@ static void help(bool sim)
 		       "       iolab sim --config FILE [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
 		       "Runs the workload on a simulated drive or subsystem in virtual time: --time is simulated\n"
-		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
-		       "the built-in drives. Options:\n\n");
+		       "seconds. List options take comma lists, as for 'iolab run'; the run is their cross\n"
+		       "product, pattern outermost, then host scheduler, the path's swept settings (--set,\n"
+		       "--drive, --channel, ... lists; in the order given), write policy, cache, array,\n"
+		       "stripe, workers, read, bs and the load. 'iolab models' lists the built-in drives.\n"
+		       "Options:\n\n");
 	else
 		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 		       "       iolab run --job FILE [OPTIONS]\n"
