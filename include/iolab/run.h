@@ -23,7 +23,6 @@
 #include "iolab/parse.h"
 #include "iolab/sim_options.h"
 #include "iolab/stop.h"
-#include "iolab/subsys.h"
 #include "iolab/verify.h"
 #include "iolab/workload.h"
 
@@ -73,27 +72,8 @@ struct iolab_config {
 	uint64_t think_ns;                 /* a client's wait after a completion (the mean if exp) */
 	bool think_set, think_exp;         /* --think given; exponential rather than fixed */
 	bool poisson;                      /* --rate poisson:R: Poisson arrivals, else evenly spaced */
-	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
-	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
-	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
-	unsigned array_level;              /* simulated: enum iolab_raid_level (--array raid0:N) */
-	unsigned narray, nstripe;
-	unsigned array_drives[IOLAB_LIST_MAX];
-	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
-	unsigned failed[2];                /* the volume's failed drives, 1-based (0: none) */
-	uint64_t rebuild_rate;             /* their rebuild's pace in bytes/s (0: none) */
-	/* simulated: the path's parts (subsys_shape.h), or a subsystem file (--config) */
-	const struct iolab_subsys *subsys;
-	bool has_channel, has_bus, has_ctl;
-	struct iolab_link_type channel, bus;
-	unsigned channels, controllers;
-	struct iolab_ctl_params ctl;       /* overhead, battery, read-ahead; cache and policy below */
-	unsigned ncache, nwp;
-	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
-	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
-	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
-	struct iolab_sim_options sim;      /* the simulator's own: --drive, the swept settings of the
-					      path (--set, shorthand lists; sim_options.h) */
+	struct iolab_sim_options sim;      /* the simulator's own options (sim_options.h): the
+					      simulated path and its sweeps */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */

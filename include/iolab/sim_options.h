@@ -1,5 +1,6 @@
-/* sim_options.h: the settings of the simulated path that a run sweeps, owned by the simulator's
- * side of a configuration (as fio's engines own their options). A setting is swept when a
+/* sim_options.h: the simulator's options of a run, owned by the simulator's side of a
+ * configuration (as fio's engines own their options): the simulated path's shorthands, the
+ * subsystem file, and the settings of the path that the run sweeps. A setting is swept when a
  * shorthand (--drive, --channel, --channels, --controllers, --bus, --read-ahead) is given a
  * list of more than one value, or by --set PART.KEY=V[,V...] (any number of them; `set =` in a
  * job file). Each such setting is one axis of the run's cross product, and each point names the
@@ -12,9 +13,11 @@
 #define IOLAB_SIM_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "iolab/error.h"
 #include "iolab/parse.h"
+#include "iolab/subsys.h"
 
 #define IOLAB_SIM_SWEEPS_MAX 8   /* swept settings in one configuration */
 #define IOLAB_SIM_SETTING_NAME 48 /* "controller.read-ahead", "ctl0.cache" */
@@ -32,9 +35,31 @@ struct iolab_sim_sweep {
 	char value[IOLAB_LIST_MAX][IOLAB_SIM_VALUE_MAX];
 };
 
+/* The simulator's options of a run (a configuration holds them: run.h), set through the run's
+ * option table (options.c) like every other option. */
 struct iolab_sim_options {
-	char drive[IOLAB_SIM_VALUE_MAX]; /* --drive (the first of a list), "" for none */
-	unsigned nsweep;   /* in the order given: the first is the outermost */
+	unsigned nhost;                    /* host queue policies (0: none) */
+	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
+	uint64_t host_overhead_ns;         /* the host's time per command */
+	unsigned array_level;              /* enum iolab_raid_level (--array raid0:N) */
+	unsigned narray, nstripe;
+	unsigned array_drives[IOLAB_LIST_MAX];
+	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
+	unsigned failed[2];                /* the volume's failed drives, 1-based (0: none) */
+	uint64_t rebuild_rate;             /* their rebuild's pace in bytes/s (0: none) */
+	/* the path's parts (subsys_shape.h), or a subsystem file (--config) */
+	const struct iolab_subsys *subsys;
+	bool has_channel, has_bus, has_ctl;
+	struct iolab_link_type channel, bus;
+	unsigned channels, controllers;
+	struct iolab_ctl_params ctl;       /* overhead, battery, read-ahead; cache and policy below */
+	unsigned ncache, nwp;
+	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
+	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
+	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
+	char drive[IOLAB_SIM_VALUE_MAX];   /* --drive (the first of a list), "" for none */
+	unsigned nsweep;                   /* swept settings, in the order given: the first is
+					      the outermost */
 	struct iolab_sim_sweep sweep[IOLAB_SIM_SWEEPS_MAX];
 };
 

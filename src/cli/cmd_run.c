@@ -692,16 +692,16 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 {
 	for (unsigned i = 0; i < ncfg && a->config; i++) {
 		const struct iolab_config *c = cfg[i];
-		const char *clash = c->array_level ? "array" : c->has_channel ? "channel"
-				    : c->channels ? "channels" : c->has_bus ? "bus"
-				    : c->controllers ? "controllers" : c->failed[0] ? "failed"
-				    : c->rebuild_rate ? "rebuild-rate" : NULL;
+		const char *clash = c->sim.array_level ? "array" : c->sim.has_channel ? "channel"
+				    : c->sim.channels ? "channels" : c->sim.has_bus ? "bus"
+				    : c->sim.controllers ? "controllers" : c->sim.failed[0] ? "failed"
+				    : c->sim.rebuild_rate ? "rebuild-rate" : NULL;
 		if (clash)
 			return cli_errorf(EXIT_USAGE, "sim: --%s: the subsystem file %s describes the "
 					  "path; change it there", clash, a->config);
 	}
 	for (unsigned i = 0; i < ncfg; i++) {
-		bool array = cfg[i]->array_level != 0, drive = *cfg[i]->sim.drive;
+		bool array = cfg[i]->sim.array_level != 0, drive = *cfg[i]->sim.drive;
 		if (drive && (a->model || a->config))
 			return cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 					  "--array, --config a whole subsystem: give one of them");
@@ -772,7 +772,7 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			c->virtual_size = m->blocks * m->block_bytes;
 		}
 		if (subsys) { /* the file's path: its size comes from its volumes */
-			c->subsys = subsys;
+			c->sim.subsys = subsys;
 			c->model_name = a->config;
 		}
 		iolab_config_for_rank(c); /* mpirun: %r, %h in the targets */

@@ -377,20 +377,20 @@ static json_t *path_obj(const struct iolab_config *c)
 	if (!(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return json_null();
 	json_t *cache = json_array(), *wp = json_array();
-	for (unsigned i = 0; i < c->ncache; i++)
-		json_array_append_new(cache, json_integer((json_int_t)c->cache[i]));
-	for (unsigned i = 0; i < c->nwp; i++)
-		json_array_append_new(wp, json_string(iolab_write_policy_name(c->write_policy[i])));
+	for (unsigned i = 0; i < c->sim.ncache; i++)
+		json_array_append_new(cache, json_integer((json_int_t)c->sim.cache[i]));
+	for (unsigned i = 0; i < c->sim.nwp; i++)
+		json_array_append_new(wp, json_string(iolab_write_policy_name(c->sim.write_policy[i])));
 	return json_pack("{s:o,s:o,s:i,s:o,s:i,s:{s:f,s:o,s:o,s:b,s:s},s:o}",
-		"config", iolab_json_text(c->subsys ? c->model_name : NULL),
-		"channel", c->has_channel ? link_obj(&c->channel) : json_null(),
-		"channels", c->channels,
-		"bus", c->has_bus ? link_obj(&c->bus) : json_null(),
-		"controllers", c->controllers,
-		"controller", "overhead_us", (double)c->ctl.overhead_ns / 1e3, "cache_bytes", cache,
-		"write_policy", wp, "battery", c->ctl.battery, "read_ahead",
-		iolab_read_ahead_name(c->ctl.read_ahead),
-		"drive_cache", c->drive_cache < 0 ? json_null() : json_boolean(c->drive_cache));
+		"config", iolab_json_text(c->sim.subsys ? c->model_name : NULL),
+		"channel", c->sim.has_channel ? link_obj(&c->sim.channel) : json_null(),
+		"channels", c->sim.channels,
+		"bus", c->sim.has_bus ? link_obj(&c->sim.bus) : json_null(),
+		"controllers", c->sim.controllers,
+		"controller", "overhead_us", (double)c->sim.ctl.overhead_ns / 1e3, "cache_bytes", cache,
+		"write_policy", wp, "battery", c->sim.ctl.battery, "read_ahead",
+		iolab_read_ahead_name(c->sim.ctl.read_ahead),
+		"drive_cache", c->sim.drive_cache < 0 ? json_null() : json_boolean(c->sim.drive_cache));
 }
 
 static json_t *config_obj(const struct iolab_config *c)
@@ -434,21 +434,22 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "engine", json_string(c->engine->name));
 	json_object_set_new(o, "model", iolab_json_text(c->model_name));
 	json_t *hs = json_array();
-	for (unsigned i = 0; i < c->nhost; i++)
-		json_array_append_new(hs, json_string(iolab_host_sched_name((enum iolab_host_sched)c->host_sched[i])));
-	if (!c->nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+	for (unsigned i = 0; i < c->sim.nhost; i++)
+		json_array_append_new(hs, json_string(iolab_host_sched_name(
+					      (enum iolab_host_sched)c->sim.host_sched[i])));
+	if (!c->sim.nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		json_array_append_new(hs, json_string(iolab_host_sched_name(IOLAB_HOST_NONE)));
 	json_object_set_new(o, "host_scheduler", hs);
-	json_object_set_new(o, "host_overhead_s", json_real((double)c->host_overhead_ns / 1e9));
-	if (c->array_level) {
+	json_object_set_new(o, "host_overhead_s", json_real((double)c->sim.host_overhead_ns / 1e9));
+	if (c->sim.array_level) {
 		json_t *st = json_array();
-		for (unsigned i = 0; i < c->nstripe; i++)
-			json_array_append_new(st, json_integer((json_int_t)c->stripe[i]));
-		if (!c->nstripe)
+		for (unsigned i = 0; i < c->sim.nstripe; i++)
+			json_array_append_new(st, json_integer((json_int_t)c->sim.stripe[i]));
+		if (!c->sim.nstripe)
 			json_array_append_new(st, json_integer(65536));
 		json_object_set_new(o, "array", json_pack("{s:s,s:o,s:o}", "level",
-							  iolab_raid_name(c->array_level), "drives",
-							  uint_list(c->array_drives, c->narray), "stripe", st));
+							  iolab_raid_name(c->sim.array_level), "drives",
+							  uint_list(c->sim.array_drives, c->sim.narray), "stripe", st));
 	} else {
 		json_object_set_new(o, "array", json_null());
 	}

@@ -19,8 +19,8 @@ void iolab_config_init(struct iolab_config *c)
 	c->time_ns = 10000000000ull;
 	c->seed = 1;
 	c->repeat = 1;
-	c->drive_cache = -1;
-	c->ctl.battery = true;
+	c->sim.drive_cache = -1;
+	c->sim.ctl.battery = true;
 }
 
 bool iolab_config_invalidates(const struct iolab_config *c)
@@ -395,17 +395,17 @@ static int set_host_sched(struct iolab_config *c, const char *f, const char *v, 
 		enum iolab_host_sched h;
 		if (iolab_host_sched_parse(f, items[i], &h, err))
 			return -EINVAL;
-		c->host_sched[i] = (unsigned char)h;
+		c->sim.host_sched[i] = (unsigned char)h;
 	}
 	if (n >= 0)
-		c->nhost = (unsigned)n;
+		c->sim.nhost = (unsigned)n;
 	return n < 0 ? n : 0;
 }
 
 static int set_host_overhead(struct iolab_config *c, const char *f, const char *v,
 			     struct iolab_err *err)
 {
-	return iolab_parse_duration(f, v, &c->host_overhead_ns, err);
+	return iolab_parse_duration(f, v, &c->sim.host_overhead_ns, err);
 }
 
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -421,13 +421,13 @@ static int set_array(struct iolab_config *c, const char *f, const char *v, struc
 	if (!level)
 		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1, "
 				  "raid10, raid4, raid5 or raid6 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, min[level], 64, err);
-	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->narray; i++)
-		if (c->array_drives[i] % 2)
+	int rc = set_uint_list(f, colon + 1, c->sim.array_drives, &c->sim.narray, min[level], 64, err);
+	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->sim.narray; i++)
+		if (c->sim.array_drives[i] % 2)
 			return iolab_errf(err, EINVAL, "%s: '%s': RAID 10 is mirrored pairs: %u drives is "
-					  "not an even count", f, v, c->array_drives[i]);
+					  "not an even count", f, v, c->sim.array_drives[i]);
 	if (!rc)
-		c->array_level = level;
+		c->sim.array_level = level;
 	return rc;
 }
 
@@ -436,14 +436,14 @@ static int set_stripe(struct iolab_config *c, const char *f, const char *v, stru
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = 0; i < n; i++) {
-		if (iolab_parse_size(f, items[i], &c->stripe[i], err))
+		if (iolab_parse_size(f, items[i], &c->sim.stripe[i], err))
 			return -EINVAL;
-		if (!c->stripe[i] || c->stripe[i] % 512 || c->stripe[i] > (1u << 30))
+		if (!c->sim.stripe[i] || c->sim.stripe[i] % 512 || c->sim.stripe[i] > (1u << 30))
 			return iolab_errf(err, EINVAL, "%s: '%s' must be a multiple of 512 bytes up to 1 GiB",
 					  f, items[i]);
 	}
 	if (n >= 0)
-		c->nstripe = (unsigned)n;
+		c->sim.nstripe = (unsigned)n;
 	return n < 0 ? n : 0;
 }
 
@@ -465,8 +465,8 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 	if (!rc && n[0] == n[1])
 		return iolab_errf(err, EINVAL, "%s: '%s' names drive %u twice", f, v, (unsigned)n[0]);
 	if (!rc) {
-		c->failed[0] = (unsigned)n[0];
-		c->failed[1] = (unsigned)n[1];
+		c->sim.failed[0] = (unsigned)n[0];
+		c->sim.failed[1] = (unsigned)n[1];
 	}
 	return rc;
 }
@@ -474,8 +474,8 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 static int set_rebuild_rate(struct iolab_config *c, const char *f, const char *v,
 			    struct iolab_err *err)
 {
-	int rc = iolab_parse_size(f, v, &c->rebuild_rate, err);
-	if (!rc && !c->rebuild_rate)
+	int rc = iolab_parse_size(f, v, &c->sim.rebuild_rate, err);
+	if (!rc && !c->sim.rebuild_rate)
 		return iolab_errf(err, EINVAL, "%s: must be more than 0 bytes/s", f);
 	return rc;
 }
@@ -491,9 +491,9 @@ static int set_channel(struct iolab_config *c, const char *f, const char *v, str
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = n - 1; i >= 0; i--)
-		if (iolab_link_parse(f, items[i], false, &c->channel, err))
+		if (iolab_link_parse(f, items[i], false, &c->sim.channel, err))
 			return -EINVAL;
-	c->has_channel = n > 0;
+	c->sim.has_channel = n > 0;
 	return n < 0 ? n : sweep_list(c, f, "channel.type", "channel", items, n, err);
 }
 
@@ -514,7 +514,7 @@ static int set_count(const char *f, const char *v, unsigned *out, struct iolab_c
 
 static int set_channels(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	return set_count(f, v, &c->channels, c, err);
+	return set_count(f, v, &c->sim.channels, c, err);
 }
 
 static int set_bus(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -522,21 +522,21 @@ static int set_bus(struct iolab_config *c, const char *f, const char *v, struct 
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = n - 1; i >= 0; i--)
-		if (iolab_link_parse(f, items[i], true, &c->bus, err))
+		if (iolab_link_parse(f, items[i], true, &c->sim.bus, err))
 			return -EINVAL;
-	c->has_bus = n > 0;
+	c->sim.has_bus = n > 0;
 	return n < 0 ? n : sweep_list(c, f, "bus.type", "bus", items, n, err);
 }
 
 static int set_controllers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	return set_count(f, v, &c->controllers, c, err);
+	return set_count(f, v, &c->sim.controllers, c, err);
 }
 
 static int set_ctl_overhead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	c->has_ctl = true;
-	return iolab_parse_duration(f, v, &c->ctl.overhead_ns, err);
+	c->sim.has_ctl = true;
+	return iolab_parse_duration(f, v, &c->sim.ctl.overhead_ns, err);
 }
 
 static int set_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -544,11 +544,11 @@ static int set_cache(struct iolab_config *c, const char *f, const char *v, struc
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = 0; i < n; i++)
-		if (iolab_parse_size(f, items[i], &c->cache[i], err))
+		if (iolab_parse_size(f, items[i], &c->sim.cache[i], err))
 			return -EINVAL;
 	if (n >= 0) {
-		c->ncache = (unsigned)n;
-		c->has_ctl = true;
+		c->sim.ncache = (unsigned)n;
+		c->sim.has_ctl = true;
 	}
 	return n < 0 ? n : 0;
 }
@@ -561,28 +561,28 @@ static int set_write_policy(struct iolab_config *c, const char *f, const char *v
 		unsigned wp;
 		if (iolab_write_policy_parse(f, items[i], &wp, err))
 			return -EINVAL;
-		c->write_policy[i] = (unsigned char)wp;
+		c->sim.write_policy[i] = (unsigned char)wp;
 	}
 	if (n >= 0) {
-		c->nwp = (unsigned)n;
-		c->has_ctl = true;
+		c->sim.nwp = (unsigned)n;
+		c->sim.has_ctl = true;
 	}
 	return n < 0 ? n : 0;
 }
 
 static int set_battery(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	c->has_ctl = true;
-	return iolab_parse_bool(f, v, &c->ctl.battery, err);
+	c->sim.has_ctl = true;
+	return iolab_parse_bool(f, v, &c->sim.ctl.battery, err);
 }
 
 static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
-	c->has_ctl = true;
+	c->sim.has_ctl = true;
 	for (int i = n - 1; i >= 0; i--)
-		if (iolab_read_ahead_parse(f, items[i], &c->ctl.read_ahead, err))
+		if (iolab_read_ahead_parse(f, items[i], &c->sim.ctl.read_ahead, err))
 			return -EINVAL;
 	return n < 0 ? n : sweep_list(c, f, "controller.read-ahead", "read-ahead", items, n, err);
 }
@@ -621,7 +621,7 @@ static int set_drive_cache(struct iolab_config *c, const char *f, const char *v,
 {
 	bool on;
 	int rc = iolab_parse_bool(f, v, &on, err);
-	c->drive_cache = rc ? -1 : on;
+	c->sim.drive_cache = rc ? -1 : on;
 	return rc;
 }
 

@@ -71,15 +71,15 @@ int run_check_load(const struct iolab_config *c, struct iolab_err *err)
  * modelled, so --channels would change nothing). */
 int run_check_shorthands(const struct iolab_config *c, struct iolab_err *err)
 {
-	if (c->engine != &iolab_engine_sim || c->subsys)
+	if (c->engine != &iolab_engine_sim || c->sim.subsys)
 		return 0;
-	if (c->nstripe && !c->array_level)
+	if (c->sim.nstripe && !c->sim.array_level)
 		return iolab_errf(err, EINVAL, "--stripe: a single drive (--model) has nothing to "
 				  "stripe; the stripe unit is a volume's (--array LEVEL:N with --drive)");
-	if (c->channels && !c->has_channel)
+	if (c->sim.channels && !c->sim.has_channel)
 		return iolab_errf(err, EINVAL, "--channels %u: spreads the drives over channels of "
 				  "--channel TYPE|RATE, and without --channel no channel is modelled; "
-				  "give --channel", c->channels);
+				  "give --channel", c->sim.channels);
 	return 0;
 }
 
@@ -98,29 +98,29 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 	static const char *const name[] = {[IOLAB_RAID0] = "RAID 0", [IOLAB_RAID1] = "RAID 1",
 					   [IOLAB_RAID5] = "RAID 5", [IOLAB_RAID10] = "RAID 10",
 					   [IOLAB_RAID4] = "RAID 4", [IOLAB_RAID6] = "RAID 6"};
-	unsigned a = c->failed[0], b = c->failed[1];
+	unsigned a = c->sim.failed[0], b = c->sim.failed[1];
 	char f[32];
 	snprintf(f, sizeof(f), b ? "%u+%u" : "%u", a, b);
-	if (c->rebuild_rate && !a)
+	if (c->sim.rebuild_rate && !a)
 		return iolab_errf(err, EINVAL, "--rebuild-rate: there is no failed drive to rebuild "
 				  "(--failed N)");
 	if (!a)
 		return 0;
 	if (!pp->array_drives)
 		return iolab_errf(err, EINVAL, "--failed %s: there is no volume (--array LEVEL:N)", f);
-	if (c->array_level == IOLAB_RAID0)
+	if (c->sim.array_level == IOLAB_RAID0)
 		return iolab_errf(err, EINVAL, "--failed %s: RAID 0 has no redundancy; a failed drive "
 				  "loses the volume", f);
 	if (a > pp->array_drives || b > pp->array_drives)
 		return iolab_errf(err, EINVAL, "--failed %s: point %u's volume has only %u drives", f,
 				  k + 1, pp->array_drives);
-	if (b && c->array_level == IOLAB_RAID10 && (a - 1) / 2 == (b - 1) / 2)
+	if (b && c->sim.array_level == IOLAB_RAID10 && (a - 1) / 2 == (b - 1) / 2)
 		return iolab_errf(err, EINVAL, "--failed %s: drives %u and %u are the two copies of a "
 				  "mirrored pair of the RAID 10; it loses the volume", f, a < b ? a : b,
 				  a < b ? b : a);
-	if (b && c->array_level != IOLAB_RAID10 && c->array_level != IOLAB_RAID6)
+	if (b && c->sim.array_level != IOLAB_RAID10 && c->sim.array_level != IOLAB_RAID6)
 		return iolab_errf(err, EINVAL, "--failed %s: %s survives one failed drive, not two", f,
-				  name[c->array_level]);
+				  name[c->sim.array_level]);
 	return 0;
 }
 
@@ -204,7 +204,7 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
 	if (big == 3)
 		snprintf(what, sizeof(what), "the verify state of the region (--verify: 8 bytes for "
 			 "each of its %" PRIu64 " blocks of 4 KiB)", verify_bytes / 8);
-	else if (big == 2 && c->subsys)
+	else if (big == 2 && c->sim.subsys)
 		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
 			 "%s)", c->model_name);
 	else if (big == 2)

@@ -269,7 +269,7 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	struct iolab_subsys *desc = NULL;
 	struct replay_run *rr = NULL;
 	int rc = iolab_engine_check(c->engine, err); /* an engine one host may lack */
-	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
+	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->sim.subsys)
 		rc = iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
 				"(iolab sim --model NAME, --array with --drive, or --config)");
 	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = calloc(1, sizeof(*desc)))) ||

@@ -77,7 +77,8 @@ int sim_point_set(const struct iolab_config *c, const struct point_params *pp,
 
 void sim_point_release(const struct iolab_config *c, struct iolab_subsys *desc)
 {
-	unsigned own = c->subsys ? c->subsys->nmodel : 1; /* the file's, or the shorthands' one */
+	/* the file's models, or the shorthands' one */
+	unsigned own = c->sim.subsys ? c->sim.subsys->nmodel : 1;
 	for (unsigned i = own; i < desc->nmodel; i++)
 		iolab_model_free(&desc->model[i]);
 	if (desc->nmodel > own)

@@ -23,8 +23,8 @@ static unsigned n_load(const struct iolab_config *c)
 
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
-	       n_or_1(c->ncache) * n_or_1(c->nwp) * iolab_sim_options_points(&c->sim) *
+	return n_or_1(c->npattern) * n_or_1(c->sim.nhost) * n_or_1(c->sim.narray) * n_or_1(c->sim.nstripe) *
+	       n_or_1(c->sim.ncache) * n_or_1(c->sim.nwp) * iolab_sim_options_points(&c->sim) *
 	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_load(c);
 }
@@ -39,22 +39,22 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	k /= n_or_1(c->nread);
 	unsigned iw = k % n_or_1(c->nworkers);
 	k /= n_or_1(c->nworkers);
-	unsigned is = k % n_or_1(c->nstripe);
-	k /= n_or_1(c->nstripe);
-	unsigned ia = k % n_or_1(c->narray);
-	k /= n_or_1(c->narray);
-	pp->array_drives = c->array_level && c->narray ? c->array_drives[ia] : 0;
-	pp->stripe = pp->array_drives ? (c->nstripe ? c->stripe[is] : 65536) : 0;
-	unsigned ic = k % n_or_1(c->ncache);
-	k /= n_or_1(c->ncache);
-	unsigned ip = k % n_or_1(c->nwp);
-	k /= n_or_1(c->nwp);
-	pp->cache = c->ncache ? c->cache[ic] : 0;
-	pp->write_policy = c->nwp ? c->write_policy[ip] : -1;
+	unsigned is = k % n_or_1(c->sim.nstripe);
+	k /= n_or_1(c->sim.nstripe);
+	unsigned ia = k % n_or_1(c->sim.narray);
+	k /= n_or_1(c->sim.narray);
+	pp->array_drives = c->sim.array_level && c->sim.narray ? c->sim.array_drives[ia] : 0;
+	pp->stripe = pp->array_drives ? (c->sim.nstripe ? c->sim.stripe[is] : 65536) : 0;
+	unsigned ic = k % n_or_1(c->sim.ncache);
+	k /= n_or_1(c->sim.ncache);
+	unsigned ip = k % n_or_1(c->sim.nwp);
+	k /= n_or_1(c->sim.nwp);
+	pp->cache = c->sim.ncache ? c->sim.cache[ic] : 0;
+	pp->write_policy = c->sim.nwp ? c->sim.write_policy[ip] : -1;
 	k = sim_point_decode(c, k, pp);
-	unsigned ih = k % n_or_1(c->nhost);
-	k /= n_or_1(c->nhost);
-	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
+	unsigned ih = k % n_or_1(c->sim.nhost);
+	k /= n_or_1(c->sim.nhost);
+	pp->host_sched = c->sim.nhost ? c->sim.host_sched[ih] : 0;
 	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
 	pp->clients = c->nclients ? c->clients[iq] : 0;
 	pp->rate = c->nrate && !c->nclients ? c->rate[iq] : 0;
@@ -121,17 +121,17 @@ int point_shape(const struct iolab_config *swept, const struct point_params *pp,
 		return rc;
 	const struct iolab_config *c = own ? own : swept;
 	struct iolab_sim_shape sh = {
-		.file = c->subsys, .model = c->engine_config,
-		.level = pp->array_drives ? c->array_level : 0, .drives = pp->array_drives,
-		.stripe = c->subsys ? (c->nstripe ? pp->stripe : 0) : pp->stripe,
-		.failed = {(int)c->failed[0] - 1, (int)c->failed[1] - 1},
-		.rebuild_bytes_s = c->rebuild_rate,
-		.host = {pp->host_sched, c->host_overhead_ns}, .set_host_sched = c->nhost > 0,
-		.has_channel = c->has_channel, .has_bus = c->has_bus,
-		.has_ctl = c->has_ctl, .channel = c->channel, .bus = c->bus,
-		.channels = c->channels, .controllers = c->controllers, .ctl = c->ctl,
-		.set_cache = c->ncache > 0, .set_write_policy = c->nwp > 0,
-		.drive_cache = c->drive_cache,
+		.file = c->sim.subsys, .model = c->engine_config,
+		.level = pp->array_drives ? c->sim.array_level : 0, .drives = pp->array_drives,
+		.stripe = c->sim.subsys ? (c->sim.nstripe ? pp->stripe : 0) : pp->stripe,
+		.failed = {(int)c->sim.failed[0] - 1, (int)c->sim.failed[1] - 1},
+		.rebuild_bytes_s = c->sim.rebuild_rate,
+		.host = {pp->host_sched, c->sim.host_overhead_ns}, .set_host_sched = c->sim.nhost > 0,
+		.has_channel = c->sim.has_channel, .has_bus = c->sim.has_bus,
+		.has_ctl = c->sim.has_ctl, .channel = c->sim.channel, .bus = c->sim.bus,
+		.channels = c->sim.channels, .controllers = c->sim.controllers, .ctl = c->sim.ctl,
+		.set_cache = c->sim.ncache > 0, .set_write_policy = c->sim.nwp > 0,
+		.drive_cache = c->sim.drive_cache,
 	};
 	sh.ctl.cache_bytes = pp->cache;
 	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
@@ -163,11 +163,11 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 	p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
 			: desc ? (int)desc->host.sched : (int)pp->host_sched;
 	p->array_drives = pp->array_drives;
-	p->array_level = pp->array_drives ? c->array_level : 0;
+	p->array_level = pp->array_drives ? c->sim.array_level : 0;
 	p->stripe = pp->stripe;
 	p->cache = pp->cache;
 	p->write_policy = pp->write_policy;
-	p->subsystem = c->subsys != NULL;
+	p->subsystem = c->sim.subsys != NULL;
 	p->direct = c->direct && !env->no_io;
 	/* A volume spreads the queue over its drives: no single device limit to report. */
 	bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
