@@ -938,11 +938,11 @@ out:
 		rmdir(tmpdir);
 	}
 	free(cfg);
-	iolab_job_free(&job);
-	iolab_model_free(&model);
-	for (unsigned i = 0; drives && i < job.nrun; i++)
+	for (unsigned i = 0; drives && i < job.nrun; i++) /* before the job says how many */
 		iolab_model_free(&drives[i]);
 	free(drives);
+	iolab_job_free(&job);
+	iolab_model_free(&model);
 	if (subsys)
 		iolab_subsys_free(subsys);
 	free(subsys);
