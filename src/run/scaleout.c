@@ -11,6 +11,7 @@
 
 #include "iolab/cluster.h"
 #include "scaleout.h"
+#include "sim_point.h"
 
 void iolab_config_for_rank(struct iolab_config *c)
 {
@@ -282,7 +283,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		*p = w.p;
 		p->run = c->name; /* the same run on every rank: its strings are rank 0's */
 		p->engine = c->engine->name;
-		p->model = c->model_name;
+		p->model = sim_point_model(c, p); /* the point's drive, of a --drive sweep */
 		p->sec_ios = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		p->sec_bytes = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		if (p->sec_ios && p->sec_bytes) {

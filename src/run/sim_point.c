@@ -85,6 +85,17 @@ void sim_point_release(const struct iolab_config *c, struct iolab_subsys *desc)
 		desc->nmodel = own;
 }
 
+const char *sim_point_model(const struct iolab_config *c, const struct iolab_point *p)
+{
+	for (unsigned i = 0; i < c->sim.nsweep && i < p->nsettings; i++) {
+		const struct iolab_sim_sweep *s = &c->sim.sweep[i];
+		for (unsigned v = 0; !strcmp(s->name, "drive.model") && v < s->n; v++)
+			if (!strcmp(s->value[v], p->settings[i].value))
+				return s->value[v];
+	}
+	return c->model_name;
+}
+
 void sim_point_settings(const struct iolab_config *c, const struct point_params *pp,
 			struct iolab_point *p)
 {
@@ -93,7 +104,6 @@ void sim_point_settings(const struct iolab_config *c, const struct point_params 
 		const struct iolab_sim_sweep *s = &c->sim.sweep[i];
 		snprintf(p->settings[i].name, sizeof(p->settings[i].name), "%s", s->name);
 		snprintf(p->settings[i].value, sizeof(p->settings[i].value), "%s", s->value[pp->sweep[i]]);
-		if (!strcmp(s->name, "drive.model"))
-			p->model = s->value[pp->sweep[i]];
 	}
+	p->model = sim_point_model(c, p);
 }

@@ -24,6 +24,8 @@ int sim_point_set(const struct iolab_config *c, const struct point_params *pp,
 /* Frees the models the last point's values opened in desc (drive.model); desc then holds only
  * what the shorthands or the file gave it. desc must be zeroed before its first point. */
 void sim_point_release(const struct iolab_config *c, struct iolab_subsys *desc);
+/* The model point p of c ran: its drive.model setting, else c's model (a string of c). */
+const char *sim_point_model(const struct iolab_config *c, const struct iolab_point *p);
 /* Fills p's settings (and its model, for a swept drive) with point pp's values. */
 void sim_point_settings(const struct iolab_config *c, const struct point_params *pp,
 			struct iolab_point *p);
