@@ -208,6 +208,36 @@ static void test_compare_matches_settings(void **state)
 	th_out_free(&o);
 }
 
+static double lat_mean(json_t *p)
+{
+	return json_number_value(json_object_get(json_object_get(p, "lat_us"), "mean"));
+}
+
+/* With a subsystem file, --read-ahead replaces its controllers' read-ahead (it was ignored),
+ * and its list sweeps as --set controller.read-ahead does. */
+static void test_config_read_ahead(void **state)
+{
+	(void)state;
+	char conf[300], a[300], b[300], file[300];
+	th_data_path(conf, sizeof(conf), "subsystem-example.conf");
+	snprintf(a, sizeof(a), "%s/ra-list.json", th_dir);
+	snprintf(b, sizeof(b), "%s/ra-set.json", th_dir);
+	snprintf(file, sizeof(file), "%s/ra-file.json", th_dir);
+	sim(a, (const char *[]){"--config", conf, "--read-ahead", "none,always", "--qd", "4", NULL});
+	sim(b, (const char *[]){"--config", conf, "--set", "controller.read-ahead=none,always", "--qd",
+				"4", NULL});
+	sim(file, (const char *[]){"--config", conf, "--qd", "4", NULL}); /* the file's: adaptive */
+	json_t *da, *db, *df, *pa = points_of(a, &da), *pb = points_of(b, &db), *pf = points_of(file, &df);
+	assert_int_equal(json_array_size(pa), 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_true(lat_mean(json_array_get(pa, i)) == lat_mean(json_array_get(pb, i)));
+	assert_true(lat_mean(json_array_get(pa, 0)) != lat_mean(json_array_get(pf, 0)));
+	assert_true(lat_mean(json_array_get(pa, 0)) != lat_mean(json_array_get(pa, 1)));
+	json_decref(da);
+	json_decref(db);
+	json_decref(df);
+}
+
 /* A replay on a simulated path takes --set too. */
 static void test_replay_takes_set(void **state)
 {
@@ -232,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_shorthand_lists_and_columns),
 		cmocka_unit_test(test_job_file_keys),
 		cmocka_unit_test(test_compare_matches_settings),
+		cmocka_unit_test(test_config_read_ahead),
 		cmocka_unit_test(test_replay_takes_set),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -580,7 +580,7 @@ static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, 
 {
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
-	c->sim.has_ctl = true;
+	c->sim.has_ctl = c->sim.read_ahead_set = true;
 	for (int i = n - 1; i >= 0; i--)
 		if (iolab_read_ahead_parse(f, items[i], &c->sim.ctl.read_ahead, err))
 			return -EINVAL;

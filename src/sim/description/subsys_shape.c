@@ -147,6 +147,8 @@ static void from_file(const struct iolab_sim_shape *sh, struct iolab_subsys *s)
 			s->ctl[i].p.cache_bytes = sh->ctl.cache_bytes;
 		if (sh->set_write_policy)
 			s->ctl[i].p.write_policy = sh->ctl.write_policy;
+		if (sh->set_read_ahead)
+			s->ctl[i].p.read_ahead = sh->ctl.read_ahead;
 	}
 	for (unsigned i = 0; i < s->ndrive; i++)
 		if (sh->drive_cache >= 0)
