@@ -150,9 +150,10 @@ uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct i
  * value, as a line of a subsystem file would (docs/subsystem-format.md); a drive also takes any
  * drive-level field of its model (docs/model-format.md: rpm, cache_segments, ...), set on the
  * model itself (refused when drives not set share it). A model it opens (drive.model) goes past
- * the models s had; the caller frees those (iolab_model_free). Keys that name other parts are refused. The result is
- * not checked as a whole: iolab_subsys_check does that. Returns 0, -ENOENT (no such part or
- * key) or -EINVAL (a bad value, a key that cannot vary), err starting with "PART.KEY: ". */
+ * the models s had; the caller frees those (iolab_model_free). Keys that name other parts are
+ * refused. The result is not checked as a whole: iolab_subsys_check does that. Returns 0,
+ * -ENOENT (no such part or key) or -EINVAL (a bad value, a key that cannot vary), err starting
+ * with "PART.KEY: ". */
 int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, const char *value,
 		     struct iolab_err *err);
 /* Frees the models. */

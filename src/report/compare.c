@@ -5,12 +5,12 @@
  * (host_scheduler, volume, cache_bytes, write_policy, model) that vary among the run's own points
  * of one workload: a run that swept them keys its points by them, a run that did not leaves them
  * open, so that its one point matches each of the other run's (a measurement matches every
- * scheduler a simulation swept; engine, target and model never block a match). Points still alike
- * after that (a job file running one workload twice) are numbered ("n"). The rows are the most
- * specific joins of compatible keys; the settings of a simulated path a run swept
- * (points[].settings) are system parameters too, each its own ("set:controller.read-ahead"), so
- * that a run sweeping read-ahead and one sweeping drives and read-ahead match on read-ahead; a row is compared when every run has exactly one point under
- * it, and a point that no compared row uses is listed in "unmatched", never dropped.
+ * scheduler a simulation swept; engine, target and model never block a match). The settings of
+ * a simulated path a run swept (points[].settings) are system parameters too, each its own
+ * ("set:controller.read-ahead"), so that a run sweeping read-ahead and one sweeping drives and
+ * read-ahead meet on read-ahead. Points still alike after that (a job file running one workload
+ * twice) are numbered ("n"). The rows are the most specific joins of compatible keys; a row is
+ * compared when every run has exactly one point under it, and a point that no compared row uses is listed in "unmatched", never dropped.
  *
  * Figures: iops and mb_per_s as the run wrote them, lat_mean_us the mean of reads and writes
  * weighted by their I/Os (as the results store's points.lat_mean_us). pct = value / reference's

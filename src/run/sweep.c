@@ -23,8 +23,9 @@ static unsigned n_load(const struct iolab_config *c)
 
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->sim.nhost) * n_or_1(c->sim.narray) * n_or_1(c->sim.nstripe) *
-	       n_or_1(c->sim.ncache) * n_or_1(c->sim.nwp) * iolab_sim_options_points(&c->sim) *
+	return n_or_1(c->npattern) * n_or_1(c->sim.nhost) * iolab_sim_options_points(&c->sim) *
+	       n_or_1(c->sim.nwp) * n_or_1(c->sim.ncache) * n_or_1(c->sim.narray) *
+	       n_or_1(c->sim.nstripe) *
 	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
 	       n_load(c);
 }
