@@ -78,7 +78,5 @@ int iolab_sim_options_add_set(struct iolab_sim_options *o, const char *field, co
 int iolab_sim_options_add_list(struct iolab_sim_options *o, const char *field, const char *name,
 			       const char *option, const char *part, const char *key,
 			       char *const *items, unsigned n, struct iolab_err *err);
-/* The points the sweeps multiply a configuration by (1 without any). */
-unsigned iolab_sim_options_points(const struct iolab_sim_options *o);
 
 #endif

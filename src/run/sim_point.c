@@ -12,16 +12,6 @@
 
 #include "sim_point.h"
 
-unsigned sim_point_decode(const struct iolab_config *c, unsigned k, struct point_params *pp)
-{
-	memset(pp->sweep, 0, sizeof(pp->sweep));
-	for (unsigned i = c->sim.nsweep; i-- > 0;) {
-		pp->sweep[i] = (unsigned char)(k % c->sim.sweep[i].n);
-		k /= c->sim.sweep[i].n;
-	}
-	return k;
-}
-
 int sim_point_config(const struct iolab_config *c, const struct point_params *pp,
 		     struct iolab_config **own, struct iolab_err *err)
 {

@@ -1,6 +1,6 @@
-/* sim_point.h: the swept settings of the simulated path in a point (sim_point.c): which value of
- * each the point takes, the configuration its shorthands are built from, the --set values on
- * its subsystem, and the settings the point reports. */
+/* sim_point.h: the swept settings of the simulated path in a point (sim_point.c; sweep.c decodes
+ * which value of each the point takes): the configuration its shorthands are built from, the
+ * --set values on its subsystem, and the settings the point reports. */
 #ifndef IOLAB_RUN_SIM_POINT_H
 #define IOLAB_RUN_SIM_POINT_H
 
@@ -8,9 +8,6 @@
 #include "iolab/subsys.h"
 #include "point.h"
 
-/* Takes the swept settings' indices of a point out of k (the last setting innermost) into pp;
- * returns what is left of k for the sweeps outside them. */
-unsigned sim_point_decode(const struct iolab_config *c, unsigned k, struct point_params *pp);
 /* The configuration point pp's shorthands are built from: *own is NULL when c sweeps no
  * shorthand, else a copy of c (malloc'd, the caller frees it) with each swept shorthand set to
  * the point's value. Returns 0 or -errno (err names the option). */

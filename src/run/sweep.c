@@ -1,5 +1,6 @@
 /* sweep.c: the points of a configuration: how many its sweep lists make, point k's parameters
- * (decoded in the documented order, the load innermost), its load model, its simulated
+ * (decoded in the documented order, the load innermost, from one table of the sweeps that also
+ * counts the points: every list option and every swept setting of a simulated path is a row), its load model, its simulated
  * subsystem, and what a point's row says it is before it runs. */
 #include <math.h>
 #include <stdio.h>
@@ -21,49 +22,73 @@ static unsigned n_load(const struct iolab_config *c)
 	return c->nclients ? c->nclients : c->nrate ? c->nrate : n_or_1(c->nqd);
 }
 
+/* Where point k's index in each sweep goes. */
+struct sweep_index {
+	unsigned pattern, host, set[IOLAB_SIM_SWEEPS_MAX], wp, cache, array, stripe, workers, read,
+		 bs, load;
+};
+
+/* One sweep: its number of values, and where a point's index in it goes. */
+struct axis {
+	unsigned n;
+	unsigned *index;
+};
+
+#define AXES_MAX (10 + IOLAB_SIM_SWEEPS_MAX)
+
+/* The sweeps of c in the documented order (run.h), outermost first: the one table both the
+ * count of points and their decoding read. Returns how many there are. */
+static unsigned axes(const struct iolab_config *c, struct sweep_index *x, struct axis *ax)
+{
+	unsigned n = 0;
+	ax[n++] = (struct axis){n_or_1(c->npattern), &x->pattern};
+	ax[n++] = (struct axis){n_or_1(c->sim.nhost), &x->host};
+	for (unsigned i = 0; i < c->sim.nsweep; i++) /* the path's settings, in the order given */
+		ax[n++] = (struct axis){c->sim.sweep[i].n, &x->set[i]};
+	ax[n++] = (struct axis){n_or_1(c->sim.nwp), &x->wp};
+	ax[n++] = (struct axis){n_or_1(c->sim.ncache), &x->cache};
+	ax[n++] = (struct axis){n_or_1(c->sim.narray), &x->array};
+	ax[n++] = (struct axis){n_or_1(c->sim.nstripe), &x->stripe};
+	ax[n++] = (struct axis){n_or_1(c->nworkers), &x->workers};
+	ax[n++] = (struct axis){n_or_1(c->nread), &x->read};
+	ax[n++] = (struct axis){n_or_1(c->nbs), &x->bs};
+	ax[n++] = (struct axis){n_load(c), &x->load};
+	return n;
+}
+
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->sim.nhost) * iolab_sim_options_points(&c->sim) *
-	       n_or_1(c->sim.nwp) * n_or_1(c->sim.ncache) * n_or_1(c->sim.narray) *
-	       n_or_1(c->sim.nstripe) *
-	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
-	       n_load(c);
+	struct sweep_index x;
+	struct axis ax[AXES_MAX];
+	unsigned n = axes(c, &x, ax), points = 1;
+	for (unsigned i = 0; i < n; i++)
+		points *= ax[i].n;
+	return points;
 }
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
 {
-	unsigned iq = k % n_load(c);
-	k /= n_load(c);
-	unsigned ib = k % n_or_1(c->nbs);
-	k /= n_or_1(c->nbs);
-	unsigned ir = k % n_or_1(c->nread);
-	k /= n_or_1(c->nread);
-	unsigned iw = k % n_or_1(c->nworkers);
-	k /= n_or_1(c->nworkers);
-	unsigned is = k % n_or_1(c->sim.nstripe);
-	k /= n_or_1(c->sim.nstripe);
-	unsigned ia = k % n_or_1(c->sim.narray);
-	k /= n_or_1(c->sim.narray);
-	pp->array_drives = c->sim.array_level && c->sim.narray ? c->sim.array_drives[ia] : 0;
-	pp->stripe = pp->array_drives ? (c->sim.nstripe ? c->sim.stripe[is] : 65536) : 0;
-	unsigned ic = k % n_or_1(c->sim.ncache);
-	k /= n_or_1(c->sim.ncache);
-	unsigned ip = k % n_or_1(c->sim.nwp);
-	k /= n_or_1(c->sim.nwp);
-	pp->cache = c->sim.ncache ? c->sim.cache[ic] : 0;
-	pp->write_policy = c->sim.nwp ? c->sim.write_policy[ip] : -1;
-	k = sim_point_decode(c, k, pp);
-	unsigned ih = k % n_or_1(c->sim.nhost);
-	k /= n_or_1(c->sim.nhost);
-	pp->host_sched = c->sim.nhost ? c->sim.host_sched[ih] : 0;
-	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
-	pp->clients = c->nclients ? c->clients[iq] : 0;
-	pp->rate = c->nrate && !c->nclients ? c->rate[iq] : 0;
+	struct sweep_index x;
+	struct axis ax[AXES_MAX];
+	for (unsigned i = axes(c, &x, ax); i-- > 0;) { /* the innermost first */
+		*ax[i].index = k % ax[i].n;
+		k /= ax[i].n;
+	}
+	pp->array_drives = c->sim.array_level && c->sim.narray ? c->sim.array_drives[x.array] : 0;
+	pp->stripe = pp->array_drives ? (c->sim.nstripe ? c->sim.stripe[x.stripe] : 65536) : 0;
+	pp->cache = c->sim.ncache ? c->sim.cache[x.cache] : 0;
+	pp->write_policy = c->sim.nwp ? c->sim.write_policy[x.wp] : -1;
+	for (unsigned i = 0; i < IOLAB_SIM_SWEEPS_MAX; i++)
+		pp->sweep[i] = (unsigned char)(i < c->sim.nsweep ? x.set[i] : 0);
+	pp->host_sched = c->sim.nhost ? c->sim.host_sched[x.host] : 0;
+	pp->spec = c->npattern ? c->pattern[x.pattern] : *iolab_pattern_find("rand-read");
+	pp->clients = c->nclients ? c->clients[x.load] : 0;
+	pp->rate = c->nrate && !c->nclients ? c->rate[x.load] : 0;
 	pp->qd = pp->clients ? pp->clients : pp->rate ? (c->nqd ? c->qd[0] : IOLAB_RATE_QD)
-		 : c->nqd ? c->qd[iq] : 1;
-	pp->workers = c->nworkers ? c->workers[iw] : 1;
-	pp->bs = c->nbs ? c->bs[ib] : 0;
-	pp->read_pct = c->nread ? (int)c->read[ir] : -1;
+		 : c->nqd ? c->qd[x.load] : 1;
+	pp->workers = c->nworkers ? c->workers[x.workers] : 1;
+	pp->bs = c->nbs ? c->bs[x.bs] : 0;
+	pp->read_pct = c->nread ? (int)c->read[x.read] : -1;
 	if (pp->bs)
 		iolab_spec_set_bs(&pp->spec, pp->bs);
 	if (pp->read_pct >= 0)

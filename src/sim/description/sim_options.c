@@ -1,5 +1,5 @@
 /* sim_options.c: the swept settings of the simulated path (sim_options.h): --set's text into a
- * setting, a shorthand's list into one, and how many points they make. */
+ * setting, and a shorthand's list into one. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -96,12 +96,4 @@ int iolab_sim_options_add_set(struct iolab_sim_options *o, const char *field, co
 	if (n < 0)
 		return n;
 	return put(o, field, name, NULL, part, key, items, (unsigned)n, err);
-}
-
-unsigned iolab_sim_options_points(const struct iolab_sim_options *o)
-{
-	unsigned n = 1;
-	for (unsigned i = 0; i < o->nsweep; i++)
-		n *= o->sweep[i].n;
-	return n;
 }
