@@ -206,6 +206,11 @@ static void test_compare_matches_settings(void **state)
 	assert_int_equal(json_array_size(json_object_get(doc, "unmatched")), 0);
 	json_decref(doc);
 	th_out_free(&o);
+	o = th_iolab("compare", "one", "two", "--db", db, "--csv", "-", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, ",set:controller.read-ahead,set:drive.model\n"));
+	assert_non_null(strstr(o.out, ",always,sas15k\n"));
+	th_out_free(&o);
 }
 
 static double lat_mean(json_t *p)
