@@ -778,6 +778,9 @@ int iolab_model_set(struct iolab_disk_model *m, const char *field, const char *v
 	int rc = top_field(&p, field, v);
 	if (!rc && !m->g4) { /* the zones' figures are derived again alike; the seek fit anew */
 		rc = iolab_model_finish(m, &why);
+	} else if (!rc && !strncmp(field, "seek_", 5) && !m->nseek) {
+		rc = iolab_errf(&why, EINVAL, "field '%s': a table layout's seek formula is fitted when "
+				"the model is read (write a model file)", field);
 	} else if (!rc) {
 		if (!m->rw_switch_given)
 			m->rw_switch_ns = m->head_switch_ns;
