@@ -231,9 +231,11 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
 int run_check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
 		    const struct point_params *pp, struct iolab_err *err)
 {
-	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
-		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
-				  "drive; use --qd for more outstanding I/Os", pp->workers);
+	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1 && pp->rate > 0)
+		return iolab_errf(err, EINVAL, "--workers %u with --rate: the simulator's --rate is the "
+				  "arrival rate of all requests together, one open loop, so workers "
+				  "would only split it; use --workers with --qd or --clients",
+				  pp->workers);
 	if (c->verify || c->verify_only) {
 		int rc = verify_check_config(c, &pp->spec, env->region, env->n, err);
 		if (rc)

@@ -29,6 +29,7 @@
 #include "run_internal.h"
 #include "scaleout.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 volatile sig_atomic_t iolab_stop_requested;
 
@@ -96,6 +97,7 @@ void iolab_results_free(struct iolab_results *res)
 		free(res->point[i].sec_bytes);
 		free(res->point[i].ranks);
 		free(res->point[i].comp);
+		free(res->point[i].wres);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -650,6 +652,22 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	struct iolab_engine_ops fault_ops;
 	struct iolab_fault_run faults;
 	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	/* each worker's load; the simulator runs them all in one thread against one system, which
+	 * it keeps between the runs of the point (sim_carry.c) */
+	struct worker_loads wl;
+	int rc = worker_loads_make(&wl, c, env, pp, ctl.qd, ctl.pace, err);
+	if (rc)
+		return rc;
+	ctl.load = wl.load;
+	ctl.split_regions = wl.regions != NULL;
+	ctl.one_thread = c->engine->flags & IOLAB_ENGINE_VIRTUAL;
+	if (env->carry)
+		rc = sim_carry_get(env->carry, c, env, pp, worker_loads_slots(&wl), &ctl.kept,
+				   &ctl.ramp_ns, err);
+	if (rc) {
+		worker_loads_free(&wl);
+		return rc;
+	}
 	if (c->faults.n) {
 		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
 		iolab_fault_engine(c->engine, &fault_ops);
@@ -657,7 +675,7 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 		ctl.engine_config = &fault_setup;
 	}
 	pthread_mutex_init(&ctl.lock, NULL);
-	int rc = iolab_cond_init(&ctl.cond);
+	rc = iolab_cond_init(&ctl.cond);
 	bool have_cond = !rc;
 	if (rc)
 		rc = iolab_errf(err, rc, "cannot make the workers' condition variable: %s", strerror(rc));
@@ -671,8 +689,13 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	if (!scale_spread(c))
 		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
 	unsigned started = 0;
+	ctl.workers = w;
+	for (unsigned i = 0; w && i < pp->workers; i++) { /* also those a thread of another runs */
+		w[i].ctl = &ctl;
+		w[i].index = i;
+	}
 	if (!rc)
-		rc = start_workers(&ctl, w, pp->workers, &started, err);
+		rc = start_workers(&ctl, w, ctl.one_thread ? 1 : pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
 	struct sys_sample end;
@@ -682,9 +705,12 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	pthread_mutex_destroy(&ctl.lock);
 	if (have_cond)
 		pthread_cond_destroy(&ctl.cond);
+	if (env->carry)
+		sim_carry_after_run(env->carry, c);
 	if (rc) {
 		if (w)
 			free_workers(w, pp->workers);
+		worker_loads_free(&wl);
 		return rc;
 	}
 
@@ -692,7 +718,11 @@ static int run_once(const struct iolab_config *c, const struct run_env *env,
 	iolab_hist_reset(&rep[0].lat);
 	iolab_hist_reset(&rep[1].lat);
 	double seconds = (double)merge_workers(c, w, pp->workers, rep, p) / 1e9;
+	if (worker_results_add(p, w, &wl))
+		iolab_point_warn(p, "out of memory for the workers' own figures: the report leaves "
+				 "them out");
 	free_workers(w, pp->workers);
+	worker_loads_free(&wl);
 	for (int d = 0; d < 2; d++) {
 		p->dir[d].ios += rep[d].ios;
 		p->dir[d].bytes += rep[d].bytes;
@@ -964,6 +994,9 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 	if (add_comps(p, q->comp, q->ncomp))
 		iolab_point_warn(p, "out of memory for the report of the path's parts: it leaves out "
 				 "a round's");
+	if (worker_results_merge(p, q))
+		iolab_point_warn(p, "out of memory for the workers' own figures: they leave out a "
+				 "round's");
 	p->inflight_max = q->inflight_max > p->inflight_max ? q->inflight_max : p->inflight_max;
 	p->cpu_user_pct += q->cpu_user_pct;
 	p->cpu_sys_pct += q->cpu_sys_pct;
@@ -1019,8 +1052,11 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(q->sec_ios);
 		free(q->sec_bytes);
 		free(q->comp);
+		free(q->wres);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
+		q->wres = NULL;
+		q->nwres = 0;
 		q->errors = (struct iolab_errors){0};
 		q->faults = (struct iolab_fault_counts){{0}};
 		q->comp = NULL;
@@ -1053,6 +1089,7 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(ring[i].sec_ios);
 		free(ring[i].sec_bytes);
 		free(ring[i].comp);
+		free(ring[i].wres);
 	}
 	free(ring);
 	if (!rc && !ss->reached && r > 0)
@@ -1250,6 +1287,7 @@ static void drop_point(struct iolab_results *res)
 	free(p->sec_bytes);
 	free(p->ranks);
 	free(p->comp);
+	free(p->wres);
 }
 
 /* --verify, --verify-only: the run's verification over env's regions (after --precondition,
@@ -1360,8 +1398,10 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		rc = iolab_cluster_agree(precondition(&env, res, progress, ctx, err), err->msg, err);
 	if (!rc && (c->verify || c->verify_only))
 		rc = iolab_cluster_agree(open_verify(c, &env, err), err->msg, err);
+	struct sim_carry carry = {0};
+	env.carry = &carry;
 	struct point_params pp;
-	for (unsigned k = 0; k < npoints && !rc; k++) {
+	for (unsigned k = 0; k < npoints && !rc; sim_carry_end(&carry), k++) {
 		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
 			break;
 		if (spreads && !scale_mine(k))
@@ -1440,6 +1480,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			break;
 		}
 	}
+	sim_carry_end(&carry);
+	env.carry = NULL;
 	rc = scale_collect(c, res, first, mine, ks, why, npoints, rc, err);
 	free(ks);
 	free(why);

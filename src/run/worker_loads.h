@@ -1,0 +1,52 @@
+/* worker_loads.h: what each worker of a point runs (worker_loads.c), and the simulated system
+ * the runner keeps between the runs of a point (sim_carry.c). Internal to src/run. */
+#ifndef IOLAB_RUN_WORKER_LOADS_H
+#define IOLAB_RUN_WORKER_LOADS_H
+
+#include "point.h"
+#include "run_internal.h"
+
+/* The loads of a point's workers and the regions they address. */
+struct worker_loads {
+	unsigned n;
+	struct worker_load *load;
+	struct iolab_region *regions; /* n x the targets' (split), or NULL: the point's */
+	struct iolab_spec *spec;      /* n of them: [worker] sections' specs, or NULL */
+};
+
+/* The loads of point pp's workers: each the point's spec, slots and pace, or with [worker]
+ * sections (c->nwspec) each its own; with --worker-region split each its slice of env's
+ * regions. Returns 0 or -ENOMEM (err says so). */
+int worker_loads_make(struct worker_loads *wl, const struct iolab_config *c,
+		      const struct run_env *env, const struct point_params *pp, unsigned slots,
+		      struct pace_params pace, struct iolab_err *err);
+void worker_loads_free(struct worker_loads *wl);
+/* The request slots of all of them together. */
+unsigned worker_loads_slots(const struct worker_loads *wl);
+
+/* Adds the n workers' counts of a run (w, running wl) to p's per-worker figures (worker_results.c);
+ * returns 0 or -ENOMEM (p then keeps none). */
+int worker_results_add(struct iolab_point *p, const struct worker *w, const struct worker_loads *wl);
+/* Adds round q's per-worker figures to p's (--steady-state); 0 or -ENOMEM (p then keeps none). */
+int worker_results_merge(struct iolab_point *p, const struct iolab_point *q);
+
+/* The simulated system of a point, kept between its runs (its steady-state rounds, its repeats:
+ * the state carries over) unless --fresh-state. The first run of a kept system has the ramp:
+ * it warms the state, and the runs after it continue it. */
+struct sim_carry {
+	bool open;
+	struct iolab_engine eng;
+};
+
+/* The engine for the next run of point pp (slots: its workers' together) in *e, and the ramp
+ * that run has in *ramp_ns: a kept system set up now or continued, or NULL for the engines that
+ * do not keep state (every worker sets up its own). Returns 0 or -errno (err says why). */
+int sim_carry_get(struct sim_carry *sc, const struct iolab_config *c, const struct run_env *env,
+		  const struct point_params *pp, unsigned slots, struct iolab_engine **e,
+		  uint64_t *ramp_ns, struct iolab_err *err);
+/* After a run: with --fresh-state the system goes, to be set up afresh for the next run. */
+void sim_carry_after_run(struct sim_carry *sc, const struct iolab_config *c);
+/* Ends the point's system (the next point starts afresh). */
+void sim_carry_end(struct sim_carry *sc);
+
+#endif
