@@ -50,7 +50,10 @@ const char *iolab_worker_region_name(unsigned r); /* "shared", "split" */
  * spec, its load), as IOMeter gives each worker its own access specification. */
 struct iolab_worker_spec {
 	char name[IOLAB_NAME_MAX];
-	struct iolab_spec spec;  /* its pattern, with its bs and read % applied */
+	bool has_pattern;        /* spec is its own pattern; else it runs the point's */
+	struct iolab_spec spec;
+	uint64_t bs;             /* replacing the pattern's sizes (0: not given) */
+	int read_pct;            /* replacing the pattern's read % (-1: not given) */
 	unsigned qd, clients;    /* its requests in flight, or its closed-loop clients (0: the run's) */
 	uint64_t think_ns;       /* its clients' think time (the mean if think_exp) */
 	bool think_exp;

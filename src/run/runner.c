@@ -135,7 +135,7 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	pp->rate = c->nrate && !c->nclients ? c->rate[iq] : 0;
 	pp->qd = pp->clients ? pp->clients : pp->rate ? (c->nqd ? c->qd[0] : IOLAB_RATE_QD)
 		 : c->nqd ? c->qd[iq] : 1;
-	pp->workers = c->nworkers ? c->workers[iw] : 1;
+	pp->workers = c->nwspec ? c->nwspec : c->nworkers ? c->workers[iw] : 1;
 	pp->bs = c->nbs ? c->bs[ib] : 0;
 	pp->read_pct = c->nread ? (int)c->read[ir] : -1;
 	if (pp->bs)
@@ -1240,6 +1240,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		decode(c, rr, k, &pp);
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
+			rc = worker_loads_check(c, &pp, err);
+		if (!rc)
 			rc = run_check_request(c, k, &pp, err);
 		if (!rc && desc)
 			rc = shape_point(c, &pp, desc, err);
@@ -1247,7 +1249,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = run_check_memory(c, k, &pp, desc, 0, err);
 		if (rc)
 			return rc;
-		writes |= iolab_spec_writes(&pp.spec);
+		writes |= iolab_spec_writes(&pp.spec) || worker_loads_write(c, &pp);
 	}
 	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
@@ -1329,6 +1331,8 @@ static void begin_point(const struct iolab_config *c, const struct iolab_subsys 
 	memset(p, 0, sizeof(*p));
 	p->run = c->name;
 	snprintf(p->pattern, sizeof(p->pattern), "%s", pp->spec.name);
+	if (c->nwspec) /* each worker its own: their patterns */
+		worker_loads_name(c, pp, p->pattern, sizeof(p->pattern));
 	p->qd = pp->qd;
 	p->workers = pp->workers;
 	p->clients = pp->clients;

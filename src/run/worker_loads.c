@@ -5,6 +5,7 @@
  * in the generator) or, with --worker-region split, each addresses its own slice: worker i of n
  * the i-th n-th of each target's region, its edges on 4 KiB. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "worker_loads.h"
@@ -18,6 +19,81 @@ static struct iolab_region slice(const struct iolab_region *r, unsigned i, unsig
 	uint64_t b = i + 1 == n ? r->len
 		     : (uint64_t)((unsigned __int128)r->len * (i + 1) / n) / SLICE_ALIGN * SLICE_ALIGN;
 	return (struct iolab_region){.start = r->start + a, .len = b - a};
+}
+
+/* A [worker] section's spec: its own pattern or the point's, with its bs and read %. */
+static void section_spec(const struct iolab_worker_spec *ws, const struct iolab_spec *point,
+			 struct iolab_spec *out)
+{
+	*out = ws->has_pattern ? ws->spec : *point;
+	if (ws->bs)
+		iolab_spec_set_bs(out, ws->bs);
+	if (ws->read_pct >= 0)
+		iolab_spec_set_read(out, (unsigned)ws->read_pct);
+}
+
+int worker_loads_check(const struct iolab_config *c, const struct point_params *pp,
+		       struct iolab_err *err)
+{
+	if (!c->nwspec)
+		return 0;
+	const char *run = *c->name ? c->name : "(command line)";
+	if (c->nworkers)
+		return iolab_errf(err, EINVAL, "--workers: run '%s' has [worker] sections, which are its "
+				  "workers (%u of them)", run, c->nwspec);
+	if (c->nrate)
+		return iolab_errf(err, EINVAL, "--rate: run '%s' has [worker] sections, each with its "
+				  "own load (qd or clients): a rate is for a run without them", run);
+	if (c->replay)
+		return iolab_errf(err, EINVAL, "replay: a trace is replayed by one worker; run '%s' "
+				  "has [worker] sections", run);
+	for (unsigned i = 0; i < c->nwspec; i++) {
+		struct iolab_spec s;
+		section_spec(&c->wspec[i], &pp->spec, &s);
+		int rc = iolab_spec_validate(&s, err);
+		if (rc) {
+			iolab_err_prefix(err, "worker '%s'", c->wspec[i].name);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+bool worker_loads_write(const struct iolab_config *c, const struct point_params *pp)
+{
+	for (unsigned i = 0; i < c->nwspec; i++) {
+		struct iolab_spec s;
+		section_spec(&c->wspec[i], &pp->spec, &s);
+		if (iolab_spec_writes(&s))
+			return true;
+	}
+	return false;
+}
+
+int worker_loads_each_spec(const struct iolab_config *c, const struct point_params *pp,
+			   int (*check)(const struct iolab_config *, const struct point_params *,
+					void *, struct iolab_err *),
+			   void *ctx, struct iolab_err *err)
+{
+	struct point_params one = *pp;
+	for (unsigned i = 0; i < c->nwspec; i++) {
+		section_spec(&c->wspec[i], &pp->spec, &one.spec);
+		int rc = check(c, &one, ctx, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void worker_loads_name(const struct iolab_config *c, const struct point_params *pp, char *name,
+		       size_t n)
+{
+	size_t len = 0;
+	for (unsigned i = 0; i < c->nwspec && len < n; i++) {
+		const struct iolab_worker_spec *ws = &c->wspec[i];
+		len += (size_t)snprintf(name + len, n - len, "%s%s", i ? "+" : "",
+					ws->has_pattern ? ws->spec.name : pp->spec.name);
+	}
 }
 
 /* A [worker] section's load: its clients (and think time), its qd, or the point's. */
@@ -55,7 +131,7 @@ int worker_loads_make(struct worker_loads *wl, const struct iolab_config *c,
 					   .regions = env->region};
 		if (c->nwspec) {
 			const struct iolab_worker_spec *ws = &c->wspec[i % c->nwspec];
-			wl->spec[i] = ws->spec;
+			section_spec(ws, &pp->spec, &wl->spec[i]);
 			ld->spec = &wl->spec[i];
 			ld->name = ws->name;
 			own_load(ws, ld);

@@ -21,6 +21,21 @@ int worker_loads_make(struct worker_loads *wl, const struct iolab_config *c,
 		      const struct run_env *env, const struct point_params *pp, unsigned slots,
 		      struct pace_params pace, struct iolab_err *err);
 void worker_loads_free(struct worker_loads *wl);
+/* A run with [worker] sections: not with --workers, --rate or a replay, and every worker's spec
+ * valid for point pp. Returns 0 or -EINVAL (err names the option or the worker). */
+int worker_loads_check(const struct iolab_config *c, const struct point_params *pp,
+		       struct iolab_err *err);
+/* True if a [worker] section's spec writes. */
+bool worker_loads_write(const struct iolab_config *c, const struct point_params *pp);
+/* Runs check on point pp once for each [worker] section, with that worker's spec; the first
+ * failure. */
+int worker_loads_each_spec(const struct iolab_config *c, const struct point_params *pp,
+			   int (*check)(const struct iolab_config *, const struct point_params *,
+					void *, struct iolab_err *),
+			   void *ctx, struct iolab_err *err);
+/* The point's pattern with [worker] sections: the workers' patterns joined by '+'. */
+void worker_loads_name(const struct iolab_config *c, const struct point_params *pp, char *name,
+		       size_t n);
 /* The request slots of all of them together. */
 unsigned worker_loads_slots(const struct worker_loads *wl);
 
