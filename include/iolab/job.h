@@ -25,6 +25,10 @@
 
 struct iolab_job {
 	struct iolab_pattern_set patterns;
+	/* `iolab sim`: the drive its [global] names (drive = NAME: the drives of its runs' arrays;
+	 * model = NAME: a single drive), "" for none: --model, --drive, --config override it */
+	char model[256];
+	bool model_is_drive;
 	unsigned nrun;
 	struct iolab_config *run; /* nrun configurations, in file order */
 };

@@ -855,6 +855,10 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		a.json = a.csv = a.db = a.label = NULL;
 		a.no_db = true;
 	}
+	if ((status = load_job(&a, &job)))
+		goto out;
+	if (sim && !a.model && !a.drive && !a.config && *job.model) /* the job file's [global] */
+		*(job.model_is_drive ? &a.drive : &a.model) = job.model;
 	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
@@ -887,8 +891,6 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	if ((status = load_job(&a, &job)))
-		goto out;
 	cfg = calloc(job.nrun, sizeof(*cfg));
 	if (!cfg) {
 		status = cli_errorf(EXIT_USAGE, "out of memory");

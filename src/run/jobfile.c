@@ -247,6 +247,22 @@ static int check_given(struct parser *p, const char *key)
 	return 0;
 }
 
+/* drive = NAME or model = NAME in [global]: the simulated drive of the job's runs. */
+static int job_drive(struct parser *p, const char *key, const char *val)
+{
+	if (!p->simulated)
+		return fail(p, "field '", key, "': applies only to a simulated drive (iolab sim --job)");
+	if (p->sec != SEC_GLOBAL)
+		return fail(p, "field '", key, "': the job's drive, given in [global]");
+	if (!val || !*val || strlen(val) >= sizeof(p->job->model))
+		return fail(p, "field '", key, "': needs a model name or file (see 'iolab models')");
+	if (*p->job->model)
+		return fail(p, "field '", key, "': the job's drive is already given (drive or model, once)");
+	snprintf(p->job->model, sizeof(p->job->model), "%s", val);
+	p->job->model_is_drive = !strcmp(key, "drive");
+	return 0;
+}
+
 static int option_line(struct parser *p, char *text)
 {
 	char *eq = strchr(text, '=');
@@ -256,6 +272,8 @@ static int option_line(struct parser *p, char *text)
 		val = iolab_trim(eq + 1);
 	}
 	key = iolab_trim(key);
+	if (!strcmp(key, "drive") || !strcmp(key, "model"))
+		return job_drive(p, key, val);
 	bool mine = p->sec != SEC_WORKER;
 	for (unsigned i = 0; !mine && i < sizeof(worker_fields) / sizeof(worker_fields[0]); i++)
 		mine = !strcmp(key, worker_fields[i]);

@@ -137,8 +137,7 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 	memset(p, 0, sizeof(*p));
 	p->run = c->name;
 	snprintf(p->pattern, sizeof(p->pattern), "%s", pp->spec.name);
-	if (c->nwspec) /* each worker its own: their patterns */
-		worker_loads_name(c, pp, p->pattern, sizeof(p->pattern));
+
 	p->qd = pp->qd;
 	p->workers = pp->workers;
 	p->clients = pp->clients;
@@ -177,4 +176,6 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 		p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
 		p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
 	}
+	if (c->nwspec) /* each worker its own */
+		worker_loads_columns(c, pp, p);
 }

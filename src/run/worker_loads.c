@@ -5,6 +5,7 @@
  * in the generator) or, with --worker-region split, each addresses its own slice: worker i of n
  * the i-th n-th of each target's region, its edges on 4 KiB. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -85,15 +86,24 @@ int worker_loads_each_spec(const struct iolab_config *c, const struct point_para
 	return 0;
 }
 
-void worker_loads_name(const struct iolab_config *c, const struct point_params *pp, char *name,
-		       size_t n)
+void worker_loads_columns(const struct iolab_config *c, const struct point_params *pp,
+			  struct iolab_point *p)
 {
-	size_t len = 0;
-	for (unsigned i = 0; i < c->nwspec && len < n; i++) {
+	size_t len = 0, n = sizeof(p->pattern);
+	double read = 0;
+	for (unsigned i = 0; i < c->nwspec; i++) {
 		const struct iolab_worker_spec *ws = &c->wspec[i];
-		len += (size_t)snprintf(name + len, n - len, "%s%s", i ? "+" : "",
-					ws->has_pattern ? ws->spec.name : pp->spec.name);
+		struct iolab_spec s;
+		section_spec(ws, &pp->spec, &s);
+		if (len < n)
+			len += (size_t)snprintf(p->pattern + len, n - len, "%s%s", i ? "+" : "", s.name);
+		uint64_t bs = s.nlines == 1 ? s.line[0].size : 0;
+		p->bs = i == 0 || bs == p->bs ? bs : 0;
+		read += iolab_spec_read_share(&s) / c->nwspec;
+		unsigned qd = ws->clients ? ws->clients : ws->qd ? ws->qd : pp->qd;
+		p->qd = qd > p->qd ? qd : p->qd;
 	}
+	p->read_pct = (int)lround(read);
 }
 
 /* A [worker] section's load: its clients (and think time), its qd, or the point's. */

@@ -33,9 +33,11 @@ int worker_loads_each_spec(const struct iolab_config *c, const struct point_para
 			   int (*check)(const struct iolab_config *, const struct point_params *,
 					void *, struct iolab_err *),
 			   void *ctx, struct iolab_err *err);
-/* The point's pattern with [worker] sections: the workers' patterns joined by '+'. */
-void worker_loads_name(const struct iolab_config *c, const struct point_params *pp, char *name,
-		       size_t n);
+/* Point p's columns with [worker] sections: its pattern the workers' joined by '+', its bs
+ * theirs if they all have the one size (else 0: a mix), its read % the mean of theirs, its qd
+ * the largest worker's (per_worker[] has each). */
+void worker_loads_columns(const struct iolab_config *c, const struct point_params *pp,
+			  struct iolab_point *p);
 /* The request slots of all of them together. */
 unsigned worker_loads_slots(const struct worker_loads *wl);
 
