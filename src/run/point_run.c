@@ -376,7 +376,8 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	if (!rc && !w)
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	if (!rc && c->record)
-		rc = record_begin(c, env, pp->workers, ctl.qd, err);
+		rc = record_begin(c, env, pp->workers, worker_loads_lane_slots(&wl, ctl.one_thread),
+				  err);
 	/* Whatever failed, this rank takes the run's collectives with the others, as a run without
 	 * workers; the ranks then agree on the failure (scale_run_agree). */
 	if (!scale_spread(c))

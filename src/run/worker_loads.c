@@ -164,6 +164,14 @@ unsigned worker_loads_slots(const struct worker_loads *wl)
 	return sum;
 }
 
+unsigned worker_loads_lane_slots(const struct worker_loads *wl, bool one_thread)
+{
+	unsigned most = 0;
+	for (unsigned i = 0; i < wl->n; i++)
+		most = wl->load[i].qd > most ? wl->load[i].qd : most;
+	return one_thread ? worker_loads_slots(wl) : most;
+}
+
 void worker_loads_free(struct worker_loads *wl)
 {
 	free(wl->load);

@@ -40,6 +40,9 @@ void worker_loads_columns(const struct iolab_config *c, const struct point_param
 			  struct iolab_point *p);
 /* The request slots of all of them together. */
 unsigned worker_loads_slots(const struct worker_loads *wl);
+/* The slots a worker's lane of --record needs: its slot numbers are below the largest worker's
+ * qd, or, with one thread for all (one_thread), below all of theirs together. */
+unsigned worker_loads_lane_slots(const struct worker_loads *wl, bool one_thread);
 
 /* Adds the n workers' counts of a run (w, running wl) to p's per-worker figures (worker_results.c);
  * returns 0 or -ENOMEM (p then keeps none). */
