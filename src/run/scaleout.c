@@ -117,6 +117,9 @@ static_assert(sizeof(struct share) <= INT_MAX, "a share is gathered in one MPI m
  * p->ranks where there is memory for them. */
 static void merge_shares(struct iolab_point *p, const struct share *all, unsigned n)
 {
+	free(p->wres); /* rank 0's workers alone: not the job's */
+	p->wres = NULL;
+	p->nwres = 0;
 	if ((p->ranks = calloc(n, sizeof(*p->ranks))))
 		p->nranks = n;
 	else
@@ -212,6 +215,7 @@ static void drop_mine(struct iolab_results *res, unsigned first, unsigned mine)
 		free(res->point[first + i].sec_ios);
 		free(res->point[first + i].sec_bytes);
 		free(res->point[first + i].comp);
+		free(res->point[first + i].wres);
 	}
 	res->n = first;
 }
@@ -295,6 +299,8 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			p->nsec = 0;
 		}
 		from += 2 * w.nsec * sizeof(uint64_t);
+		p->wres = NULL; /* the workers' figures stay on the rank that ran the point */
+		p->nwres = 0;
 		p->comp = w.ncomp ? malloc(w.ncomp * sizeof(*p->comp)) : NULL;
 		p->ncomp = p->comp ? w.ncomp : 0; /* no memory: the point stays, without them */
 		if (p->comp)
