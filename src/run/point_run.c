@@ -349,18 +349,12 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	 * it keeps between the runs of the point (sim_carry.c) */
 	struct worker_loads wl;
 	int rc = worker_loads_make(&wl, c, env, pp, ctl.qd, ctl.pace, err);
-	if (rc)
-		return rc;
 	ctl.load = wl.load;
 	ctl.split_regions = wl.regions != NULL;
 	ctl.one_thread = c->engine->flags & IOLAB_ENGINE_VIRTUAL;
-	if (env->carry)
+	if (!rc && env->carry)
 		rc = sim_carry_get(env->carry, c, env, pp, worker_loads_slots(&wl), &ctl.kept,
 				   &ctl.ramp_ns, err);
-	if (rc) {
-		worker_loads_free(&wl);
-		return rc;
-	}
 	if (c->faults.n) {
 		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
 		iolab_fault_engine(c->engine, &fault_ops);
@@ -368,10 +362,11 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		ctl.engine_config = &fault_setup;
 	}
 	pthread_mutex_init(&ctl.lock, NULL);
-	rc = iolab_cond_init(&ctl.cond);
-	bool have_cond = !rc;
-	if (rc)
-		rc = iolab_errf(err, rc, "cannot make the workers' condition variable: %s", strerror(rc));
+	int crc = iolab_cond_init(&ctl.cond);
+	bool have_cond = !crc;
+	if (crc && !rc)
+		rc = iolab_errf(err, crc, "cannot make the workers' condition variable: %s",
+				strerror(crc));
 	struct worker *w = rc ? NULL : calloc(pp->workers, sizeof(*w));
 	if (!rc && !w)
 		rc = iolab_errf(err, ENOMEM, "out of memory");

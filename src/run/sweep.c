@@ -137,7 +137,6 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 	memset(p, 0, sizeof(*p));
 	p->run = c->name;
 	snprintf(p->pattern, sizeof(p->pattern), "%s", pp->spec.name);
-
 	p->qd = pp->qd;
 	p->workers = pp->workers;
 	p->clients = pp->clients;
