@@ -14,31 +14,6 @@
 #include "point.h"
 #include "verify_run.h"
 
-static void vwarn(struct iolab_point *p, bool detail, const char *fmt, va_list ap)
-{
-	if (p->nwarn >= IOLAB_WARN_MAX)
-		return;
-	if (detail)
-		p->warn_detail |= UINT32_C(1) << p->nwarn;
-	vsnprintf(p->warn[p->nwarn++], IOLAB_WARN_LEN, fmt, ap);
-}
-
-void iolab_point_warn(struct iolab_point *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarn(p, false, fmt, ap);
-	va_end(ap);
-}
-
-void iolab_point_warn_detail(struct iolab_point *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarn(p, true, fmt, ap);
-	va_end(ap);
-}
-
 /* v (0 < v < limit) with two significant digits (at least two decimals), and more where they
  * are needed to print it below limit: 0.999 s is not "1.00 s", and 0.0035 s is not "0.00 s". */
 static const char *fmt_below(double v, double limit, char *buf, size_t n)
