@@ -214,6 +214,12 @@ static void test_worker_sections(void **state)
 	assert_true(num(p, "qd_reached") > 4.5);
 	assert_string_equal(json_string_value(json_object_get(p, "pattern")), "file-server+seq-read");
 	json_decref(root);
+	/* the table: a row per worker under it */
+	o = th_iolab("sim", "--job", job, "--time", "1", "--no-db", NULL);
+	expect_status(&o, 0);
+	assert_non_null(strstr(o.out, "per worker"));
+	assert_non_null(strstr(o.out, "  1 streaming        seq-read             1 "));
+	th_out_free(&o);
 }
 
 static void test_worker_section_errors(void **state)
