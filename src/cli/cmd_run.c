@@ -68,7 +68,8 @@ static void help(bool sim)
 		printf("  %-28s %s\n", left, o->help);
 	}
 	printf("  %-28s %s\n", "--job FILE", "run the [run] sections of a job file (docs/job-files.md);");
-	printf("  %-28s %s\n", "", "other options given here override the file's");
+	printf("  %-28s %s\n", "", "other options given here override the file's; [worker NAME]");
+	printf("  %-28s %s\n", "", "sections give a run's workers each its own pattern and load");
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");

@@ -200,9 +200,9 @@ int scale_point(const struct iolab_config *c, struct iolab_point *p, enum scale_
 }
 
 /* One spread point on the wire: its place, why it ends the run, the point, its series, the
- * reports of its path's parts. */
+ * reports of its path's parts, its workers' figures. */
 struct wire {
-	unsigned k, nsec, ncomp;
+	unsigned k, nsec, ncomp, nwres;
 	unsigned char stop;
 	struct iolab_point p;
 };
@@ -227,11 +227,13 @@ static char *pack_mine(const struct iolab_results *res, unsigned first, unsigned
 	*size = 0;
 	for (unsigned i = 0; i < mine; i++)
 		*size += sizeof(struct wire) + 2 * (size_t)res->point[first + i].nsec * sizeof(uint64_t) +
-			 res->point[first + i].ncomp * sizeof(struct iolab_comp_report);
+			 res->point[first + i].ncomp * sizeof(struct iolab_comp_report) +
+			 res->point[first + i].nwres * sizeof(struct iolab_worker_result);
 	char *buf = malloc(*size ? *size : 1), *at = buf;
 	for (unsigned i = 0; buf && i < mine; i++) {
 		const struct iolab_point *p = &res->point[first + i];
-		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .stop = stop[i], .p = *p};
+		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .nwres = p->nwres,
+				 .stop = stop[i], .p = *p};
 		memcpy(at, &w, sizeof(w));
 		at += sizeof(w);
 		memcpy(at, p->sec_ios, p->nsec * sizeof(uint64_t));
@@ -241,6 +243,9 @@ static char *pack_mine(const struct iolab_results *res, unsigned first, unsigned
 		if (p->ncomp)
 			memcpy(at, p->comp, p->ncomp * sizeof(*p->comp));
 		at += p->ncomp * sizeof(*p->comp);
+		if (p->nwres)
+			memcpy(at, p->wres, p->nwres * sizeof(*p->wres));
+		at += p->nwres * sizeof(*p->wres);
 	}
 	return buf;
 }
@@ -299,13 +304,16 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			p->nsec = 0;
 		}
 		from += 2 * w.nsec * sizeof(uint64_t);
-		p->wres = NULL; /* the workers' figures stay on the rank that ran the point */
-		p->nwres = 0;
 		p->comp = w.ncomp ? malloc(w.ncomp * sizeof(*p->comp)) : NULL;
 		p->ncomp = p->comp ? w.ncomp : 0; /* no memory: the point stays, without them */
 		if (p->comp)
 			memcpy(p->comp, from, w.ncomp * sizeof(*p->comp));
 		from += w.ncomp * sizeof(*p->comp);
+		p->wres = w.nwres ? malloc(w.nwres * sizeof(*p->wres)) : NULL;
+		p->nwres = p->wres ? w.nwres : 0; /* no memory: the point stays, without them */
+		if (p->wres)
+			memcpy(p->wres, from, w.nwres * sizeof(*p->wres));
+		from += w.nwres * sizeof(*p->wres);
 		have[w.k] = 1;
 		why[w.k] = w.stop;
 	}
@@ -334,6 +342,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			free(slot[i].sec_ios);
 			free(slot[i].sec_bytes);
 			free(slot[i].comp);
+			free(slot[i].wres);
 		}
 	free(slot), free(have), free(why), free(len), free(all);
 	return 0;

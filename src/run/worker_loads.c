@@ -91,6 +91,7 @@ void worker_loads_columns(const struct iolab_config *c, const struct point_param
 {
 	size_t len = 0, n = sizeof(p->pattern);
 	double read = 0;
+	p->qd = 0;
 	for (unsigned i = 0; i < c->nwspec; i++) {
 		const struct iolab_worker_spec *ws = &c->wspec[i];
 		struct iolab_spec s;
