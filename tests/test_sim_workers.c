@@ -241,6 +241,10 @@ static void test_worker_section_errors(void **state)
 	o = th_iolab("sim", "--model", "atlas10k", "--job", job, "--workers", "2", "--quiet",
 		     "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "--workers", "[worker] sections");
+	/* a worker's own qd and size count against the memory limit before anything runs */
+	th_write_text(job, "[run r]\n[worker a]\nqd = 4096\nbs = 1g\n[worker b]\n");
+	o = th_iolab("sim", "--model", "atlas10k", "--job", job, "--quiet", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "point 1 needs", "queue depth 4096 x 1g");
 }
 
 static void test_worker_region_split(void **state)

@@ -97,12 +97,14 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
 			rc = worker_loads_check(c, &pp, err);
+		struct point_params wide; /* [worker] sections: as their largest would make it */
+		worker_loads_widest(c, &pp, &wide);
 		if (!rc)
-			rc = run_check_request(c, k, &pp, err);
+			rc = run_check_request(c, k, &wide, err);
 		if (!rc && desc)
 			rc = point_shape(c, &pp, desc, err);
 		if (!rc)
-			rc = run_check_memory(c, k, &pp, desc, 0, err);
+			rc = run_check_memory(c, k, &wide, desc, 0, err);
 		if (rc)
 			return rc;
 		writes |= iolab_spec_writes(&pp.spec) || worker_loads_write(c, &pp);

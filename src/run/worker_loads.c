@@ -107,6 +107,21 @@ void worker_loads_columns(const struct iolab_config *c, const struct point_param
 	p->read_pct = (int)lround(read);
 }
 
+void worker_loads_widest(const struct iolab_config *c, const struct point_params *pp,
+			 struct point_params *wide)
+{
+	*wide = *pp;
+	for (unsigned i = 0; i < c->nwspec; i++) {
+		const struct iolab_worker_spec *ws = &c->wspec[i];
+		struct iolab_spec s;
+		section_spec(ws, &pp->spec, &s);
+		unsigned qd = ws->clients ? ws->clients : ws->qd ? ws->qd : pp->qd;
+		wide->qd = i == 0 || qd > wide->qd ? qd : wide->qd;
+		if (i == 0 || iolab_spec_max_size(&s) > iolab_spec_max_size(&wide->spec))
+			wide->spec = s;
+	}
+}
+
 /* A [worker] section's load: its clients (and think time), its qd, or the point's. */
 static void own_load(const struct iolab_worker_spec *ws, struct worker_load *ld)
 {

@@ -25,6 +25,11 @@ void worker_loads_free(struct worker_loads *wl);
  * valid for point pp. Returns 0 or -EINVAL (err names the option or the worker). */
 int worker_loads_check(const struct iolab_config *c, const struct point_params *pp,
 		       struct iolab_err *err);
+/* Point pp as its largest worker would make it, for the checks of what a point takes (memory,
+ * AIO events): the largest qd and the spec with the largest transfer of its [worker] sections
+ * (pp itself without them). */
+void worker_loads_widest(const struct iolab_config *c, const struct point_params *pp,
+			 struct point_params *wide);
 /* True if a [worker] section's spec writes. */
 bool worker_loads_write(const struct iolab_config *c, const struct point_params *pp);
 /* Runs check on point pp once for each [worker] section, with that worker's spec; the first
