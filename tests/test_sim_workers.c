@@ -3,7 +3,8 @@
  * drives (each its own position: per-stream MB/s falls as they multiply, and the drives' read-ahead
  * hits fall with it); --workers with --rate in sim is one usage error naming both; a job file's
  * [worker] sections run each worker's own access spec and load in one point, reported per worker
- * (per_worker[]); --worker-region split gives each worker its own slice; a write-back RAID 5's
+ * (per_worker[], and rows under the table), their errors name file, line and field, and their
+ * largest worker counts against the memory limit; --worker-region split gives each worker its own slice; a write-back RAID 5's
  * steady state (rounds continue the system: the controller cache stays full) is the continuous
  * run's long-term rate, not the empty-cache burst, unless --fresh-state; repeats continue the state
  * too. Virtual time: the file runs in about a second in the Release build. */
