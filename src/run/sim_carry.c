@@ -6,8 +6,6 @@
  * state), each further round or repetition continues it from where the last one left it (the
  * requests in flight at the end of a run finish uncounted before the next begins). With
  * --fresh-state every run builds its system afresh, ramp included. */
-#include <errno.h>
-
 #include "worker_loads.h"
 
 int sim_carry_get(struct sim_carry *sc, const struct iolab_config *c, const struct run_env *env,
