@@ -41,6 +41,25 @@ struct iolab_pattern_set {
 
 struct iolab_replay;
 
+/* Where the workers of a point address (--worker-region): all of them the whole region (their
+ * sequential streams start spread over it), or each its own slice of it. */
+enum iolab_worker_region { IOLAB_WREGION_SHARED = 0, IOLAB_WREGION_SPLIT };
+const char *iolab_worker_region_name(unsigned r); /* "shared", "split" */
+
+#define IOLAB_WORKER_SPECS_MAX 16
+/* A job file's [worker NAME] section: what one worker of the run before it runs (its access
+ * spec, its load), as IOMeter gives each worker its own access specification. */
+struct iolab_worker_spec {
+	char name[IOLAB_NAME_MAX];
+	bool has_pattern;        /* spec is its own pattern; else it runs the point's */
+	struct iolab_spec spec;
+	uint64_t bs;             /* replacing the pattern's sizes (0: not given) */
+	int read_pct;            /* replacing the pattern's read % (-1: not given) */
+	unsigned qd, clients;    /* its requests in flight, or its closed-loop clients (0: the run's) */
+	uint64_t think_ns;       /* its clients' think time (the mean if think_exp) */
+	bool think_exp;
+};
+
 /* What writes carry (--buffer-pattern; src/run/buffers.h). */
 enum iolab_buffer_pattern { IOLAB_BUF_RANDOM = 0, IOLAB_BUF_ZERO, IOLAB_BUF_COMPRESSIBLE };
 /* "random", "zero", "compressible". */
@@ -101,6 +120,12 @@ struct iolab_config {
 					  or NULL */
 	const struct iolab_replay *replay; /* iolab replay: the trace replayed instead of a pattern
 					      (replay.h), or NULL */
+	unsigned worker_region;      /* --worker-region: enum iolab_worker_region */
+	bool fresh_state;            /* --fresh-state: a simulated system starts afresh for each
+					round, repeat and ramp instead of continuing */
+	unsigned nwspec;             /* job file: the run's [worker] sections (0: every worker runs
+					the run's pattern and load) */
+	struct iolab_worker_spec wspec[IOLAB_WORKER_SPECS_MAX];
 };
 
 /* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages
@@ -205,6 +230,16 @@ struct iolab_spread {
 	double mean, stddev, min, max, ci95;
 };
 
+/* One worker's share of a point (all repetitions; with --steady-state the window's rounds). */
+struct iolab_worker_result {
+	char name[IOLAB_NAME_MAX];    /* its [worker] section's name, "" for none */
+	char pattern[IOLAB_NAME_MAX];
+	unsigned qd;                  /* its request slots (its clients) */
+	double seconds;               /* its measured time */
+	uint64_t ios, bytes;
+	struct iolab_hist lat;        /* reads and writes */
+};
+
 /* One rank's share of a point run across MPI ranks (docs/scale-out.md). */
 struct iolab_rank_result {
 	unsigned rank;
@@ -297,6 +332,9 @@ struct iolab_point {
 	 * are then the job's (histograms merged, rates summed), 0 and NULL alone */
 	unsigned nranks;
 	struct iolab_rank_result *ranks;
+	/* each worker's share, in worker order (malloc'd, nwres of them; 0 and NULL: none kept) */
+	unsigned nwres;
+	struct iolab_worker_result *wres;
 };
 
 struct iolab_results {

@@ -71,7 +71,8 @@ static void help(bool sim)
 		printf("  %-28s %s\n", left, o->help);
 	}
 	printf("  %-28s %s\n", "--job FILE", "run the [run] sections of a job file (docs/job-files.md);");
-	printf("  %-28s %s\n", "", "other options given here override the file's");
+	printf("  %-28s %s\n", "", "other options given here override the file's; [worker NAME]");
+	printf("  %-28s %s\n", "", "sections give a run's workers each its own pattern and load");
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
@@ -869,6 +870,10 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		a.json = a.csv = a.db = a.label = NULL;
 		a.no_db = true;
 	}
+	if ((status = load_job(&a, &job)))
+		goto out;
+	if (sim && !a.model && !a.config && *job.model) /* model = in the job file's [global] */
+		a.model = job.model;
 	if (sim && a.model && a.config)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
@@ -898,8 +903,6 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	if ((status = load_job(&a, &job)))
-		goto out;
 	cfg = calloc(job.nrun, sizeof(*cfg));
 	drives = calloc(job.nrun, sizeof(*drives));
 	if (!cfg || !drives) {

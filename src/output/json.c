@@ -133,6 +133,23 @@ static json_t *ranks_arr(const struct iolab_point *p)
 	return a;
 }
 
+/* Each worker's share of the point: its pattern, queue and figures over its own measured time. */
+static json_t *per_worker_arr(const struct iolab_point *p)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < p->nwres; i++) {
+		const struct iolab_worker_result *r = &p->wres[i];
+		double s = r->seconds > 0 ? r->seconds : 0;
+		json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:i,s:I,s:I,s:f,s:f,s:f,s:o}",
+			"worker", i + 1, "name", *r->name ? iolab_json_text(r->name) : json_null(),
+			"pattern", iolab_json_text(r->pattern), "qd", r->qd, "ios", (json_int_t)r->ios,
+			"bytes", (json_int_t)r->bytes, "seconds", s,
+			"iops", s > 0 ? (double)r->ios / s : 0.0,
+			"mb_per_s", s > 0 ? (double)r->bytes / s / 1e6 : 0.0, "lat_us", lat_obj(&r->lat)));
+	}
+	return a;
+}
+
 /* A point's failures: their count, by kind (every key, 0 where none), the first, whether the
  * point was given up on. */
 static json_t *errors_obj(const struct iolab_point *p)
@@ -268,6 +285,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "lat_hist", json_pack("{s:o,s:o}", "read", hist_obj(&p->dir[0].lat),
 						      "write", hist_obj(&p->dir[1].lat)));
 	json_object_set_new(o, "ranks", ranks_arr(p));
+	json_object_set_new(o, "per_worker", per_worker_arr(p));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
@@ -431,6 +449,7 @@ static json_t *config_obj(const struct iolab_config *c)
 						     : json_null());
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
+	json_object_set_new(o, "worker_region", json_string(iolab_worker_region_name(c->worker_region)));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
 	json_object_set_new(o, "model", iolab_json_text(c->model_name));
 	json_t *hs = json_array();
@@ -480,6 +499,8 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "precondition", json_boolean(c->precondition));
 	json_object_set_new(o, "steady_state", c->steady ? json_string(iolab_ss_metric_name(c->steady))
 							 : json_null());
+	if (c->engine->flags & IOLAB_ENGINE_VIRTUAL) /* does the simulated state carry over runs */
+		json_object_set_new(o, "fresh_state", json_boolean(c->fresh_state));
 	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
 	json_t *faults = json_array();
 	for (unsigned i = 0; i < c->faults.n; i++)

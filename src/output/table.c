@@ -257,6 +257,28 @@ static void rank_lines(FILE *f, const struct iolab_results *r)
 		}
 }
 
+/* Job-file [worker] sections: each worker's row under the table (its own pattern and load). */
+static void worker_lines(FILE *f, const struct iolab_results *r)
+{
+	bool any = false;
+	for (unsigned i = 0; i < r->n; i++)
+		any |= r->point[i].nwres > 0 && *r->point[i].wres[0].name;
+	if (!any)
+		return;
+	fprintf(f, "\nper worker ([worker] sections; each over its own measured time):\n"
+		   "%3s %-16s %-16s %5s %11s %9s %9s %9s\n", "#", "worker", "pattern", "qd", "IOPS",
+		"MB/s", "mean us", "p99 us");
+	for (unsigned i = 0; i < r->n; i++)
+		for (unsigned k = 0; r->point[i].nwres && *r->point[i].wres[0].name &&
+				     k < r->point[i].nwres; k++) {
+			const struct iolab_worker_result *w = &r->point[i].wres[k];
+			double s = w->seconds > 0 ? w->seconds : 1e-9;
+			fprintf(f, "%3u %-16.16s %-16.16s %5u %11.1f %9.1f %9.1f %9.1f\n", i + 1, w->name,
+				w->pattern, w->qd, (double)w->ios / s, (double)w->bytes / s / 1e6,
+				iolab_hist_mean(&w->lat) / 1e3, iolab_hist_percentile(&w->lat, 99) / 1e3);
+		}
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false, ctl = false;
@@ -343,6 +365,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		free(all);
 	}
 	rank_lines(f, r);
+	worker_lines(f, r);
 	rebuild_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);

@@ -202,6 +202,27 @@ static int set_workers(struct iolab_config *c, const char *f, const char *v, str
 	return set_uint_list(f, v, c->workers, &c->nworkers, 1, 256, err);
 }
 
+const char *iolab_worker_region_name(unsigned r)
+{
+	return r == IOLAB_WREGION_SPLIT ? "split" : "shared";
+}
+
+static int set_worker_region(struct iolab_config *c, const char *f, const char *v,
+			     struct iolab_err *err)
+{
+	for (unsigned r = IOLAB_WREGION_SHARED; r <= IOLAB_WREGION_SPLIT; r++)
+		if (!strcmp(v, iolab_worker_region_name(r))) {
+			c->worker_region = r;
+			return 0;
+		}
+	return iolab_errf(err, EINVAL, "%s: '%s' is not shared or split", f, v);
+}
+
+static int set_fresh_state(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->fresh_state, err);
+}
+
 static int set_read(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	char buf[4096], *items[IOLAB_LIST_MAX];
@@ -694,7 +715,10 @@ static const struct option_entry table[] = {
 	{{"rate", "[poisson:]IOPS[,IOPS]", "open loop: requests arrive at IOPS (all workers), evenly or Poisson"},
 	 set_rate},
 	{{"read", "PCT[,PCT]", "read percentage(s), replacing the pattern's"}, set_read},
-	{{"workers", "N[,N]", "worker threads, each with its own queue (default 1)"}, set_workers},
+	{{"workers", "N[,N]", "workers, each with its own queue, position and random stream (default 1; simulated: merged in virtual time)"},
+	 set_workers},
+	{{"worker-region", "shared|split", "the workers share the region (default) or each takes its own slice"},
+	 set_worker_region},
 	{{"engine", "NAME", "io_uring (default), libaio, psync or null"}, set_engine},
 	{{"direct", NULL, "O_DIRECT with aligned buffers (the default)"}, set_direct},
 	{{"buffered", NULL, "go through the page cache"}, set_buffered},
@@ -710,6 +734,8 @@ static const struct option_entry table[] = {
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
 	{{"steady-state", "iops|mb|lat", "run each point in rounds of --time until the value is steady (SNIA PTS: 5-round window, 25 rounds at most)"},
 	 set_steady},
+	{{"fresh-state", NULL, "simulated: start every round, repeat and ramp from an empty system (default: they continue its state: caches, dirty data, positions, rebuild, time)"},
+	 set_fresh_state},
 	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k direct"},
 	 set_precondition},
 	{{"on-error", "stop|continue", "what an I/O error does: stop the run (default), or count it and go on (exit 1 at the end)"},
@@ -799,7 +825,7 @@ bool iolab_option_simulated(const char *name)
 static const char *const simulated_only[] = {
 	"host-scheduler", "host-overhead", "array", "stripe", "failed", "rebuild-rate", "channel", "channels", "bus",
 	"controllers", "controller-overhead", "cache", "write-policy", "battery", "read-ahead",
-	"drive-cache", "drive", "set",
+	"drive-cache", "drive", "set", "fresh-state",
 };
 
 bool iolab_option_real(const char *name)

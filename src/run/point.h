@@ -37,6 +37,8 @@ struct point_params {
 /* A replay's state for the run: what the trace holds, the spec standing for it (its largest
  * transfer, its read share: the buffers and the targets' opening follow them), where its
  * requests go in the current point. */
+struct sim_carry;
+
 struct replay_run {
 	struct iolab_replay_scan scan;
 	struct iolab_spec spec;
@@ -53,6 +55,8 @@ struct run_env {
 	uint64_t working_set;
 	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
 	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
+	struct sim_carry *carry;   /* the simulator: the point's system, kept between its runs
+				      (worker_loads.h), or NULL */
 };
 
 /* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a

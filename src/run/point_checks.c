@@ -10,6 +10,7 @@
 #include "iolab/sim_system.h"
 #include "point.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 /* The length of the region that --offset with --length or --stroke (else to the end) leaves of
  * something of size bytes that what names (a target's path). Refuses a region that starts at
@@ -227,13 +228,19 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
 				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
 }
 
-/* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
+static int check_spec_fits(const struct iolab_config *c, const struct point_params *pp, void *ctx,
+			   struct iolab_err *err);
+
+/* Checks one point's (already validated) spec, and its workers' own, against the targets;
+ * returns 0 or -EINVAL. */
 int run_check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
 		    const struct point_params *pp, struct iolab_err *err)
 {
-	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
-		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
-				  "drive; use --qd for more outstanding I/Os", pp->workers);
+	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1 && pp->rate > 0)
+		return iolab_errf(err, EINVAL, "--workers %u with --rate: the simulator's --rate is the "
+				  "arrival rate of all requests together, one open loop, so workers "
+				  "would only split it; use --workers with --qd or --clients",
+				  pp->workers);
 	if (c->verify || c->verify_only) {
 		int rc = verify_check_config(c, &pp->spec, env->region, env->n, err);
 		if (rc)
@@ -244,6 +251,16 @@ int run_check_point(const struct iolab_config *c, const struct run_env *env, uns
 		if ((rc = run_check_memory(c, k, pp, env->desc, state, err)))
 			return rc;
 	}
+	int rc = check_spec_fits(c, pp, (void *)env, err);
+	return rc ? rc : worker_loads_each_spec(c, pp, check_spec_fits, (void *)env, err);
+}
+
+/* Point pp's spec against what the run opened (env): whole sectors of a simulated drive,
+ * --direct's logical block size. */
+static int check_spec_fits(const struct iolab_config *c, const struct point_params *pp, void *ctx,
+			   struct iolab_err *err)
+{
+	const struct run_env *env = ctx;
 	if (env->desc)
 		return check_sectors(c, env->desc, pp, err);
 	if (env->no_io || !c->direct)

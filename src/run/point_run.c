@@ -16,6 +16,7 @@
 #include "run_internal.h"
 #include "scaleout.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 static double now_s(void)
 {
@@ -344,6 +345,16 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	struct iolab_engine_ops fault_ops;
 	struct iolab_fault_run faults;
 	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	/* each worker's load; the simulator runs them all in one thread against one system, which
+	 * it keeps between the runs of the point (sim_carry.c) */
+	struct worker_loads wl;
+	int rc = worker_loads_make(&wl, c, env, pp, ctl.qd, ctl.pace, err);
+	ctl.load = wl.load;
+	ctl.split_regions = wl.regions != NULL;
+	ctl.one_thread = c->engine->flags & IOLAB_ENGINE_VIRTUAL;
+	if (!rc && env->carry)
+		rc = sim_carry_get(env->carry, c, env, pp, worker_loads_slots(&wl), &ctl.kept,
+				   &ctl.ramp_ns, err);
 	if (c->faults.n) {
 		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
 		iolab_fault_engine(c->engine, &fault_ops);
@@ -351,22 +362,29 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		ctl.engine_config = &fault_setup;
 	}
 	pthread_mutex_init(&ctl.lock, NULL);
-	int rc = iolab_cond_init(&ctl.cond);
-	bool have_cond = !rc;
-	if (rc)
-		rc = iolab_errf(err, rc, "cannot make the workers' condition variable: %s", strerror(rc));
+	int crc = iolab_cond_init(&ctl.cond);
+	bool have_cond = !crc;
+	if (crc && !rc)
+		rc = iolab_errf(err, crc, "cannot make the workers' condition variable: %s",
+				strerror(crc));
 	struct worker *w = rc ? NULL : calloc(pp->workers, sizeof(*w));
 	if (!rc && !w)
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	if (!rc && c->record)
-		rc = record_begin(c, env, pp->workers, ctl.qd, err);
+		rc = record_begin(c, env, pp->workers, worker_loads_lane_slots(&wl, ctl.one_thread),
+				  err);
 	/* Whatever failed, this rank takes the run's collectives with the others, as a run without
 	 * workers; the ranks then agree on the failure (scale_run_agree). */
 	if (!scale_spread(c))
 		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
 	unsigned started = 0;
+	ctl.workers = w;
+	for (unsigned i = 0; w && i < pp->workers; i++) { /* also those a thread of another runs */
+		w[i].ctl = &ctl;
+		w[i].index = i;
+	}
 	if (!rc)
-		rc = start_workers(&ctl, w, pp->workers, &started, err);
+		rc = start_workers(&ctl, w, ctl.one_thread ? 1 : pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
 	struct sys_sample end;
@@ -376,9 +394,12 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	pthread_mutex_destroy(&ctl.lock);
 	if (have_cond)
 		pthread_cond_destroy(&ctl.cond);
+	if (env->carry)
+		sim_carry_after_run(env->carry, c);
 	if (rc) {
 		if (w)
 			free_workers(w, pp->workers);
+		worker_loads_free(&wl);
 		return rc;
 	}
 
@@ -386,7 +407,11 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	iolab_hist_reset(&rep[0].lat);
 	iolab_hist_reset(&rep[1].lat);
 	double seconds = (double)merge_workers(c, w, pp->workers, rep, p) / 1e9;
+	if (worker_results_add(p, w, &wl))
+		iolab_point_warn(p, "out of memory for the workers' own figures: the report leaves "
+				 "them out");
 	free_workers(w, pp->workers);
+	worker_loads_free(&wl);
 	for (int d = 0; d < 2; d++) {
 		p->dir[d].ios += rep[d].ios;
 		p->dir[d].bytes += rep[d].bytes;

@@ -16,6 +16,7 @@
 #include "scaleout.h"
 #include "sim_point.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 void iolab_results_free(struct iolab_results *res)
 {
@@ -24,6 +25,7 @@ void iolab_results_free(struct iolab_results *res)
 		free(res->point[i].sec_bytes);
 		free(res->point[i].ranks);
 		free(res->point[i].comp);
+		free(res->point[i].wres);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -95,14 +97,18 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		point_decode(c, rr, k, &pp);
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
-			rc = run_check_request(c, k, &pp, err);
+			rc = worker_loads_check(c, &pp, err);
+		struct point_params wide; /* [worker] sections: as their largest would make it */
+		worker_loads_widest(c, &pp, &wide);
+		if (!rc)
+			rc = run_check_request(c, k, &wide, err);
 		if (!rc && desc)
 			rc = point_shape(c, &pp, desc, err);
 		if (!rc)
-			rc = run_check_memory(c, k, &pp, desc, 0, err);
+			rc = run_check_memory(c, k, &wide, desc, 0, err);
 		if (rc)
 			return rc;
-		writes |= iolab_spec_writes(&pp.spec);
+		writes |= iolab_spec_writes(&pp.spec) || worker_loads_write(c, &pp);
 	}
 	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
@@ -142,6 +148,7 @@ static void drop_point(struct iolab_results *res)
 	free(p->sec_bytes);
 	free(p->ranks);
 	free(p->comp);
+	free(p->wres);
 }
 
 /* Room for a run of npoints more points in res, and for the places (ks) and ends (why) of a
@@ -190,8 +197,10 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		rc = iolab_cluster_agree(run_precondition(&env, res, progress, ctx, err), err->msg, err);
 	if (!rc && (c->verify || c->verify_only))
 		rc = iolab_cluster_agree(env_open_verify(c, &env, err), err->msg, err);
+	struct sim_carry carry = {0}; /* the simulator: each point's system, kept between its runs */
+	env.carry = &carry;
 	struct point_params pp;
-	for (unsigned k = 0; k < npoints && !rc; k++) {
+	for (unsigned k = 0; k < npoints && !rc; sim_carry_end(&carry), k++) {
 		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
 			break;
 		if (spreads && !scale_mine(k))
@@ -242,6 +251,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			break;
 		}
 	}
+	sim_carry_end(&carry);
+	env.carry = NULL;
 	rc = scale_collect(c, res, first, mine, ks, why, npoints, rc, err);
 	free(ks);
 	free(why);

@@ -10,6 +10,7 @@
 #include "iolab/subsys_shape.h"
 #include "point.h"
 #include "sim_point.h"
+#include "worker_loads.h"
 
 static unsigned n_or_1(unsigned n)
 {
@@ -86,7 +87,7 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 	pp->rate = c->nrate && !c->nclients ? c->rate[x.load] : 0;
 	pp->qd = pp->clients ? pp->clients : pp->rate ? (c->nqd ? c->qd[0] : IOLAB_RATE_QD)
 		 : c->nqd ? c->qd[x.load] : 1;
-	pp->workers = c->nworkers ? c->workers[x.workers] : 1;
+	pp->workers = c->nwspec ? c->nwspec : c->nworkers ? c->workers[x.workers] : 1;
 	pp->bs = c->nbs ? c->bs[x.bs] : 0;
 	pp->read_pct = c->nread ? (int)c->read[x.read] : -1;
 	if (pp->bs)
@@ -215,4 +216,6 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 		p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
 		p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
 	}
+	if (c->nwspec) /* each worker its own */
+		worker_loads_columns(c, pp, p);
 }
