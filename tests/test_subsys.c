@@ -410,7 +410,7 @@ static void test_errors_rules(void **state)
 	expect_error(V("volume v level=raid0 stripe=0 drives=d1,d2"), 7, "stripe", "not a multiple");
 	expect_error(V("volume v level=raid0 stripe=2G drives=d1,d2"), 7, "stripe", "up to 1 GiB");
 	expect_error(V("volume v level=raid5 drives=d1,d2,d3 failed=4"), 7, "failed",
-		     "drive 4 is out of range: 'v' has 3 drives");
+		     "drive 4 is out of range: the volume has 3 drives");
 	expect_error(V("volume v level=raid5 drives=d1,d2,d3 failed=1+2"), 7, "failed",
 		     "raid5 survives one failed drive, not two");
 	expect_error(V("volume v level=raid1 drives=d1,d2,d3 failed=1+2"), 7, "failed",
@@ -567,7 +567,7 @@ static void test_check_by_hand(void **state)
 	sub.vol[0].n = 1; /* a mirror of one copy: the command line's baseline (raid1:1) */
 	assert_int_equal(iolab_subsys_check(&sub, &err), 0);
 	sub.vol[0].level = IOLAB_RAID5;
-	EXPECT_CHECK("volume 'v0': field 'drives': raid5 needs at least 3 drives; 'v0' has 1");
+	EXPECT_CHECK("volume 'v0': field 'drives': raid5 needs at least 3 drives, not 1");
 	sub.vol[0].level = 9;
 	EXPECT_CHECK("volume 'v0': field 'level': 9 is not a level");
 	sub.vol[0].n = 0;
@@ -577,7 +577,7 @@ static void test_check_by_hand(void **state)
 	sub.vol[0].failed[1] = 1; /* failed[0] unset: one failed drive, the second */
 	assert_int_equal(iolab_subsys_check(&sub, &err), 0);
 	sub.vol[0].failed[0] = 5;
-	EXPECT_CHECK("volume 'v0': field 'failed': drive 6 is out of range: 'v0' has 2 drives");
+	EXPECT_CHECK("volume 'v0': field 'failed': drive 6 is out of range: the volume has 2 drives");
 	sub.vol[0].failed[0] = 0;
 	sub.vol[0].failed[1] = 0;
 	EXPECT_CHECK("volume 'v0': field 'failed': names drive 1 twice");

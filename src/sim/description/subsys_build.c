@@ -15,6 +15,7 @@
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_build.h"
+#include "sim/parts/raid_levels.h"
 
 /* Kinds in the order the report lists them. */
 enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_KINDS };
@@ -44,19 +45,6 @@ uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct i
 	return v->n ? min : 0;
 }
 
-/* Members that hold data (the others' share holds copies or parity). */
-static unsigned data_members(unsigned level, unsigned n)
-{
-	switch (level) {
-	case IOLAB_RAID1: return 1;
-	case IOLAB_RAID10: return n / 2;
-	case IOLAB_RAID4:
-	case IOLAB_RAID5: return n - 1;
-	case IOLAB_RAID6: return n - 2;
-	default: return n;
-	}
-}
-
 uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
 {
 	uint32_t bb = s->model[s->drive[v->drive[0]].model].block_bytes;
@@ -65,7 +53,7 @@ uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct io
 		uint64_t unit = v->stripe_bytes / bb;
 		m -= unit ? m % unit : 0; /* whole stripe units */
 	}
-	return m * data_members(v->level, v->n) * bb;
+	return m * iolab_raid_data_members(v->level, v->n) * bb;
 }
 
 static uint64_t host_unit(const struct iolab_subsys *s)
@@ -262,7 +250,7 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 					     m->block_bytes, v->level ? unit : 0)))
 		return fail(err, rc, ctl->name);
 	if (k == 1 && v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* whole rows */
-		iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
+		iolab_comp_controller_set_row(&x->c, unit * iolab_raid_data_members(v->level, v->n));
 	below = &x->c;
 	if (ctl->bus >= 0) {
 		struct iolab_comp *chain[IOLAB_SUBSYS_MAX];

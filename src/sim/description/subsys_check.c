@@ -9,6 +9,7 @@
 
 #include "iolab/host_queue.h"
 #include "sim/description/subsys_where.h"
+#include "sim/parts/raid_levels.h"
 
 #define STRIPE_MAX (1ull << 30)
 
@@ -239,76 +240,36 @@ static int check_drives(const struct ctx *c)
 	return 0;
 }
 
-/* The fewest drives a level works with. A mirror of one copy is a volume (the command line's
- * --array raid1:1 is the baseline of a mirror's gain); the file's reader asks for two. */
-static unsigned min_drives(unsigned level)
-{
-	static const unsigned min[] = {[IOLAB_RAID_NONE] = 1, [IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1,
-				       [IOLAB_RAID5] = 3, [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3,
-				       [IOLAB_RAID6] = 4};
-	return min[level];
-}
-
-/* How many failed drives a level survives (RAID 10: one in each mirrored pair). */
-static unsigned survives(unsigned level)
-{
-	return level == IOLAB_RAID6 || level == IOLAB_RAID10 ? 2
-	       : level == IOLAB_RAID_NONE || level == IOLAB_RAID0 ? 0 : 1;
-}
-
+/* The level, its drive count (raid_levels.c) and its stripe unit. */
 static int check_level(const struct ctx *c, unsigned i)
 {
 	const struct iolab_sub_volume *v = &c->s->vol[i];
 	unsigned line = W(c, vol, i);
-	if (v->level > IOLAB_RAID6)
+	char why[200];
+	if (!iolab_raid_info(v->level))
 		return fail(c, "volume", v->name, line, "level", "%u is not a level", v->level);
 	if (v->n < 1 || v->n > IOLAB_SUBSYS_MAX)
 		return fail(c, "volume", v->name, line, "drives", "a volume has 1 to %d drives, not %u",
 			    IOLAB_SUBSYS_MAX, v->n);
-	const char *lv = iolab_raid_name(v->level);
-	if (v->level == IOLAB_RAID_NONE && v->n != 1)
-		return fail(c, "volume", v->name, line, "drives", "level none is one drive; '%s' has "
-			    "%u (give a RAID level)", v->name, v->n);
-	if (v->n < min_drives(v->level))
-		return fail(c, "volume", v->name, line, "drives", "%s needs at least %u drives; '%s' "
-			    "has %u", lv, min_drives(v->level), v->name, v->n);
-	if (v->level == IOLAB_RAID10 && v->n % 2)
-		return fail(c, "volume", v->name, line, "drives", "raid10 is mirrored pairs: %u drives "
-			    "is not an even count", v->n);
+	if (iolab_raid_check_members(v->level, v->n, why, sizeof(why)))
+		return fail(c, "volume", v->name, line, "drives", "%s", why);
 	if (v->stripe_bytes < 512 || v->stripe_bytes % 512 || v->stripe_bytes > STRIPE_MAX)
 		return fail(c, "volume", v->name, line, "stripe", "%llu bytes is not a multiple of "
 			    "512 up to 1 GiB", (unsigned long long)v->stripe_bytes);
 	return 0;
 }
 
+/* The failed drives: ones the level survives (raid_levels.c); a rebuild needs one. */
 static int check_failed(const struct ctx *c, unsigned i)
 {
 	const struct iolab_sub_volume *v = &c->s->vol[i];
 	unsigned line = W(c, vol, i);
-	int f[2], nf = 0;
-	for (int k = 0; k < 2; k++) {
-		if (v->failed[k] == -1)
-			continue;
-		if (v->failed[k] < 0 || v->failed[k] >= (int)v->n)
-			return fail(c, "volume", v->name, line, "failed", "drive %d is out of range: '%s' "
-				    "has %u drives (1 to %u)", v->failed[k] + 1, v->name, v->n, v->n);
-		f[nf++] = v->failed[k];
-	}
-	if (!nf && v->rebuild_bytes_s)
+	char why[200];
+	if (v->failed[0] == -1 && v->failed[1] == -1 && v->rebuild_bytes_s)
 		return fail(c, "volume", v->name, line, "rebuild-rate", "there is no failed drive to "
 			    "rebuild (failed=N)");
-	if (!nf)
-		return 0;
-	if (nf == 2 && f[0] == f[1])
-		return fail(c, "volume", v->name, line, "failed", "names drive %d twice", f[0] + 1);
-	if ((unsigned)nf > survives(v->level))
-		return fail(c, "volume", v->name, line, "failed", survives(v->level)
-			    ? "%s survives one failed drive, not two" : "%s has no redundancy: a "
-			    "failed drive loses the volume", iolab_raid_name(v->level));
-	if (nf == 2 && v->level == IOLAB_RAID10 && f[0] / 2 == f[1] / 2)
-		return fail(c, "volume", v->name, line, "failed", "drives %d and %d are the two copies "
-			    "of a mirrored pair of the raid10; it loses the volume",
-			    (f[0] < f[1] ? f[0] : f[1]) + 1, (f[0] < f[1] ? f[1] : f[0]) + 1);
+	if (iolab_raid_check_failed(v->level, v->n, v->failed, why, sizeof(why)))
+		return fail(c, "volume", v->name, line, "failed", "%s", why);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
 #include "sim/description/subsys_where.h"
+#include "sim/parts/raid_levels.h"
 
 enum kind { K_HOST, K_BUS, K_CTL, K_CHAN, K_DRIVE, K_VOL, K_N };
 
@@ -216,11 +217,10 @@ static int set_model(struct parser *p, const char *val, unsigned *out)
 
 static int set_level(struct parser *p, const char *val, unsigned *out)
 {
-	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
-		if (!strcmp(val, iolab_raid_name(l)))
-			return *out = l, 0;
-	return fail(p, "level", "'%.100s' is not a level (none, raid0, raid1, raid10, raid4, raid5, "
-		    "raid6)", val);
+	const struct iolab_raid_info *r = iolab_raid_find(val, strlen(val));
+	if (r)
+		return *out = r->level, 0;
+	return fail(p, "level", "'%.100s' is not a level (%s)", val, iolab_raid_names());
 }
 
 /* "N" or "N+M": 1-based positions in drives=, stored 0-based. */
