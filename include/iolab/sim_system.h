@@ -153,6 +153,9 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 /* The order in which pieces waiting for a member that is full (QUEUE FULL) are sent to it: an
  * enum iolab_host_sched, the host's policy (default: arrival order). */
 void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched);
+/* Its members' blocks start at member block `blocks` (0 by default): a volume carved from an
+ * array that holds others (subsystem files' offset=). Set before it gets any request. */
+void iolab_comp_volume_set_offset(struct iolab_comp *c, uint64_t blocks);
 /* Its members, for reports: *members gets the array, the count is returned. */
 unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iolab/host_queue.h"
+#include "sim/description/subsys_extent.h"
 #include "sim/description/subsys_where.h"
 #include "sim/parts/raid_levels.h"
 
@@ -285,7 +286,8 @@ static const char *ctl_name(const struct iolab_subsys *s, int k)
 	return k < 0 ? "no controller" : s->ctl[k].name;
 }
 
-/* Members: drives that exist, each in one volume only, on one controller, of one block size. */
+/* Members: drives that exist, each once in the volume, on one controller, of one block size.
+ * (A drive may be in several volumes: check_extents.) */
 static int check_members(const struct ctx *c, unsigned i, int *owner)
 {
 	const struct iolab_subsys *s = c->s;
@@ -299,9 +301,6 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 		if (owner[d] == (int)i)
 			return fail(c, "volume", v->name, line, "drives", "'%s' is listed twice",
 				    s->drive[d].name);
-		if (owner[d] >= 0)
-			return fail(c, "volume", v->name, line, "drives", "'%s' is in volume '%s' already",
-				    s->drive[d].name, s->vol[owner[d]].name);
 		owner[d] = (int)i;
 		unsigned d0 = v->drive[0];
 		if (controller_of(s, d) != controller_of(s, d0))
@@ -321,6 +320,49 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 	return 0;
 }
 
+/* Where volume i lies on its drives (subsys_extent.c): an offset in whole blocks, an extent
+ * that fits on its smallest drive, and none that overlaps another volume's on a shared drive
+ * (reported on the later volume's line). */
+static int check_extents(const struct ctx *c, unsigned i)
+{
+	const struct iolab_subsys *s = c->s;
+	const struct iolab_sub_volume *v = &s->vol[i];
+	unsigned line = W(c, vol, i);
+	const struct iolab_disk_model *m = &s->model[s->drive[v->drive[0]].model];
+	uint64_t bb = m->block_bytes, off = iolab_subsys_member_offset(s, v);
+	uint64_t blocks = iolab_subsys_member_blocks(s, v), drive = UINT64_MAX;
+	unsigned small = v->drive[0];
+	for (unsigned k = 0; k < v->n; k++)
+		if (s->model[s->drive[v->drive[k]].model].blocks < drive)
+			drive = s->model[s->drive[small = v->drive[k]].model].blocks;
+	if (!bb || v->offset_bytes % bb)
+		return fail(c, "volume", v->name, line, "offset", "%llu bytes is not a whole number of "
+			    "the drives' %llu-byte blocks", (unsigned long long)v->offset_bytes,
+			    (unsigned long long)bb);
+	if (v->size_pct > 100)
+		return fail(c, "volume", v->name, line, "size", "%u%% is more than the whole drives",
+			    v->size_pct);
+	if (!blocks || off + blocks > drive)
+		return fail(c, "volume", v->name, line, v->size_bytes || v->size_pct ? "size" : "offset",
+			    "volume '%s' needs %llu bytes of each drive from byte %llu on, and drive "
+			    "'%s' holds %llu%s", v->name, (unsigned long long)(blocks * bb),
+			    (unsigned long long)(off * bb), s->drive[small].name,
+			    (unsigned long long)(drive * bb), blocks ? "" : " (nothing is left for it)");
+	for (unsigned j = 0; j < i; j++) {
+		unsigned d;
+		if (!iolab_subsys_overlap(s, i, j, &d))
+			continue;
+		const struct iolab_sub_volume *w = &s->vol[j];
+		uint64_t wo = iolab_subsys_member_offset(s, w), wb = iolab_subsys_member_blocks(s, w);
+		return fail(c, "volume", v->name, line, "offset", "volume '%s' overlaps volume '%s' on "
+			    "drive '%s': '%s' holds bytes %llu to %llu of it, '%s' %llu to %llu",
+			    v->name, w->name, s->drive[d].name, w->name, (unsigned long long)(wo * bb),
+			    (unsigned long long)((wo + wb) * bb), v->name,
+			    (unsigned long long)(off * bb), (unsigned long long)((off + blocks) * bb));
+	}
+	return 0;
+}
+
 static int check_volumes(const struct ctx *c)
 {
 	const struct iolab_subsys *s = c->s;
@@ -333,6 +375,8 @@ static int check_volumes(const struct ctx *c)
 			rc = check_members(c, i, owner);
 		if (!rc)
 			rc = check_failed(c, i);
+		if (!rc)
+			rc = check_extents(c, i);
 		if (rc)
 			return rc;
 	}

@@ -42,6 +42,9 @@
  * below it as a working one, and is degraded above it. Once every unit is rebuilt the volume is
  * whole.
  *
+ * A volume carved from an array that holds others (iolab_comp_volume_set_offset) adds its offset
+ * to every piece's member address as the piece leaves for its member.
+ *
  * Pieces go to the members at once; a request completes when its last piece does. A member that
  * is full (QUEUE FULL) leaves its pieces waiting in the volume, in arrival order, until one of
  * its commands completes. The volume itself takes every request. */
@@ -105,6 +108,8 @@ struct volume {
 	uint64_t unit;            /* stripe unit, in blocks */
 	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
 	uint64_t member_blocks;   /* the blocks each member gives */
+	uint64_t offset;          /* where they start on each member (a volume carved from an
+				     array that holds others: iolab_comp_volume_set_offset) */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
 	struct iolab_host_queue *wait; /* per drive: its pieces waiting for room, sent in the
 					 host's order (as Linux md's member disks each have a queue) */
@@ -310,6 +315,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 	}
 	struct iolab_comp *d = v->drive[i];
 	struct iolab_host_queue *w = &v->wait[i];
+	p->s.d.lbn += v->offset; /* from here on an address on the member */
 	v->load[i]++;
 	p->held = true;
 	p->s.d.t_arrive = c->sim->now;
@@ -747,6 +753,11 @@ unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp
 	const struct volume *v = c->priv;
 	*members = v->drive;
 	return v->n;
+}
+
+void iolab_comp_volume_set_offset(struct iolab_comp *c, uint64_t blocks)
+{
+	((struct volume *)c->priv)->offset = blocks;
 }
 
 void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
