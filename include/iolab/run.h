@@ -11,7 +11,6 @@
 #ifndef IOLAB_RUN_H
 #define IOLAB_RUN_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,6 +20,7 @@
 #include "iolab/histogram.h"
 #include "iolab/method.h"
 #include "iolab/parse.h"
+#include "iolab/stop.h"
 #include "iolab/subsys.h"
 #include "iolab/verify.h"
 #include "iolab/workload.h"
@@ -341,12 +341,6 @@ struct iolab_progress {
 	uint64_t done, total;   /* CREATE, PRECONDITION: bytes written, of all */
 };
 typedef void (*iolab_progress_fn)(const struct iolab_progress *p, void *ctx);
-
-/* Set from a signal handler, to the signal's number, to stop the run after the current point
- * (which is marked partial). SIGTERM also removes the scratch files the run created and, across
- * MPI ranks, ends the job (cluster.h): a handler that sees SIGTERM after another signal sets it
- * to SIGTERM. */
-extern volatile sig_atomic_t iolab_stop_requested;
 
 /* Under MPI (cluster.h): %r and %h in c's targets become this rank's number and host name;
  * nothing alone. */

@@ -14,7 +14,7 @@
 #ifdef IOLAB_HAVE_MPI
 #include <mpi.h>
 #endif
-#include "iolab/run.h" /* iolab_stop_requested */
+#include "iolab/stop.h"
 
 static struct {
 	bool active;

@@ -1,6 +1,7 @@
 /* point.h: a point of a run as the runner's files see it: its parameters (decoded from the
  * sweep lists), a replay's state, what the run opened, and the checks a point passes before
- * anything is allocated or written (point_checks.c). */
+ * anything is allocated or written (point_checks.c), and the functions the runner's files
+ * share: sweep.c, environment.c, point_run.c, methodology.c, warnings.c. */
 #ifndef IOLAB_RUN_POINT_H
 #define IOLAB_RUN_POINT_H
 
@@ -13,6 +14,7 @@
 #include "iolab/subsys.h"
 #include "iolab/target.h"
 #include "iolab/workload.h"
+#include "pacing.h"
 
 /* The parameters of point k, decoded from the sweep lists (the load innermost). */
 struct point_params {
@@ -82,5 +84,65 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
  * simulated drive, --direct's logical block size. */
 int run_check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
 		    const struct point_params *pp, struct iolab_err *err);
+
+/* sweep.c: the points of a configuration. */
+/* Point k's parameters (a replay's: with the trace's spec and load). */
+void point_decode(const struct iolab_config *c, const struct replay_run *rr, unsigned k,
+		  struct point_params *pp);
+/* The load model of point pp, for its workers (each gets its share of an open loop's rate). */
+struct pace_params point_pace(const struct iolab_config *c, const struct point_params *pp);
+/* The simulated subsystem of a point into desc; 0 or -EINVAL (err may be NULL once checked). */
+int point_shape(const struct iolab_config *c, const struct point_params *pp,
+		struct iolab_subsys *desc, struct iolab_err *err);
+/* Point p of parameters pp, before it runs: what it is (its row's columns). */
+void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
+		 const struct replay_run *rr, const struct run_env *env,
+		 const struct point_params *pp, struct iolab_point *p);
+
+/* environment.c: what a run opens once. */
+/* Opens c's targets (or the virtual region of an engine without targets) into env. */
+int env_open(const struct iolab_config *c, bool writes, struct run_env *env,
+	     iolab_progress_fn progress, void *ctx, struct iolab_err *err);
+/* Closes the targets; a refused run (discard) also removes the scratch files it created. */
+void env_close(struct run_env *env, bool discard);
+/* The region an engine without targets addresses in point pp (NULL: before any point). */
+int env_virtual_region(const struct iolab_config *c, const struct point_params *pp,
+		       struct run_env *env, struct iolab_err *err);
+/* What the point addresses in all (bytes). */
+uint64_t env_capacity(const struct iolab_config *c, const struct run_env *env);
+/* --verify, --verify-only: the run's verification over env's regions. */
+int env_open_verify(const struct iolab_config *c, struct run_env *env, struct iolab_err *err);
+/* Where a replay's requests go in the current point. */
+void env_replay_dest(const struct iolab_config *c, const struct run_env *env,
+		     struct iolab_replay_dest *d);
+/* Drops the targets' cached pages before a run of point p; a failure is warned about (warn). */
+void env_invalidate(const struct run_env *env, struct iolab_point *p, bool warn);
+
+/* point_run.c: one run of one point. */
+/* Runs the workers once and merges their counts into p; *iops and *mbps get this run's rates.
+ * Returns 0, or -errno when workers could not be set up (err says why). */
+int point_run_once(const struct iolab_config *c, const struct run_env *env,
+		   const struct point_params *pp, const struct replay_run *rr, struct iolab_point *p,
+		   double *iops, double *mbps, const struct iolab_progress *prog,
+		   iolab_progress_fn progress, void *ctx, struct iolab_err *err);
+/* Adds the reports of n parts to p's (part k is the same part); 0 or -ENOMEM. */
+int point_add_comps(struct iolab_point *p, const struct iolab_comp_report *comp, unsigned n);
+
+/* methodology.c: steady state, repetitions, preconditioning. */
+/* Measures point p (k of npoints): --steady-state rounds, or --repeat runs (each agreed across
+ * MPI ranks), then its figures over them: the rates' spread, CPU and device figures per run,
+ * the queue depth reached. Returns 0 (p->reps 0: stopped before a steady state's first round),
+ * or -errno (err says why; p holds nothing to keep). */
+int point_measure(const struct iolab_config *c, const struct run_env *env,
+		  const struct point_params *pp, const struct replay_run *rr, struct iolab_point *p,
+		  unsigned k, unsigned npoints, iolab_progress_fn progress, void *ctx,
+		  struct iolab_err *err);
+/* --precondition: writes every target whole, twice. */
+int run_precondition(const struct run_env *env, struct iolab_results *res,
+		     iolab_progress_fn progress, void *ctx, struct iolab_err *err);
+
+/* warnings.c: the honest-results warnings of a finished point. */
+void point_add_warnings(const struct iolab_config *c, const struct run_env *env,
+			const struct point_params *pp, struct iolab_point *p);
 
 #endif

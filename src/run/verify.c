@@ -1,6 +1,6 @@
 /* verify.c: data verification of a run (verify.h, verify_run.h): the checksums, the headers
- * stamped into written blocks, the blocks' words and their transitions, and the checks of
- * blocks read back. The scheme follows fio's verify (a header with magic, offset, length and a
+ * stamped into written blocks, and the checks of blocks read back (the blocks' words and
+ * their transitions: verify_state.c). The scheme follows fio's verify (a header with magic, offset, length and a
  * checksum in every written block; fio HOWTO "verify", verify.c) and vdbench's data validation
  * (a key per block that tells which write it must hold, so that a lost write is found).
  *
@@ -88,53 +88,6 @@ uint64_t iolab_verify_sum(unsigned algo, const void *block)
 	XXH64_update(&st, &zero, sizeof(zero));
 	XXH64_update(&st, b + after, IOLAB_VERIFY_BLOCK - after);
 	return XXH64_digest(&st);
-}
-
-uint32_t verify_crc32c(const void *p, size_t n)
-{
-	return ~crc32c(p, n, 0xffffffffu);
-}
-
-void verify_rec_seal(struct verify_rec *r)
-{
-	r->crc = verify_crc32c(r, offsetof(struct verify_rec, crc));
-}
-
-/* ---- the blocks' words ---- */
-
-uint64_t vst_intent(uint64_t s)
-{
-	if (!vst_pending(s))
-		s &= ~(VST_OVL | VST_DONE); /* a new busy period */
-	else
-		s |= VST_OVL;
-	return s + VST_PEND_ONE;
-}
-
-uint64_t vst_done(uint64_t s, uint64_t gen, bool ok)
-{
-	uint64_t pend = vst_pending(s) - 1;
-	/* a write of this busy period failed: what the block holds is not known until a later one */
-	bool unknown = !ok || ((s & VST_DONE) && !vst_gen(s));
-	uint64_t amb = pend || (s & VST_OVL) ? VST_AMB : 0;
-	return (s & VST_OVL) | VST_DONE | amb | (pend << VST_GEN_BITS) | (unknown ? 0 : gen & VST_GEN_MASK);
-}
-
-uint64_t vst_cancel(uint64_t s)
-{
-	s -= VST_PEND_ONE;
-	if (!vst_pending(s) && (s & VST_DONE) && (s & VST_OVL))
-		s |= VST_AMB;
-	return s;
-}
-
-void vst_apply(_Atomic uint64_t *w, int kind, uint64_t gen)
-{
-	uint64_t cur = atomic_load(w), next;
-	do
-		next = kind == VREC_INTENT ? vst_intent(cur) : kind == VREC_CANCEL ? vst_cancel(cur)
-		       : vst_done(cur, gen, kind == VREC_DONE);
-	while (!atomic_compare_exchange_weak(w, &cur, next));
 }
 
 /* ---- the run ---- */

@@ -42,7 +42,7 @@ static inline uint64_t vst_pending(uint64_t s)
 	return (s & VST_PEND_MASK) >> VST_GEN_BITS;
 }
 
-/* The transitions (verify.c), the same for the live run and the journal's replay. */
+/* The transitions (verify_state.c), the same for the live run and the journal's replay. */
 uint64_t vst_intent(uint64_t s);                    /* a write is about to be submitted */
 uint64_t vst_done(uint64_t s, uint64_t gen, bool ok); /* it completed (ok: in full) */
 uint64_t vst_cancel(uint64_t s);                    /* it was not submitted after all */

@@ -196,32 +196,6 @@ static uint32_t slips_before(const uint64_t *s, uint32_t from, uint32_t to, uint
 	return lo - from;
 }
 
-uint32_t iolab_lower_bound(const uint64_t *s, uint32_t n, uint64_t x)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-unsigned iolab_layout_zone_of(const struct iolab_disk_model *m, uint64_t lbn)
-{
-	unsigned lo = 0, hi = m->nzones;
-	while (hi - lo > 1) {
-		unsigned mid = (lo + hi) / 2;
-		if (m->zone[mid].first_lbn <= lbn)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int iolab_layout_map(const struct iolab_disk_model *m, uint64_t lbn, struct iolab_phys *p)
 {
 	if (m->g4)

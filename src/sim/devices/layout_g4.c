@@ -26,7 +26,7 @@
 #include <strings.h>
 
 #include "iolab/parse_number.h"
-#include "sim/devices/layout.h"
+#include "sim/devices/phys.h"
 #include "sim/devices/layout_g4.h"
 
 #define G4_MAX_ITEMS 1000000u

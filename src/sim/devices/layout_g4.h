@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "iolab/disk_model.h"
-#include "sim/devices/layout.h"
+#include "sim/devices/phys.h"
 
 /* A track pattern: LBNs 0 .. sn - s0 of a track lie in its sectors s0 .. sn; spt sectors in all. */
 struct iolab_g4_tp {

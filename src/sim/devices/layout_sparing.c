@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/devices/layout.h"
+#include "sim/devices/phys.h"
 #include "sim/devices/layout_sparing.h"
 
 static const struct {
