@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "iolab/disk_model.h"
+#include "iolab/examples.h"
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
@@ -716,9 +717,12 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 static int load_job(const struct args *a, struct iolab_job *job)
 {
 	struct iolab_err err;
+	const char *shipped;
 	int rc = 0;
 	if (a->use_default)
 		rc = iolab_job_parse("(default job)", default_job, false, job, &err);
+	else if (a->job && (shipped = iolab_example_text_for(a->job)))
+		rc = iolab_job_parse(a->job, shipped, a->sim, job, &err); /* examples/ (examples.h) */
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
 	else if (!(job->run = calloc(1, sizeof(*job->run))))
@@ -877,7 +881,9 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			status = cli_errorf(EXIT_USAGE, "out of memory");
 			goto out;
 		}
-		if (iolab_subsys_load(a.config, subsys, &err)) {
+		const char *shipped = iolab_example_text_for(a.config); /* examples/ (examples.h) */
+		if (shipped ? iolab_subsys_parse(a.config, shipped, subsys, &err)
+			    : iolab_subsys_load(a.config, subsys, &err)) {
 			free(subsys);
 			subsys = NULL;
 			status = cli_errorf(EXIT_USAGE, "%s", err.msg);

@@ -614,7 +614,7 @@ struct option_entry {
 };
 
 static const struct option_entry table[] = {
-	{{"target", "PATH[,PATH]", "file or block device (also given as arguments)"}, set_target},
+	{{"target", "PATH[,PATH]", "file or block device (also given as arguments); simulated: a volume of the subsystem file (--config) by name, the load spread over several as over files"}, set_target},
 	{{"size", "SIZE", "create a scratch file of SIZE if the target does not exist"}, set_size},
 	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
 	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
@@ -708,7 +708,7 @@ static const char *const exclusive[][2] = {
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
-	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
+	"size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
 	"precondition", "split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
 };
 

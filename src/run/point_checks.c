@@ -72,6 +72,10 @@ int run_check_load(const struct iolab_config *c, struct iolab_err *err)
  * modelled, so --channels would change nothing). */
 int run_check_shorthands(const struct iolab_config *c, struct iolab_err *err)
 {
+	if (c->engine == &iolab_engine_sim && !c->subsys && c->ntargets)
+		return iolab_errf(err, EINVAL, "--target %s: names a volume of a subsystem file "
+				  "(--config); a simulated drive or --array is one volume, aimed at whole",
+				  c->target[0]);
 	if (c->engine != &iolab_engine_sim || c->subsys)
 		return 0;
 	if (c->nstripe && !c->array_level)

@@ -106,7 +106,7 @@ struct pace_params point_pace(const struct iolab_config *c, const struct point_p
 }
 
 /* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
- * with the point's sweep values (subsys_shape.c). */
+ * with the point's sweep values (subsys_shape.c), and the volumes --target names. */
 int point_shape(const struct iolab_config *c, const struct point_params *pp,
 		struct iolab_subsys *desc, struct iolab_err *err)
 {
@@ -125,7 +125,13 @@ int point_shape(const struct iolab_config *c, const struct point_params *pp,
 	};
 	sh.ctl.cache_bytes = pp->cache;
 	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
-	return iolab_subsys_shape(&sh, desc, err);
+	int rc = iolab_subsys_shape(&sh, desc, err);
+	const char *names[IOLAB_TARGETS_MAX];
+	for (unsigned t = 0; t < c->ntargets; t++)
+		names[t] = c->target[t];
+	if (!rc && c->ntargets) /* --target: the volumes the load is aimed at (subsys_targets.c) */
+		rc = iolab_subsys_set_targets(desc, names, c->ntargets, err);
+	return rc;
 }
 
 /* Point p of point parameters pp, before it runs: what it is (its row's columns). */
