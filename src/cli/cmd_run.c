@@ -866,7 +866,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
 				    "--array with --drive, or --config");
 	else if (sim && a.ntarget)
-		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
+		status = cli_errorf(EXIT_USAGE, "sim: takes no targets as arguments: the drive is "
+				    "--model (the volumes of a --config file are named with --target)");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	else if (a.use_default && (a.ntarget || a.nset))

@@ -614,7 +614,7 @@ struct option_entry {
 };
 
 static const struct option_entry table[] = {
-	{{"target", "PATH[,PATH]", "file or block device (also given as arguments); simulated: a volume of the subsystem file (--config) by name, the load spread over several as over files"}, set_target},
+	{{"target", "TARGET[,TARGET]", "file or block device (also given as arguments); iolab sim: a volume of the --config file by name (several: the load spread over them as over files)"}, set_target},
 	{{"size", "SIZE", "create a scratch file of SIZE if the target does not exist"}, set_size},
 	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
 	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
