@@ -177,7 +177,8 @@ static void test_extent_rules(void **state)
 			   "sub.conf:6: field 'size': volume 'v1' needs");
 	expect_parse_error(FIVE "volume v1 level=raid0 drives=d1,d2\n"
 			   "volume v2 level=raid0 drives=d2,d3\n",
-			   "sub.conf:7: field 'offset': volume 'v2' needs 0 bytes");
+			   "sub.conf:7: field 'drives': 'd2' is taken to its end by volume 'v1': give "
+			   "'v1' a size= to share its drives");
 	expect_parse_error(FIVE "volume v1 level=raid0 drives=d1,d2 offset=4097\n",
 			   "field 'offset': 4097 bytes is not a whole number of the drives' 512-byte");
 	expect_parse_error(FIVE "volume v1 level=raid0 drives=d1,d2 size=0%\n",

@@ -342,7 +342,15 @@ static int check_extents(const struct ctx *c, unsigned i)
 	if (v->size_pct > 100)
 		return fail(c, "volume", v->name, line, "size", "%u%% is more than the whole drives",
 			    v->size_pct);
-	if (!blocks || off + blocks > drive)
+	for (unsigned j = 0; j < i && !blocks; j++) { /* placed after one that took the rest */
+		const struct iolab_sub_volume *w = &s->vol[j];
+		unsigned d;
+		if (iolab_subsys_share_drive(s, i, j, &d) && !w->size_bytes && !w->size_pct)
+			return fail(c, "volume", v->name, line, "drives", "'%s' is taken to its end by "
+				    "volume '%s': give '%s' a size= to share its drives",
+				    s->drive[d].name, w->name, w->name);
+	}
+	if (!blocks || blocks > drive || off > drive - blocks)
 		return fail(c, "volume", v->name, line, v->size_bytes || v->size_pct ? "size" : "offset",
 			    "volume '%s' needs %llu bytes of each drive from byte %llu on, and drive "
 			    "'%s' holds %llu%s", v->name, (unsigned long long)(blocks * bb),

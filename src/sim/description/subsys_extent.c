@@ -46,7 +46,7 @@ uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct i
 	if (v->size_bytes) {
 		uint64_t per = bb * (uint64_t)iolab_raid_data_members(v->level, v->n);
 		uint64_t m = v->size_bytes / per + (v->size_bytes % per != 0);
-		return m % unit ? m + unit - m % unit : m;
+		return m % unit && m < UINT64_MAX - unit ? m + unit - m % unit : m;
 	}
 	return drive > off ? drive - off : 0;
 }
@@ -62,6 +62,11 @@ static bool share_drive(const struct iolab_sub_volume *a, const struct iolab_sub
 	return false;
 }
 
+bool iolab_subsys_share_drive(const struct iolab_subsys *s, unsigned a, unsigned b, unsigned *d)
+{
+	return share_drive(&s->vol[a], &s->vol[b], d);
+}
+
 void iolab_subsys_place_volumes(struct iolab_subsys *s, const bool *offset_given)
 {
 	for (unsigned i = 0; i < s->nvol; i++) {
@@ -74,10 +79,12 @@ void iolab_subsys_place_volumes(struct iolab_subsys *s, const bool *offset_given
 			unsigned d;
 			if (!w->n || !share_drive(v, w, &d))
 				continue;
-			uint64_t e = iolab_subsys_member_offset(s, w) + iolab_subsys_member_blocks(s, w);
+			uint64_t o = iolab_subsys_member_offset(s, w), b = iolab_subsys_member_blocks(s, w);
+			uint64_t e = b > UINT64_MAX - o ? UINT64_MAX : o + b;
 			end = e > end ? e : end;
 		}
-		v->offset_bytes = end * block_bytes(s, v);
+		uint32_t bb = block_bytes(s, v); /* an end past any drive: the check says so */
+		v->offset_bytes = end > UINT64_MAX / bb ? UINT64_MAX / bb * bb : end * bb;
 	}
 }
 

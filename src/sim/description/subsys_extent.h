@@ -12,6 +12,8 @@
  * the volumes before it that share one of its drives, as a RAID controller places a new
  * logical drive after those on the array. References must be resolved. */
 void iolab_subsys_place_volumes(struct iolab_subsys *s, const bool *offset_given);
+/* Whether volumes a and b have a drive in common (its index in *drive). */
+bool iolab_subsys_share_drive(const struct iolab_subsys *s, unsigned a, unsigned b, unsigned *drive);
 /* 1 if volumes a and b overlap on a drive they share (its index in *drive), else 0. */
 int iolab_subsys_overlap(const struct iolab_subsys *s, unsigned a, unsigned b, unsigned *drive);
 /* How many volumes use drive d. */
