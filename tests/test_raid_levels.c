@@ -91,6 +91,23 @@ static void test_survivable_failures(void **state)
 	}
 }
 
+/* With --controllers K the drives form K volumes: the failures are checked per volume. */
+static void test_failures_per_controller(void **state)
+{
+	(void)state;
+	struct th_out o = th_iolab("sim", "--array", "raid1:2", "--drive", "atlas10k", "--controllers",
+				   "2", "--failed", "1", "--time", "0.05", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1", "over --controllers", "raid1 of 1 drive keeps no copy");
+	o = th_iolab("sim", "--array", "raid5:6", "--drive", "atlas10k", "--controllers", "2",
+		     "--failed", "1+2", "--time", "0.05", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "--failed 1+2", "raid5 survives one failed drive, not two");
+	o = th_iolab("sim", "--array", "raid5:6", "--drive", "atlas10k", "--controllers", "2",
+		     "--failed", "1+4", "--pattern", "database", "--time", "0.05", "--no-db", "--quiet",
+		     NULL);
+	assert_int_equal(o.status, 0); /* one failed drive in each volume */
+	th_out_free(&o);
+}
+
 /* A subsystem file's volume gets the same words from the same table. */
 static void test_file_same_rule(void **state)
 {
@@ -131,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimum_members),
 		cmocka_unit_test(test_survivable_failures),
+		cmocka_unit_test(test_failures_per_controller),
 		cmocka_unit_test(test_file_same_rule),
 		cmocka_unit_test(test_table),
 	};

@@ -110,10 +110,22 @@ static int check_failed(const struct iolab_config *c, const struct point_params 
 		return 0;
 	if (!pp->array_drives)
 		return iolab_errf(err, EINVAL, "--failed %s: there is no volume (--array LEVEL:N)", f);
-	const int failed[2] = {(int)a - 1, (int)b - 1};
-	if (iolab_raid_check_failed(c->array_level, pp->array_drives, failed, why, sizeof(why)))
-		return iolab_errf(err, EINVAL, "--failed %s: with --array %s:%u: %s", f,
-				  iolab_raid_name(c->array_level), pp->array_drives, why);
+	/* With --controllers K the drives form K volumes of n / K (subsys_shape.c): drive N is
+	 * drive (N - 1) mod (n / K) of volume (N - 1) / (n / K). */
+	unsigned k = c->controllers > 1 && pp->array_drives % c->controllers == 0 &&
+		     a <= pp->array_drives && b <= pp->array_drives ? c->controllers : 1;
+	unsigned per = pp->array_drives / k;
+	int pos[2] = {(int)a - 1, (int)b - 1};
+	for (unsigned v = 0; v < k; v++) {
+		int failed[2] = {-1, -1};
+		for (unsigned i = 0, nf = 0; i < 2; i++)
+			if (pos[i] >= 0 && (k == 1 || (unsigned)pos[i] / per == v))
+				failed[nf++] = k == 1 ? pos[i] : (int)((unsigned)pos[i] % per);
+		if (iolab_raid_check_failed(c->array_level, per, failed, why, sizeof(why)))
+			return iolab_errf(err, EINVAL, "--failed %s: with --array %s:%u%s: %s", f,
+					  iolab_raid_name(c->array_level), pp->array_drives,
+					  k > 1 ? " over --controllers" : "", why);
+	}
 	return 0;
 }
 

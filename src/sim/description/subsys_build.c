@@ -24,8 +24,10 @@
 #include "sim/parts/comp_share.h"
 #include "sim/parts/raid_levels.h"
 
-/* Kinds in the order the report lists them. */
-enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_SHARE, P_KINDS };
+/* Kinds in the order the report lists them; from P_CROSSING on, parts that do no work of their
+ * own and are not reported. */
+enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DRIVE, P_CROSSING, P_SHARE, P_CONCAT,
+		 P_KINDS };
 
 struct part {
 	struct iolab_comp c;
@@ -276,7 +278,7 @@ static int build_concat(struct iolab_path *p, const char *name, struct iolab_com
 	uint64_t blocks[IOLAB_SUBSYS_MAX];
 	for (unsigned i = 0; i < k; i++)
 		blocks[i] = bytes[i] / bb;
-	struct part *x = add_part(p, P_SHARE, name);
+	struct part *x = add_part(p, P_CONCAT, name);
 	int rc = iolab_comp_concat_init(&x->c, p->sim, tops, blocks, k);
 	*top = &x->c;
 	return rc ? fail(err, rc, name) : 0;
@@ -303,8 +305,10 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 	uint64_t part = group_part_bytes(s, first, &nvol), bytes = group_bytes(s, first, NULL);
 	struct iolab_comp *below = tops[0];
 	if (!rc && k > 1 && s->ntarget) {
-		rc = build_concat(p, v->name, tops, vbytes, k, p->models[v->drive[0]].block_bytes,
-				  &below, err);
+		char name[IOLAB_SUBSYS_NAME + 8];
+		snprintf(name, sizeof(name), "%.31s-concat", ci >= 0 ? s->ctl[ci].name : v->name);
+		rc = build_concat(p, name, tops, vbytes, k, p->models[v->drive[0]].block_bytes, &below,
+				  err);
 	} else if (!rc && k > 1) {
 		char name[IOLAB_SUBSYS_NAME + 8];
 		snprintf(name, sizeof(name), "%.31s-stripe", ci >= 0 ? s->ctl[ci].name : v->name);
