@@ -187,6 +187,15 @@ static void test_extent_rules(void **state)
 			   "field 'size': 120 is out of range (1..100)");
 	expect_parse_error(FIVE "volume v1 level=raid0 drives=d1,d1 size=10%\n",
 			   "'d1' is listed twice");
+	/* a failed drive has failed for every volume on it */
+	expect_parse_error(FIVE "volume v1 level=raid5 drives=d1,d2,d3 size=10% failed=2\n"
+			   "volume v2 level=raid1 drives=d4,d2\n",
+			   "sub.conf:7: field 'failed': drive 'd2' has failed in volume 'v1' and not in "
+			   "'v2': a drive fails for every volume on it");
+	assert_int_equal(iolab_subsys_parse("sub.conf", FIVE
+		"volume v1 level=raid5 drives=d1,d2,d3 size=10% failed=2\n"
+		"volume v2 level=raid1 drives=d4,d2 failed=2\n", &s, &err), 0);
+	iolab_subsys_free(&s);
 }
 
 /* --target names volumes of a subsystem file, each once. */

@@ -320,9 +320,15 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 	return 0;
 }
 
+/* Whether member k of v has failed. */
+static bool failed_at(const struct iolab_sub_volume *v, unsigned k)
+{
+	return v->failed[0] == (int)k || v->failed[1] == (int)k;
+}
+
 /* Where volume i lies on its drives (subsys_extent.c): an offset in whole blocks, an extent
  * that fits on its smallest drive, and none that overlaps another volume's on a shared drive
- * (reported on the later volume's line). */
+ * (reported on the later volume's line); a shared drive failed in all its volumes or none. */
 static int check_extents(const struct ctx *c, unsigned i)
 {
 	const struct iolab_subsys *s = c->s;
@@ -356,6 +362,17 @@ static int check_extents(const struct ctx *c, unsigned i)
 			    "'%s' holds %llu%s", v->name, (unsigned long long)(blocks * bb),
 			    (unsigned long long)(off * bb), s->drive[small].name,
 			    (unsigned long long)(drive * bb), blocks ? "" : " (nothing is left for it)");
+	for (unsigned j = 0; j < i; j++) { /* a failed drive has failed for every volume on it */
+		const struct iolab_sub_volume *w = &s->vol[j];
+		for (unsigned a = 0; a < v->n; a++)
+			for (unsigned b = 0; b < w->n; b++)
+				if (v->drive[a] == w->drive[b] && failed_at(v, a) != failed_at(w, b))
+					return fail(c, "volume", v->name, line, "failed", "drive '%s' has "
+						    "failed in volume '%s' and not in '%s': a drive fails for "
+						    "every volume on it", s->drive[v->drive[a]].name,
+						    failed_at(v, a) ? v->name : w->name,
+						    failed_at(v, a) ? w->name : v->name);
+	}
 	for (unsigned j = 0; j < i; j++) {
 		unsigned d;
 		if (!iolab_subsys_overlap(s, i, j, &d))
