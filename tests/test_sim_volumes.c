@@ -198,6 +198,22 @@ static void test_extent_rules(void **state)
 	iolab_subsys_free(&s);
 }
 
+/* A trace replayed on one logical drive: every request goes to v2 (through the cache: the
+ * trace writes, and write-back would keep its few writes in the cache). */
+static void test_replay_on_volume(void **state)
+{
+	(void)state;
+	char trace[PATH_MAX], json[PATH_MAX];
+	th_data_path(trace, sizeof(trace), "mqsim/tpcc-excerpt.trace");
+	snprintf(json, sizeof(json), "%s/replay.json", th_dir);
+	assert_int_equal(chdir(th_dir), 0);
+	assert_int_equal(th_sh("$B replay %s --format mqsim --config two-volumes.conf --target v2 "
+			       "--write-policy write-through --wrap --qd 4 --no-db --quiet --json %s >/dev/null",
+			       trace, json), 0);
+	assert_true(part_ios(json, "v2") > 0);
+	assert_true(part_ios(json, "v1") == 0);
+}
+
 /* --target names volumes of a subsystem file, each once. */
 static void test_target_errors(void **state)
 {
@@ -230,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_volumes_contend),
 		cmocka_unit_test(test_share_one_queue),
 		cmocka_unit_test(test_extent_rules),
+		cmocka_unit_test(test_replay_on_volume),
 		cmocka_unit_test(test_target_errors),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, leave_and_teardown);

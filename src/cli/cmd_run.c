@@ -46,11 +46,13 @@ static void help(bool sim)
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
 		       "       iolab sim --array raid0|raid1|raid10|raid4|raid5|raid6:N --drive NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --config FILE [OPTIONS]\n"
-		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
+		       "       iolab sim --config FILE|NAME [--target VOLUME[,VOLUME]] [OPTIONS]\n"
+		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n"
+		       "       iolab sim examples [NAME]\n\n"
 		       "Runs the workload on a simulated drive or subsystem in virtual time: --time is simulated\n"
 		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
-		       "the built-in drives. Options:\n\n");
+		       "the built-in drives, 'iolab sim examples' the shipped subsystem and job files that\n"
+		       "--config NAME and --job NAME find by name. Options:\n\n");
 	else
 		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 		       "       iolab run --job FILE [OPTIONS]\n"
