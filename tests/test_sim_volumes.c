@@ -198,8 +198,8 @@ static void test_extent_rules(void **state)
 	iolab_subsys_free(&s);
 }
 
-/* A trace replayed on one logical drive: every request goes to v2 (through the cache: the
- * trace writes, and write-back would keep its few writes in the cache). */
+/* A trace replayed on one logical drive: every request goes to v2 (written through: the trace
+ * only writes, and write-back would keep its few writes in the cache). */
 static void test_replay_on_volume(void **state)
 {
 	(void)state;

@@ -5,10 +5,6 @@
 #ifndef IOLAB_EXAMPLES_H
 #define IOLAB_EXAMPLES_H
 
-#include <stdbool.h>
-
-#include "iolab/error.h"
-
 /* The shipped examples, in name order: NULL past the last. */
 const char *iolab_example_name(unsigned i);
 /* The first comment line of example i (its title, without "# "), into out[0..len). */
