@@ -214,6 +214,23 @@ static void test_replay_on_volume(void **state)
 	assert_true(part_ios(json, "v1") == 0);
 }
 
+/* --record names each target volume in the trace's header (a trace of two targets), and the
+ * trace replays on the same volumes. */
+static void test_record_volumes(void **state)
+{
+	(void)state;
+	assert_int_equal(chdir(th_dir), 0);
+	assert_int_equal(th_sh("$B sim --config two-volumes.conf --target v1,v2 --pattern database "
+			       "--qd 4 --time 0.2 --no-db --quiet --record rec.iot >/dev/null"), 0);
+	struct th_out o = th_iolab("trace", "info", "rec.iot", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "0 v1, 322122547200 bytes"));
+	assert_non_null(strstr(o.out, "1 v2, "));
+	th_out_free(&o);
+	assert_int_equal(th_sh("$B replay rec.iot --config two-volumes.conf --target v1,v2 --no-db "
+			       "--quiet >/dev/null"), 0);
+}
+
 /* --target names volumes of a subsystem file, each once. */
 static void test_target_errors(void **state)
 {
@@ -247,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_share_one_queue),
 		cmocka_unit_test(test_extent_rules),
 		cmocka_unit_test(test_replay_on_volume),
+		cmocka_unit_test(test_record_volumes),
 		cmocka_unit_test(test_target_errors),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, leave_and_teardown);
