@@ -271,15 +271,16 @@ static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsi
 }
 
 /* The parts tops[0..k) end to end (targets: subsys.h), each of bytes[k]. */
-static int build_concat(struct iolab_path *p, const char *name, struct iolab_comp **tops,
-			const uint64_t *bytes, unsigned k, uint32_t bb, struct iolab_comp **top,
+static int build_concat(struct iolab_path *p, const struct iolab_subsys *s, const char *name,
+			struct iolab_comp **tops, const uint64_t *bytes, unsigned k, struct iolab_comp **top,
 			struct iolab_err *err)
 {
+	uint32_t bb = p->models[s->vol[0].drive[0]].block_bytes; /* one for all: check_buildable */
 	uint64_t blocks[IOLAB_SUBSYS_MAX];
 	for (unsigned i = 0; i < k; i++)
 		blocks[i] = bytes[i] / bb;
 	struct part *x = add_part(p, P_CONCAT, name);
-	int rc = iolab_comp_concat_init(&x->c, p->sim, tops, blocks, k);
+	int rc = iolab_comp_concat_init(&x->c, p->sim, tops, blocks, k, s->host.sched);
 	*top = &x->c;
 	return rc ? fail(err, rc, name) : 0;
 }
@@ -307,8 +308,7 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 	if (!rc && k > 1 && s->ntarget) {
 		char name[IOLAB_SUBSYS_NAME + 8];
 		snprintf(name, sizeof(name), "%.31s-concat", ci >= 0 ? s->ctl[ci].name : v->name);
-		rc = build_concat(p, name, tops, vbytes, k, p->models[v->drive[0]].block_bytes, &below,
-				  err);
+		rc = build_concat(p, s, name, tops, vbytes, k, &below, err);
 	} else if (!rc && k > 1) {
 		char name[IOLAB_SUBSYS_NAME + 8];
 		snprintf(name, sizeof(name), "%.31s-stripe", ci >= 0 ? s->ctl[ci].name : v->name);
@@ -398,8 +398,7 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 	}
 	struct iolab_comp *top = tops[0];
 	if (!rc && ng > 1 && s->ntarget) {
-		rc = build_concat(p, "host-concat", tops, gbytes, ng,
-				  p->models[s->vol[0].drive[0]].block_bytes, &top, err);
+		rc = build_concat(p, s, "host-concat", tops, gbytes, ng, &top, err);
 	} else if (!rc && ng > 1) {
 		uint64_t min = UINT64_MAX;
 		for (unsigned g = 0; g < ng; g++) {

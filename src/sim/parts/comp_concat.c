@@ -2,7 +2,8 @@
  * level joins devices: block b belongs to the part k whose range [start_k, start_k + blocks_k)
  * holds it, at block b - start_k of that part. A request that crosses a boundary becomes one
  * piece per part, and completes when its last piece does. A part that is full (QUEUE FULL)
- * keeps its pieces waiting here, in arrival order, until one of its commands completes. The
+ * keeps its pieces waiting here until one of its commands completes, sent in the host's order
+ * (--host-scheduler), as the operating system's queue of each device would send them. The
  * builder puts one above the volumes of a controller and one above the host's groups when the
  * load is aimed at volumes by name (--target): each target is then a range of this space. It
  * does no work and is not reported. */
@@ -21,7 +22,7 @@ struct concat {
 	unsigned n;
 	struct iolab_comp *part[64];
 	uint64_t start[65];            /* start[k]: the first block of part k; start[n]: the end */
-	struct iolab_host_queue wait[64]; /* per part: pieces it refused, in arrival order */
+	struct iolab_host_queue wait[64]; /* per part: pieces it refused */
 	struct sreq_pool pool;
 };
 
@@ -121,7 +122,7 @@ const struct iolab_comp_ops iolab_comp_concat = {
 };
 
 int iolab_comp_concat_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *parts,
-			   const uint64_t *blocks, unsigned n)
+			   const uint64_t *blocks, unsigned n, unsigned sched)
 {
 	if (n < 1 || n > 64)
 		return -EINVAL;
@@ -134,7 +135,7 @@ int iolab_comp_concat_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 	*c = (struct iolab_comp){.ops = &iolab_comp_concat, .sim = s, .priv = t};
 	t->pool.size = sizeof(struct piece);
 	for (unsigned k = 0; k < n; k++) {
-		if (iolab_hostq_init(&t->wait[k], IOLAB_HOST_NONE, 16)) {
+		if (iolab_hostq_init(&t->wait[k], (enum iolab_host_sched)sched, 16)) {
 			concat_cleanup(c);
 			c->priv = NULL;
 			return -ENOMEM;

@@ -22,9 +22,10 @@ int iolab_comp_share_init(struct iolab_comp *c, struct iolab_sim *s, struct iola
 /* A concatenation of n parts (1..64; kept and freed by the caller), part k holding blocks[k]
  * blocks, after those of parts 0..k-1. A request is cut at the parts' boundaries; it takes
  * every request (never full) and holds what a full part refuses until that part completes
- * one. Returns 0, -EINVAL (n out of range, a part of no blocks) or -ENOMEM. */
+ * one, sent in the order sched (an enum iolab_host_sched, the host's) picks. Returns 0,
+ * -EINVAL (n out of range, a part of no blocks) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_concat;
 int iolab_comp_concat_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *parts,
-			   const uint64_t *blocks, unsigned n);
+			   const uint64_t *blocks, unsigned n, unsigned sched);
 
 #endif
