@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "iolab/disk_model.h"
+#include "iolab/examples.h"
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
@@ -45,14 +46,16 @@ static void help(bool sim)
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
 		       "       iolab sim --array raid0|raid1|raid10|raid4|raid5|raid6:N --drive NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --config FILE [OPTIONS]\n"
-		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n\n"
+		       "       iolab sim --config FILE|NAME [--target VOLUME[,VOLUME]] [OPTIONS]\n"
+		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n"
+		       "       iolab sim examples [NAME]\n\n"
 		       "Runs the workload on a simulated drive or subsystem in virtual time: --time is simulated\n"
 		       "seconds. List options take comma lists, as for 'iolab run'; the run is their cross\n"
 		       "product, pattern outermost, then host scheduler, the path's swept settings (--set,\n"
 		       "--drive, --channel, ... lists; in the order given), write policy, cache, array,\n"
-		       "stripe, workers, read, bs and the load. 'iolab models' lists the built-in drives.\n"
-		       "Options:\n\n");
+		       "stripe, workers, read, bs and the load. 'iolab models' lists the built-in drives,\n"
+		       "'iolab sim examples' the shipped subsystem and job files that --config NAME and\n"
+		       "--job NAME find by name. Options:\n\n");
 	else
 		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 		       "       iolab run --job FILE [OPTIONS]\n"
@@ -723,9 +726,12 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 static int load_job(const struct args *a, struct iolab_job *job)
 {
 	struct iolab_err err;
+	const char *shipped;
 	int rc = 0;
 	if (a->use_default)
 		rc = iolab_job_parse("(default job)", default_job, false, job, &err);
+	else if (a->job && (shipped = iolab_example_text_for(a->job)))
+		rc = iolab_job_parse(a->job, shipped, a->sim, job, &err); /* examples/ (examples.h) */
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
 	else if (!(job->run = calloc(1, sizeof(*job->run))))
@@ -878,7 +884,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
 	else if (sim && a.ntarget)
-		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
+		status = cli_errorf(EXIT_USAGE, "sim: takes no targets as arguments: the drive is "
+				    "--model (the volumes of a --config file are named with --target)");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	else if (a.use_default && (a.ntarget || a.nset))
@@ -893,7 +900,9 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			status = cli_errorf(EXIT_USAGE, "out of memory");
 			goto out;
 		}
-		if (iolab_subsys_load(a.config, subsys, &err)) {
+		const char *shipped = iolab_example_text_for(a.config); /* examples/ (examples.h) */
+		if (shipped ? iolab_subsys_parse(a.config, shipped, subsys, &err)
+			    : iolab_subsys_load(a.config, subsys, &err)) {
 			free(subsys);
 			subsys = NULL;
 			status = cli_errorf(EXIT_USAGE, "%s", err.msg);

@@ -61,14 +61,6 @@ void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_
 		a->rebuild = b->rebuild;
 }
 
-const char *iolab_raid_name(unsigned level)
-{
-	static const char *const name[] = {[IOLAB_RAID0] = "raid0", [IOLAB_RAID1] = "raid1",
-					   [IOLAB_RAID5] = "raid5", [IOLAB_RAID10] = "raid10",
-					   [IOLAB_RAID4] = "raid4", [IOLAB_RAID6] = "raid6"};
-	return level >= IOLAB_RAID0 && level <= IOLAB_RAID6 ? name[level] : "none";
-}
-
 void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
 {
 	a->host_ns += b->host_ns;

@@ -524,6 +524,8 @@ static json_t *devices_obj(const struct iolab_report *rep)
 	json_t *a = json_array();
 	for (unsigned i = 0; i < rep->nconfig; i++)
 		for (unsigned t = 0; t < rep->config[i]->ntargets; t++) {
+			if (rep->config[i]->engine->flags & IOLAB_ENGINE_VIRTUAL)
+				break; /* a simulation's targets are volumes by name, no disks */
 			const char *path = rep->config[i]->target[t];
 			struct iolab_device_info d;
 			bool found = iolab_device_info(path, &d);

@@ -9,6 +9,7 @@
 #include "iolab/host_queue.h"
 #include "iolab/run.h"
 #include "iolab/subsys.h"
+#include "sim/parts/raid_levels.h"
 
 void iolab_config_init(struct iolab_config *c)
 {
@@ -429,26 +430,21 @@ static int set_host_overhead(struct iolab_config *c, const char *f, const char *
 	return iolab_parse_duration(f, v, &c->sim.host_overhead_ns, err);
 }
 
+/* "LEVEL:N[,N]": the level and drive counts, each one the level can have (raid_levels.c). */
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
-				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
 	const char *colon = strchr(v, ':');
-	unsigned level = 0;
-	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID6 && colon; l++)
-		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) &&
-		    !strncmp(v, iolab_raid_name(l), (size_t)(colon - v)))
-			level = l;
-	if (!level)
+	const struct iolab_raid_info *r = colon ? iolab_raid_find(v, (size_t)(colon - v)) : NULL;
+	if (!r || r->level == IOLAB_RAID_NONE)
 		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1, "
 				  "raid10, raid4, raid5 or raid6 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->sim.array_drives, &c->sim.narray, min[level], 64, err);
-	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->sim.narray; i++)
-		if (c->sim.array_drives[i] % 2)
-			return iolab_errf(err, EINVAL, "%s: '%s': RAID 10 is mirrored pairs: %u drives is "
-					  "not an even count", f, v, c->sim.array_drives[i]);
+	int rc = set_uint_list(f, colon + 1, c->sim.array_drives, &c->sim.narray, 1, r->max_members, err);
+	char why[200];
+	for (unsigned i = 0; !rc && i < c->sim.narray; i++)
+		if (iolab_raid_check_members(r->level, c->sim.array_drives[i], why, sizeof(why)))
+			return iolab_errf(err, EINVAL, "%s %s: %s", f, v, why);
 	if (!rc)
-		c->sim.array_level = level;
+		c->sim.array_level = r->level;
 	return rc;
 }
 
@@ -697,7 +693,7 @@ struct option_entry {
 };
 
 static const struct option_entry table[] = {
-	{{"target", "PATH[,PATH]", "file or block device (also given as arguments)"}, set_target},
+	{{"target", "TARGET[,TARGET]", "file or block device (also given as arguments); iolab sim: a volume of the --config file by name (several: the load spread over them as over files)"}, set_target},
 	{{"size", "SIZE", "create a scratch file of SIZE if the target does not exist"}, set_size},
 	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
 	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
@@ -800,7 +796,7 @@ static const char *const exclusive[][2] = {
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
-	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
+	"size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
 	"precondition", "split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
 };
 

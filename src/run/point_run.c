@@ -285,15 +285,21 @@ static void free_workers(struct worker *w, unsigned n)
 	free(w);
 }
 
-/* --record: the point's targets (a simulated or null engine's one virtual device) for the
- * trace's header, and its lanes. */
+/* --record: the point's targets (a simulated or null engine's one virtual device, or the
+ * volumes --target names) for the trace's header, and its lanes. */
 static int record_begin(const struct iolab_config *c, const struct run_env *env, unsigned workers,
 			unsigned qd, struct iolab_err *err)
 {
 	const char *names[IOLAB_TARGETS_MAX];
 	uint64_t sizes[IOLAB_TARGETS_MAX];
 	unsigned n = env->n;
-	if (env->no_io) {
+	if (env->no_io && env->desc && env->desc->ntarget) {
+		for (unsigned t = 0; t < n; t++) {
+			const struct iolab_sub_volume *v = &env->desc->vol[env->desc->target[t]];
+			names[t] = v->name;
+			sizes[t] = iolab_subsys_volume_bytes(env->desc, v);
+		}
+	} else if (env->no_io) {
 		n = 1;
 		names[0] = c->model_name ? c->model_name : c->engine->name;
 		sizes[0] = env_capacity(c, env);

@@ -136,8 +136,8 @@ struct pace_params point_pace(const struct iolab_config *c, const struct point_p
 }
 
 /* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
- * with the point's sweep values (subsys_shape.c); then its --set values (sim_point.c). desc
- * holds the previous point's (or zeroes). */
+ * with the point's sweep values (subsys_shape.c); then its --set values (sim_point.c), and the
+ * volumes --target names. desc holds the previous point's (or zeroes). */
 int point_shape(const struct iolab_config *swept, const struct point_params *pp,
 		struct iolab_subsys *desc, struct iolab_err *err)
 {
@@ -164,6 +164,11 @@ int point_shape(const struct iolab_config *swept, const struct point_params *pp,
 	sh.ctl.cache_bytes = pp->cache;
 	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
 	rc = iolab_subsys_shape(&sh, desc, err);
+	const char *names[IOLAB_TARGETS_MAX];
+	for (unsigned t = 0; t < c->ntargets; t++)
+		names[t] = c->target[t];
+	if (!rc && c->ntargets) /* --target: the volumes the load is aimed at (subsys_targets.c) */
+		rc = iolab_subsys_set_targets(desc, names, c->ntargets, err);
 	free(own);
 	return rc ? rc : sim_point_set(swept, pp, desc, err);
 }

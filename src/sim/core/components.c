@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "iolab/sim_system.h"
+#include "sim/parts/comp_share.h"
 
 static const struct iolab_comp_ops *const kinds[] = {
 	&iolab_comp_host,
@@ -12,6 +13,8 @@ static const struct iolab_comp_ops *const kinds[] = {
 	&iolab_comp_controller,
 	&iolab_comp_volume,
 	&iolab_comp_drive,
+	&iolab_comp_share,
+	&iolab_comp_concat,
 };
 
 const struct iolab_comp_ops *iolab_comp_kind_at(unsigned i)

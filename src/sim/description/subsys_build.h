@@ -15,6 +15,8 @@ struct iolab_path {
 	unsigned n;
 	struct iolab_disk_model *models; /* per drive: its model as the description sets it */
 	struct iolab_comp **drive;    /* per drive of the description */
+	struct iolab_comp **member;   /* per drive: what its volumes send to (its share part when
+					 several volumes use it, else the drive) */
 	unsigned ndrive;
 };
 

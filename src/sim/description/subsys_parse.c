@@ -15,7 +15,9 @@
 #include "iolab/parse.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
+#include "sim/description/subsys_extent.h"
 #include "sim/description/subsys_where.h"
+#include "sim/parts/raid_levels.h"
 
 enum kind { K_HOST, K_BUS, K_CTL, K_CHAN, K_DRIVE, K_VOL, K_N };
 
@@ -33,7 +35,7 @@ static const struct {
 		    "read-ahead-size"}, 0},
 	[K_CHAN] = {{"type", "controller"}, 1},
 	[K_DRIVE] = {{"model", "channel", "write-cache"}, 1},
-	[K_VOL] = {{"level", "drives", "stripe", "failed", "rebuild-rate"}, 2},
+	[K_VOL] = {{"level", "drives", "stripe", "failed", "rebuild-rate", "size", "offset"}, 2},
 };
 
 #define LINE_MAX_LEN 4096
@@ -57,6 +59,8 @@ struct parser {
 	char chan_ctl[IOLAB_SUBSYS_MAX][NAME], drive_chan[IOLAB_SUBSYS_DRIVES][NAME];
 	char (*vol_drive[IOLAB_SUBSYS_MAX])[NAME]; /* malloc'd, n names each */
 	char *model_name[IOLAB_SUBSYS_MAX];          /* strdup'd */
+	bool vol_offset[IOLAB_SUBSYS_MAX];           /* offset= given (else placed after the
+							volumes before it on its drives) */
 	struct part order[4 * IOLAB_SUBSYS_MAX + IOLAB_SUBSYS_DRIVES]; /* parts as written */
 	unsigned nparts;
 };
@@ -216,11 +220,10 @@ static int set_model(struct parser *p, const char *val, unsigned *out)
 
 static int set_level(struct parser *p, const char *val, unsigned *out)
 {
-	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
-		if (!strcmp(val, iolab_raid_name(l)))
-			return *out = l, 0;
-	return fail(p, "level", "'%.100s' is not a level (none, raid0, raid1, raid10, raid4, raid5, "
-		    "raid6)", val);
+	const struct iolab_raid_info *r = iolab_raid_find(val, strlen(val));
+	if (r)
+		return *out = r->level, 0;
+	return fail(p, "level", "'%.100s' is not a level (%s)", val, iolab_raid_names());
 }
 
 /* "N" or "N+M": 1-based positions in drives=, stored 0-based. */
@@ -264,6 +267,25 @@ static int set_drives(struct parser *p, const char *val, unsigned v)
 	}
 	p->s->vol[v].n = (unsigned)n;
 	return 0;
+}
+
+/* A volume's size: its usable capacity ("300G"), or "N%" of each of its drives (1 to 100). */
+static int set_volume_size(struct parser *p, const char *val, struct iolab_sub_volume *v)
+{
+	size_t n = strlen(val);
+	if (n && val[n - 1] == '%') {
+		char num[16];
+		uint64_t pct;
+		if (n - 1 >= sizeof(num))
+			return fail(p, "size", "'%.100s' is not a percentage from 1%% to 100%%", val);
+		memcpy(num, val, n - 1);
+		num[n - 1] = 0;
+		if (located(p, iolab_parse_uint("field 'size'", num, 1, 100, &pct, p->err)))
+			return -EINVAL;
+		v->size_pct = (unsigned)pct;
+		return 0;
+	}
+	return set_positive(p, "size", val, &v->size_bytes, " (N% of each drive, or a capacity)");
 }
 
 static int set_host(struct parser *p, unsigned key, const char *val)
@@ -324,7 +346,11 @@ static int set_vol(struct parser *p, unsigned i, unsigned key, const char *val)
 	case 1: return set_drives(p, val, i);
 	case 2: return set_size(p, "stripe", val, &v->stripe_bytes);
 	case 3: return set_failed(p, val, v->failed);
-	default: return set_rate(p, "rebuild-rate", val, &v->rebuild_bytes_s);
+	case 4: return set_rate(p, "rebuild-rate", val, &v->rebuild_bytes_s);
+	case 5: return set_volume_size(p, val, v);
+	default:
+		p->vol_offset[i] = true;
+		return set_size(p, "offset", val, &v->offset_bytes);
 	}
 }
 
@@ -591,6 +617,8 @@ int iolab_subsys_parse(const char *name, const char *text, struct iolab_subsys *
 	int rc = read_lines(p, text);
 	for (unsigned k = 0; k < p->nparts && !rc; k++)
 		rc = resolve_part(p, &p->order[k]);
+	if (!rc) /* volumes without offset= go after those before them on their drives */
+		iolab_subsys_place_volumes(s, p->vol_offset);
 	if (!rc)
 		rc = iolab_subsys_check_where(s, &p->w, err);
 	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++) {
