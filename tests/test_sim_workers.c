@@ -3,7 +3,7 @@
  * drives (each its own position: per-stream MB/s falls as they multiply, and the drives' read-ahead
  * hits fall with it); --workers with --rate in sim is one usage error naming both; a job file's
  * [worker] sections run each worker's own access spec and load in one point, reported per worker
- * (per_worker[], and rows under the table), their errors name file, line and field, and their
+ * (workers[], and rows under the table), their errors name file, line and field, and their
  * largest worker counts against the memory limit; --worker-region split gives each worker its own slice; a write-back RAID 5's
  * steady state (rounds continue the system: the controller cache stays full) is the continuous
  * run's long-term rate, not the empty-cache burst, unless --fresh-state; repeats continue the state
@@ -89,8 +89,8 @@ static void test_sequential_streams_interleave(void **state)
 	double per_stream[3], hits[3];
 	for (size_t i = 0; i < 3; i++) {
 		json_t *p = point(root, i);
-		json_t *pw = json_object_get(p, "per_worker");
-		assert_int_equal(num(p, "workers"), workers[i]);
+		json_t *pw = json_object_get(p, "workers");
+		assert_int_equal(num(p, "worker_count"), workers[i]);
 		assert_int_equal(json_array_size(pw), workers[i]);
 		double sum = 0, ios = 0;
 		for (size_t k = 0; k < workers[i]; k++) {
@@ -196,7 +196,7 @@ static void test_worker_sections(void **state)
 	assert_non_null(root);
 	assert_int_equal(json_array_size(json_object_get(root, "points")), 1); /* one point */
 	json_t *p = point(root, 0);
-	json_t *pw = json_object_get(p, "per_worker");
+	json_t *pw = json_object_get(p, "workers");
 	assert_int_equal(json_array_size(pw), 2);
 	static const char *const name[] = {"file-server", "streaming"};
 	static const char *const pattern[] = {"file-server", "seq-read"};

@@ -134,7 +134,7 @@ static json_t *ranks_arr(const struct iolab_point *p)
 }
 
 /* Each worker's share of the point: its pattern, queue and figures over its own measured time. */
-static json_t *per_worker_arr(const struct iolab_point *p)
+static json_t *workers_arr(const struct iolab_point *p)
 {
 	json_t *a = json_array();
 	for (unsigned i = 0; i < p->nwres; i++) {
@@ -255,7 +255,7 @@ static json_t *point_obj(const struct iolab_point *p)
 			    ? json_integer((json_int_t)p->capacity_bytes) : json_null());
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
-	json_object_set_new(o, "workers", json_integer(p->workers));
+	json_object_set_new(o, "worker_count", json_integer(p->workers));
 	json_object_set_new(o, "engine", json_string(p->engine));
 	json_object_set_new(o, "model", iolab_json_text(p->model));
 	json_object_set_new(o, "host_scheduler", p->host_sched >= 0
@@ -285,7 +285,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "lat_hist", json_pack("{s:o,s:o}", "read", hist_obj(&p->dir[0].lat),
 						      "write", hist_obj(&p->dir[1].lat)));
 	json_object_set_new(o, "ranks", ranks_arr(p));
-	json_object_set_new(o, "per_worker", per_worker_arr(p));
+	json_object_set_new(o, "workers", workers_arr(p));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",

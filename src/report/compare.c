@@ -116,6 +116,11 @@ static json_t *workload_key(const json_t *p)
 	json_t *k = json_object();
 	for (size_t f = 0; k && f < NWORKLOAD; f++)
 		json_object_set_new(k, workload_fields[f], copy_or_null(json_object_get(p, workload_fields[f])));
+	/* points[].workers is each worker's share, worker_count their number (older files: the
+	 * number itself, under workers) */
+	const json_t *wc = json_object_get(p, "worker_count");
+	if (k && json_is_integer(wc))
+		json_object_set_new(k, "workers", json_integer(json_integer_value(wc)));
 	const json_t *r = json_object_get(p, "replay");
 	if (k && json_is_object(r))
 		json_object_set_new(k, "replay", copy_or_null(json_object_get(r, "mode")));

@@ -106,7 +106,7 @@ const params = [
 	{key: 'pattern', get: p => p.pattern, say: v => v},
 	{key: 'bs', get: p => isNum(p.bs) ? p.bs : null, say: v => 'bs ' + fmtSize(v)},
 	{key: 'read_pct', get: p => p.read_pct, say: v => v + '% read'},
-	{key: 'workers', get: p => p.workers, say: v => v + ' workers'},
+	{key: 'workers', get: p => p.worker_count ?? p.workers, say: v => v + ' workers'},
 	{key: 'qd', get: p => isNum(p.clients) || isNum(p.target_iops) ? null : p.qd, say: v => 'qd ' + v},
 	{key: 'clients', get: p => isNum(p.clients) ? p.clients : null, say: v => v + ' clients'},
 	{key: 'think_s', get: p => isNum(p.think_s) ? p.think_s : null, say: v => 'think ' + v * 1000 + ' ms'},
