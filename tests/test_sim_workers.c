@@ -21,22 +21,6 @@
 
 #include "helpers.h"
 
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s", th_tmpdir());
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	th_rmtree(dir);
-	return 0;
-}
-
 static void expect_status(const struct th_out *o, int status)
 {
 	if (o->status != status)
@@ -76,7 +60,7 @@ static void test_sequential_streams_interleave(void **state)
 {
 	(void)state;
 	char json[300];
-	snprintf(json, sizeof(json), "%s/streams.json", dir);
+	snprintf(json, sizeof(json), "%s/streams.json", th_dir);
 	struct th_out o = th_iolab("sim", "--array", "raid0:4", "--stripe", "64k", "--drive", "atlas10k",
 				   "--pattern", "seq-read", "--bs", "64k", "--workers", "1,4,16", "--qd",
 				   "1", "--time", "20", "--quiet", "--no-db", "--json", json, NULL);
@@ -125,7 +109,7 @@ static void test_workers_with_rate_refused(void **state)
 static double long_term_iops(void)
 {
 	char json[300];
-	snprintf(json, sizeof(json), "%s/long.json", dir);
+	snprintf(json, sizeof(json), "%s/long.json", th_dir);
 	raid5_write_back(json, "--ramp", "60", "--time", "60", NULL);
 	json_t *root = th_load_json(json);
 	assert_non_null(root);
@@ -139,7 +123,7 @@ static void test_steady_state_after_cache_fills(void **state)
 	(void)state;
 	double lt = long_term_iops();
 	char json[300];
-	snprintf(json, sizeof(json), "%s/steady.json", dir);
+	snprintf(json, sizeof(json), "%s/steady.json", th_dir);
 	raid5_write_back(json, "--time", "5", "--steady-state", "iops", NULL);
 	json_t *root = th_load_json(json);
 	assert_non_null(root);
@@ -166,7 +150,7 @@ static void test_repeats_continue_the_state(void **state)
 {
 	(void)state;
 	char json[300];
-	snprintf(json, sizeof(json), "%s/repeat.json", dir);
+	snprintf(json, sizeof(json), "%s/repeat.json", th_dir);
 	/* the first repetition fills the empty cache, the second continues with it full */
 	raid5_write_back(json, "--time", "5", "--repeat", "2", NULL);
 	json_t *root = th_load_json(json);
@@ -187,7 +171,7 @@ static void test_worker_sections(void **state)
 	(void)state;
 	char job[300], json[300];
 	th_data_path(job, sizeof(job), "../../examples/iometer-mix.job");
-	snprintf(json, sizeof(json), "%s/mix.json", dir);
+	snprintf(json, sizeof(json), "%s/mix.json", th_dir);
 	struct th_out o = th_iolab("sim", "--job", job, "--time", "5", "--ramp", "0", "--quiet",
 				   "--no-db", "--json", json, NULL);
 	expect_status(&o, 0);
@@ -227,7 +211,7 @@ static void test_worker_section_errors(void **state)
 {
 	(void)state;
 	char job[300];
-	snprintf(job, sizeof(job), "%s/bad.job", dir);
+	snprintf(job, sizeof(job), "%s/bad.job", th_dir);
 	th_write_text(job, "[global]\ndrive = atlas10k\n[run r]\narray = raid0:2\n[worker a]\n"
 			   "pattern = seq-read\ntime = 5s\n");
 	struct th_out o = th_iolab("sim", "--job", job, "--quiet", "--no-db", NULL);
@@ -252,8 +236,8 @@ static void test_worker_region_split(void **state)
 {
 	(void)state;
 	char trace[300], text[300];
-	snprintf(trace, sizeof(trace), "%s/split.iot", dir);
-	snprintf(text, sizeof(text), "%s/split.txt", dir);
+	snprintf(trace, sizeof(trace), "%s/split.iot", th_dir);
+	snprintf(text, sizeof(text), "%s/split.txt", th_dir);
 	struct th_out o = th_iolab("sim", "--model", "atlas10k", "--pattern", "rand-read", "--bs", "4k",
 				   "--workers", "8", "--worker-region", "split", "--qd", "1", "--time",
 				   "0.2", "--record", trace, "--quiet", "--no-db", NULL);
@@ -298,5 +282,5 @@ int main(void)
 		cmocka_unit_test(test_worker_section_errors),
 		cmocka_unit_test(test_worker_region_split),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }
