@@ -81,7 +81,8 @@ static const char *value_for(const char *name)
 {
 	static const char *const candidates[] = {"1", "null", "uniform", "iops", "stop", "none",
 						 "raid5:4", "rand-read", "sas2", "pcie2x8", "write-back", "64k",
-						 "crc32c", "random", "eio@1"};
+						 "crc32c", "random", "eio@1", "atlas10k", "controller.cache=1m",
+						 "shared"};
 	for (unsigned i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
 		struct iolab_config c;
 		iolab_config_init(&c);

@@ -198,7 +198,7 @@ static void check_point(json_t *p, const char *engine)
 	assert_true(json_is_null(bs) || (json_is_integer(bs) && json_integer_value(bs) > 0));
 	long long rd = integer(p, "read_pct");
 	assert_true(rd >= 0 && rd <= 100);
-	assert_true(integer(p, "workers") >= 1);
+	assert_true(integer(p, "worker_count") >= 1);
 	assert_string_equal(str(p, "engine"), engine);
 	(void)boolean(p, "direct");
 	/* Fields are never omitted (docs/json-schema.md): what does not apply is null. */
@@ -332,7 +332,7 @@ static void test_json_sweep_order(void **state)
 		assert_int_equal(integer(p, "qd"), want[i].qd);
 		assert_int_equal(integer(p, "bs"), 4096);
 		assert_int_equal(integer(p, "read_pct"), 100);
-		assert_int_equal(integer(p, "workers"), 1);
+		assert_int_equal(integer(p, "worker_count"), 1);
 		assert_false(boolean(p, "direct")); /* the null engine does no I/O at all */
 		assert_false(boolean(p, "partial"));
 		assert_int_equal(integer(get(p, "repeat"), "runs"), 1);

@@ -283,6 +283,31 @@ static void test_report_renders(void **state)
 	printf("screenshot: %s\n", png);
 }
 
+/* A run that sweeps settings of the simulated path (--set): each point's name on the page says
+ * its value, as a series' name does. */
+static void test_settings_name_points(void **state)
+{
+	(void)state;
+	if (!*chromium)
+		skip();
+	char path[512];
+	in_dir(path, sizeof(path), "settings.html");
+	struct th_out o = th_iolab("sim", "--array", "raid0:2", "--drive", "atlas10k", "--cache", "16m",
+				   "--set", "controller.read-ahead=none,always", "--pattern", "seq-read",
+				   "--bs", "64k", "--time", "1", "--db", db, "--label", "settings",
+				   "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	o = th_iolab("report", "settings", "-o", path, "--db", db, NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	int charts = 0;
+	char *dom = render(path, &charts);
+	assert_non_null(strstr(dom, "<td>seq-read bs 64k qd 1 controller.read-ahead none</td>"));
+	assert_non_null(strstr(dom, "<td>seq-read bs 64k qd 1 controller.read-ahead always</td>"));
+	free(dom);
+}
+
 /* Writes a page of run 1 with comparison (an object or an array of them) to path. */
 static void page_with_comparison(const char *path, json_t *comparison)
 {
@@ -345,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_renders),
+		cmocka_unit_test(test_settings_name_points),
 		cmocka_unit_test(test_comparison_tables),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -278,8 +278,9 @@ static void test_errors_values(void **state)
 		     "'elevator' is not a host scheduler");
 	expect_error(WITH("host overhead=20\ndrive d model=atlas10k\n"), 1, "overhead",
 		     "'20' needs a unit");
-	expect_error("drive d model=atlas10k\nvolume v level=none drives=d size=1G\n", 2, "size",
-		     "not a key of a volume (level, drives, stripe, failed, rebuild-rate)");
+	expect_error("drive d model=atlas10k\nvolume v level=none drives=d capacity=1G\n", 2,
+		     "capacity", "not a key of a volume (level, drives, stripe, failed, rebuild-rate, "
+		     "size, offset)");
 	expect_error(WITH("host overhead=0.5\ndrive d model=atlas10k\n"), 1, "overhead",
 		     "'0.5' needs a unit");
 	expect_error(WITH("host overhead=fast\ndrive d model=atlas10k\n"), 1, "overhead",
@@ -379,7 +380,8 @@ static void test_errors_references(void **state)
 		     "bridged in a cycle: c -> b -> a -> c");
 	expect_error("drive d1 model=atlas10k\ndrive d2 model=atlas10k\ndrive d3 model=atlas10k\n"
 		     "volume v0 level=raid1 drives=d1,d2\nvolume v1 level=raid1 drives=d3,d2\n", 5,
-		     "drives", "'d2' is in volume 'v0' already");
+		     "drives", "'d2' is taken to its end by volume 'v0': give 'v0' a size= to share "
+		     "its drives");
 	expect_error("drive d1 model=atlas10k\ndrive d2 model=atlas10k\n"
 		     "volume v0 level=raid1 drives=d1,d2,d1\n", 3, "drives", "'d1' is listed twice");
 	expect_error("drive d model=atlas10k\n", 0, "", "no volume");
@@ -410,7 +412,7 @@ static void test_errors_rules(void **state)
 	expect_error(V("volume v level=raid0 stripe=0 drives=d1,d2"), 7, "stripe", "not a multiple");
 	expect_error(V("volume v level=raid0 stripe=2G drives=d1,d2"), 7, "stripe", "up to 1 GiB");
 	expect_error(V("volume v level=raid5 drives=d1,d2,d3 failed=4"), 7, "failed",
-		     "drive 4 is out of range: 'v' has 3 drives");
+		     "drive 4 is out of range: the volume has 3 drives");
 	expect_error(V("volume v level=raid5 drives=d1,d2,d3 failed=1+2"), 7, "failed",
 		     "raid5 survives one failed drive, not two");
 	expect_error(V("volume v level=raid1 drives=d1,d2,d3 failed=1+2"), 7, "failed",
@@ -498,6 +500,7 @@ static void build(struct iolab_subsys *s)
 	s->ndrive = 2;
 	s->nmodel = 1;
 	s->model[0].block_bytes = 512;
+	s->model[0].blocks = 1000000;
 	snprintf(s->vol[0].name, IOLAB_SUBSYS_NAME, "v0");
 	s->vol[0].level = IOLAB_RAID1;
 	s->vol[0].n = 2;
@@ -567,7 +570,7 @@ static void test_check_by_hand(void **state)
 	sub.vol[0].n = 1; /* a mirror of one copy: the command line's baseline (raid1:1) */
 	assert_int_equal(iolab_subsys_check(&sub, &err), 0);
 	sub.vol[0].level = IOLAB_RAID5;
-	EXPECT_CHECK("volume 'v0': field 'drives': raid5 needs at least 3 drives; 'v0' has 1");
+	EXPECT_CHECK("volume 'v0': field 'drives': raid5 needs at least 3 drives, not 1");
 	sub.vol[0].level = 9;
 	EXPECT_CHECK("volume 'v0': field 'level': 9 is not a level");
 	sub.vol[0].n = 0;
@@ -577,7 +580,7 @@ static void test_check_by_hand(void **state)
 	sub.vol[0].failed[1] = 1; /* failed[0] unset: one failed drive, the second */
 	assert_int_equal(iolab_subsys_check(&sub, &err), 0);
 	sub.vol[0].failed[0] = 5;
-	EXPECT_CHECK("volume 'v0': field 'failed': drive 6 is out of range: 'v0' has 2 drives");
+	EXPECT_CHECK("volume 'v0': field 'failed': drive 6 is out of range: the volume has 2 drives");
 	sub.vol[0].failed[0] = 0;
 	sub.vol[0].failed[1] = 0;
 	EXPECT_CHECK("volume 'v0': field 'failed': names drive 1 twice");

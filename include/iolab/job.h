@@ -25,6 +25,9 @@
 
 struct iolab_job {
 	struct iolab_pattern_set patterns;
+	/* `iolab sim`: the single drive its [global] names (model = NAME), "" for none: --model and
+	 * --config override it (`drive =`, an array's drives, is an option of each run) */
+	char model[256];
 	unsigned nrun;
 	struct iolab_config *run; /* nrun configurations, in file order */
 };

@@ -3,9 +3,10 @@
  * its workers against the targets for the ramp plus the measured time (or bytes), and yields a
  * result with latency histograms, rates, CPU, device counters and honest warnings.
  *
- * Sweep order, outermost first: pattern, host scheduler, array drive count, stripe unit (these
- * three for simulated drives), workers, read %, block size, and the load: queue depth, clients
- * or rate (one of them); repetitions
+ * Sweep order, outermost first: pattern, host scheduler, the swept settings of the simulated
+ * path in the order given (--set, shorthand lists; sim_options.h), write policy, cache, array
+ * drive count, stripe unit (these for simulated drives), workers, read %, block size, and the
+ * load: queue depth, clients or rate (one of them); repetitions
  * of a point run back to back and are reported as one point with their spread.
  */
 #ifndef IOLAB_RUN_H
@@ -20,8 +21,8 @@
 #include "iolab/histogram.h"
 #include "iolab/method.h"
 #include "iolab/parse.h"
+#include "iolab/sim_options.h"
 #include "iolab/stop.h"
-#include "iolab/subsys.h"
 #include "iolab/verify.h"
 #include "iolab/workload.h"
 
@@ -39,6 +40,25 @@ struct iolab_pattern_set {
 };
 
 struct iolab_replay;
+
+/* Where the workers of a point address (--worker-region): all of them the whole region (their
+ * sequential streams start spread over it), or each its own slice of it. */
+enum iolab_worker_region { IOLAB_WREGION_SHARED = 0, IOLAB_WREGION_SPLIT };
+const char *iolab_worker_region_name(unsigned r); /* "shared", "split" */
+
+#define IOLAB_WORKER_SPECS_MAX 16
+/* A job file's [worker NAME] section: what one worker of the run before it runs (its access
+ * spec, its load), as IOMeter gives each worker its own access specification. */
+struct iolab_worker_spec {
+	char name[IOLAB_NAME_MAX];
+	bool has_pattern;        /* spec is its own pattern; else it runs the point's */
+	struct iolab_spec spec;
+	uint64_t bs;             /* replacing the pattern's sizes (0: not given) */
+	int read_pct;            /* replacing the pattern's read % (-1: not given) */
+	unsigned qd, clients;    /* its requests in flight, or its closed-loop clients (0: the run's) */
+	uint64_t think_ns;       /* its clients' think time (the mean if think_exp) */
+	bool think_exp;
+};
 
 /* What writes carry (--buffer-pattern; src/run/buffers.h). */
 enum iolab_buffer_pattern { IOLAB_BUF_RANDOM = 0, IOLAB_BUF_ZERO, IOLAB_BUF_COMPRESSIBLE };
@@ -71,25 +91,8 @@ struct iolab_config {
 	uint64_t think_ns;                 /* a client's wait after a completion (the mean if exp) */
 	bool think_set, think_exp;         /* --think given; exponential rather than fixed */
 	bool poisson;                      /* --rate poisson:R: Poisson arrivals, else evenly spaced */
-	unsigned nhost;                    /* simulated drives: host queue policies (0: none) */
-	unsigned char host_sched[IOLAB_LIST_MAX]; /* enum iolab_host_sched */
-	uint64_t host_overhead_ns;         /* simulated drives: the host's time per command */
-	unsigned array_level;              /* simulated: enum iolab_raid_level (--array raid0:N) */
-	unsigned narray, nstripe;
-	unsigned array_drives[IOLAB_LIST_MAX];
-	uint64_t stripe[IOLAB_LIST_MAX];   /* stripe unit in bytes (nstripe 0: 64 KiB) */
-	unsigned failed[2];                /* the volume's failed drives, 1-based (0: none) */
-	uint64_t rebuild_rate;             /* their rebuild's pace in bytes/s (0: none) */
-	/* simulated: the path's parts (subsys_shape.h), or a subsystem file (--config) */
-	const struct iolab_subsys *subsys;
-	bool has_channel, has_bus, has_ctl;
-	struct iolab_link_type channel, bus;
-	unsigned channels, controllers;
-	struct iolab_ctl_params ctl;       /* overhead, battery, read-ahead; cache and policy below */
-	unsigned ncache, nwp;
-	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
-	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
-	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
+	struct iolab_sim_options sim;      /* the simulator's own options (sim_options.h): the
+					      simulated path and its sweeps */
 
 	const struct iolab_engine_ops *engine;
 	const void *engine_config;   /* for the simulator: its struct iolab_disk_model */
@@ -117,6 +120,12 @@ struct iolab_config {
 					  or NULL */
 	const struct iolab_replay *replay; /* iolab replay: the trace replayed instead of a pattern
 					      (replay.h), or NULL */
+	unsigned worker_region;      /* --worker-region: enum iolab_worker_region */
+	bool fresh_state;            /* --fresh-state: a simulated system starts afresh for each
+					round, repeat and ramp instead of continuing */
+	unsigned nwspec;             /* job file: the run's [worker] sections (0: every worker runs
+					the run's pattern and load) */
+	struct iolab_worker_spec wspec[IOLAB_WORKER_SPECS_MAX];
 };
 
 /* Defaults: rand-read, qd 1, 1 worker, io_uring, direct, 10 s, seed 1, repeat 1, cached pages
@@ -221,6 +230,16 @@ struct iolab_spread {
 	double mean, stddev, min, max, ci95;
 };
 
+/* One worker's share of a point (all repetitions; with --steady-state the window's rounds). */
+struct iolab_worker_result {
+	char name[IOLAB_NAME_MAX];    /* its [worker] section's name, "" for none */
+	char pattern[IOLAB_NAME_MAX];
+	unsigned qd;                  /* its request slots (its clients) */
+	double seconds;               /* its measured time */
+	uint64_t ios, bytes;
+	struct iolab_hist lat;        /* reads and writes */
+};
+
 /* One rank's share of a point run across MPI ranks (docs/scale-out.md). */
 struct iolab_rank_result {
 	unsigned rank;
@@ -230,6 +249,13 @@ struct iolab_rank_result {
 	double clock_offset_ns; /* its clock against rank 0's (cluster.h), */
 	double clock_error_ns;  /* within this */
 	struct iolab_hist lat;  /* reads and writes */
+};
+
+/* A swept setting of the simulated path and the value a point ran with ("controller.read-ahead",
+ * "adaptive"). */
+struct iolab_point_setting {
+	char name[IOLAB_SIM_SETTING_NAME];
+	char value[IOLAB_SIM_VALUE_MAX];
 };
 
 struct iolab_point {
@@ -254,6 +280,8 @@ struct iolab_point {
 	uint64_t cache;        /* simulated controller cache swept by --cache (0: not swept) */
 	int write_policy;      /* and its write policy swept by --write-policy, or -1 */
 	bool subsystem;        /* model names a subsystem file (--config), not a drive */
+	unsigned nsettings;    /* the path's swept settings (sim_options.h) and this point's values */
+	struct iolab_point_setting settings[IOLAB_SIM_SWEEPS_MAX];
 	bool direct;
 	/* results (all repetitions merged; with --steady-state the window's rounds) */
 	struct iolab_steady_result steady;
@@ -304,6 +332,9 @@ struct iolab_point {
 	 * are then the job's (histograms merged, rates summed), 0 and NULL alone */
 	unsigned nranks;
 	struct iolab_rank_result *ranks;
+	/* each worker's share, in worker order (malloc'd, nwres of them; 0 and NULL: none kept) */
+	unsigned nwres;
+	struct iolab_worker_result *wres;
 };
 
 struct iolab_results {

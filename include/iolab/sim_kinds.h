@@ -42,6 +42,7 @@ enum iolab_param_type {
 	IOLAB_PT_MEMBERS,  /* a volume's devices: unsigned drive[] and n, names comma-separated */
 	IOLAB_PT_MODEL,    /* unsigned: index into the subsystem's models (a name or a file) */
 	IOLAB_PT_FAILED,   /* int failed[2]: "N" or "N+M", 1-based, stored 0-based; -1: none */
+	IOLAB_PT_CUSTOM,   /* read by the key's own custom() into the record */
 };
 
 struct iolab_param {
@@ -62,6 +63,9 @@ struct iolab_param {
 	/* IOLAB_PT_CHOICE: reads text (errors name field). Returns 0 or -EINVAL. */
 	int (*choice)(const char *field, const char *text, unsigned *out, struct iolab_err *err);
 	const char *hint;    /* IOLAB_PT_SIZE_POS: added to "must be more than 0" */
+	/* IOLAB_PT_CUSTOM: reads text into rec, the kind's record (errors "field 'KEY': ...").
+	 * Returns 0 or -EINVAL. */
+	int (*custom)(const struct iolab_param *k, const char *text, void *rec, struct iolab_err *err);
 };
 
 #define IOLAB_KIND_KEYS_MAX 32 /* the most keys one kind has */

@@ -146,9 +146,8 @@ int iolab_comp_crossing_init(struct iolab_comp *c, struct iolab_sim *s, struct i
  * with the same contract; built, owned and freed by the caller), each giving member_blocks of
  * block_bytes, with a stripe unit of unit_blocks (all but RAID 1), failed members failed[0],
  * failed[1] (0-based; -1: none) and a rebuild at rebuild_bytes_s (0: none). Returns 0, -EINVAL
- * (n not 1..64, below 3 for RAID 4 and 5, below 4 or odd for RAID 10, below 4 for RAID 6; unit
- * 0; another level; failed members the level does not survive or out of range; a rebuild) or
- * -ENOMEM. */
+ * (a member count or failed members the level's row of the RAID table does not allow,
+ * sim/parts/raid_levels.h; level none; unit 0; a rebuild without a failed member) or -ENOMEM. */
 extern const struct iolab_comp_ops iolab_comp_volume;
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
 			   unsigned n, uint64_t member_blocks, uint32_t block_bytes,
@@ -157,6 +156,9 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 /* The order in which pieces waiting for a member that is full (QUEUE FULL) are sent to it: an
  * enum iolab_host_sched, the host's policy (default: arrival order). */
 void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched);
+/* Its members' blocks start at member block `blocks` (0 by default): a volume carved from an
+ * array that holds others (subsystem files' offset=). Set before it gets any request. */
+void iolab_comp_volume_set_offset(struct iolab_comp *c, uint64_t blocks);
 /* Its members, for reports: *members gets the array, the count is returned. */
 unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp *const **members);
 

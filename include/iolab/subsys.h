@@ -115,6 +115,12 @@ struct iolab_sub_volume {
 	unsigned drive[IOLAB_SUBSYS_MAX]; /* indices into drives */
 	int failed[2];            /* 0-based positions in drive[] of failed members, or -1 */
 	uint64_t rebuild_bytes_s; /* 0: no rebuild */
+	/* A volume carved from its drives (several volumes may share drives where their extents do
+	 * not overlap): its usable capacity, or its share of each drive, and where it starts on
+	 * each (subsys_extent.c). All 0: the whole of each drive, as a volume had before. */
+	uint64_t size_bytes;      /* usable capacity asked for (0: to the end of the drives) */
+	unsigned size_pct;        /* or this percentage of each drive (0: not given) */
+	uint64_t offset_bytes;    /* where it starts on each drive, a multiple of its block size */
 };
 
 /* The whole subsystem. A volume belongs to the controller of its drives (all of them on that
@@ -133,6 +139,10 @@ struct iolab_subsys {
 	struct iolab_sub_drive drive[IOLAB_SUBSYS_DRIVES];
 	struct iolab_sub_volume vol[IOLAB_SUBSYS_MAX];
 	struct iolab_disk_model model[IOLAB_SUBSYS_MAX]; /* loaded once per distinct name */
+	/* The volumes the load is aimed at by name (--target; subsys_targets.c), in the order
+	 * given: target t is volume target[t]. 0 targets: the host stripes over every volume. */
+	unsigned ntarget;
+	unsigned target[IOLAB_SUBSYS_MAX];
 };
 
 /* Parses a subsystem file's text (name: for messages). Every error is one line "name:LINE:
@@ -146,13 +156,22 @@ int iolab_subsys_load(const char *path, struct iolab_subsys *s, struct iolab_err
  * survivable, channel device limits. Returns 0 or -EINVAL (err: what and where). */
 int iolab_subsys_check(const struct iolab_subsys *s, struct iolab_err *err);
 /* The bytes the host addresses: its volume's, or, over several volumes, the host's stripe
- * over them (each counted at the smallest one's size); and one volume's (subsys_build.c). */
+ * over them (each counted at the smallest one's size), or with targets their volumes' together;
+ * and one volume's (subsys_build.c). */
 uint64_t iolab_subsys_bytes(const struct iolab_subsys *s);
 uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
+/* Aims the load at the volumes called names[0..n) (--target: each name once, n at most
+ * IOLAB_SUBSYS_MAX; n 0 aims it at all of them striped, as without targets). Returns 0 or
+ * -EINVAL with err naming the option and the volumes there are (subsys_targets.c). */
+int iolab_subsys_set_targets(struct iolab_subsys *s, const char *const *names, unsigned n,
+			     struct iolab_err *err);
+/* The first block (of the volumes' block size) of target t in the host's address space. */
+uint64_t iolab_subsys_target_lbn(const struct iolab_subsys *s, unsigned t);
 /* The most memory the simulator can take for the controllers' caches of s (their records of
  * the lines in use, no more than cover the volumes below them). */
 uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s);
-/* The blocks each member of v gives: the smallest drive's. */
+/* The blocks each member of v gives (its extent on each drive; subsys_extent.c): the smallest
+ * drive's from its offset on, or what its size asks for in whole stripe units. */
 uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
 /* Sets one key of the description from outside (subsys_set.c), as a subsystem file's line
  * would: part is a part's name ("ctl0") or a kind's ("controller": every part of that kind;
@@ -161,11 +180,14 @@ uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct i
  * "rpm", "cache_segments", ...), which each drive gets in a copy of its model, derived and
  * checked as a model file is. Keys that name other parts (channel=, drives=, bus=, ...) cannot
  * be set. The whole description is checked after (iolab_subsys_check). Models the call opens
- * or copies belong to s (iolab_subsys_free frees them). Returns 0, or -EINVAL / -ENOMEM with err
- * one line (an unknown part or key, a value the key does not take or outside its range, a key
- * that cannot vary), s then unchanged. */
+ * or copies go past the models s had (iolab_subsys_free frees them; a caller that set a copy of
+ * a description frees those past its own). Returns 0, or -EINVAL / -ENOMEM with err one line
+ * starting "PART.KEY: " (an unknown part or key, a value the key does not take or outside its
+ * range, a key that cannot vary), s then unchanged. */
 int iolab_subsys_set(struct iolab_subsys *s, const char *part, const char *key, const char *value,
 		     struct iolab_err *err);
+/* Where v starts on each member, in blocks. */
+uint64_t iolab_subsys_member_offset(const struct iolab_subsys *s, const struct iolab_sub_volume *v);
 /* Frees the models. */
 void iolab_subsys_free(struct iolab_subsys *s);
 

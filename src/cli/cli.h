@@ -11,6 +11,8 @@ int cmd_run(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 /* `iolab sim` measuring a workload on a model (cmd_run.c). */
 int cmd_sim_run(int argc, char **argv);
+/* `iolab sim examples [NAME]`: lists the shipped examples, or prints one (cmd_sim_examples.c). */
+int cmd_sim_examples(int argc, char **argv);
 /* `iolab replay` (cmd_replay.c), which runs through the command line of run or sim (sim: a
  * simulated path is named) with the trace replay r (cmd_run.c). */
 struct iolab_replay;

@@ -31,7 +31,8 @@ static void help(void)
 	       "Compares saved runs (iolab db list) point by point. RUN is a run id or label.\n"
 	       "Points match by their workload (pattern, bs, read %%, qd, workers, clients, think\n"
 	       "time, rate, replay mode) and, where a run swept them, the host scheduler, volume,\n"
-	       "cache, write policy or model; engine, target and model never keep runs apart.\n"
+	       "cache, write policy, model or settings (--set); engine, target and model never\n"
+	       "keep runs apart.\n"
 	       "A point that is not in every run is listed as not compared.\n\n"
 	       "  (default)           each run's value as %% of the reference (the first run named,\n"
 	       "                      or --ref's, shown first); for latency lower is better\n"
@@ -483,8 +484,23 @@ static void csv_value(FILE *f, const json_t *v)
 	}
 }
 
+/* Adds the swept settings of key ("set:NAME" fields, docs/compare.md) that sets lacks. */
+static void add_settings(json_t *sets, const json_t *key)
+{
+	const char *field;
+	const json_t *v, *have;
+	size_t i;
+	json_object_foreach((json_t *)key, field, v) {
+		bool seen = strncmp(field, "set:", 4) != 0;
+		json_array_foreach(sets, i, have)
+			seen |= !strcmp(json_string_value(have), field);
+		if (!seen)
+			json_array_append_new(sets, json_string(field));
+	}
+}
+
 static void csv_row(FILE *f, const json_t *res, const json_t *name, bool matched, size_t r, const json_t *key,
-		    const json_t *values, const json_t *gain, const json_t *error)
+		    const json_t *values, const json_t *gain, const json_t *error, const json_t *sets)
 {
 	const json_t *run = json_array_get(json_object_get(res, "runs"), r);
 	iolab_csv_text(f, json_string_value(name));
@@ -501,6 +517,10 @@ static void csv_row(FILE *f, const json_t *res, const json_t *name, bool matched
 		csv_value(f, json_object_get(gain, metric_names[m]));
 	for (size_t m = 0; m < 3; m++)
 		csv_value(f, json_object_get(error, metric_names[m]));
+	size_t i;
+	const json_t *set;
+	json_array_foreach(sets, i, set)
+		csv_value(f, json_object_get(key, json_string_value(set)));
 	fputc('\n', f);
 }
 
@@ -510,16 +530,27 @@ static void write_csv(FILE *f, const json_t *res)
 	for (size_t k = 0; k < NCSVKEY; k++)
 		fprintf(f, ",%s", csv_key_fields[k]);
 	fputs(",iops,mb_per_s,lat_mean_us,pct_iops,pct_mb_per_s,pct_lat_mean_us,gain_iops,gain_mb_per_s,"
-	      "gain_lat_mean_us,error_iops,error_mb_per_s,error_lat_mean_us\n", f);
+	      "gain_lat_mean_us,error_iops,error_mb_per_s,error_lat_mean_us", f);
 	size_t i, r;
 	const json_t *p, *v;
+	json_t *sets = json_array(); /* the swept settings in the keys: a column each, at the end */
+	json_array_foreach(json_object_get(res, "points"), i, p)
+		add_settings(sets, json_object_get(p, "key"));
+	json_array_foreach(json_object_get(res, "unmatched"), i, p)
+		add_settings(sets, json_object_get(p, "key"));
+	json_array_foreach(sets, i, v) {
+		fputc(',', f);
+		iolab_csv_text(f, json_string_value(v));
+	}
+	fputc('\n', f);
 	json_array_foreach(json_object_get(res, "points"), i, p)
 		json_array_foreach(json_object_get(p, "values"), r, v)
 			csv_row(f, res, json_object_get(p, "name"), true, r, json_object_get(p, "key"), v,
-				json_object_get(p, "gain"), json_object_get(p, "error_pct"));
+				json_object_get(p, "gain"), json_object_get(p, "error_pct"), sets);
 	json_array_foreach(json_object_get(res, "unmatched"), i, p)
 		csv_row(f, res, json_object_get(p, "name"), false, (size_t)json_integer_value(json_object_get(p, "run")),
-			json_object_get(p, "key"), json_object_get(p, "values"), NULL, NULL);
+			json_object_get(p, "key"), json_object_get(p, "values"), NULL, NULL, sets);
+	json_decref(sets);
 }
 
 static int csv_out(const char *path, const json_t *res)

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "iolab/disk_model.h"
+#include "iolab/examples.h"
 #include "iolab/job.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
@@ -37,7 +38,7 @@ static const char default_job[] =
 	"qd = 1, 16\n"
 	"time = 2\n";
 
-enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL, OPT_DRIVE,
+enum { OPT_JOB = 1000, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_DEFAULT, OPT_HELP, OPT_MODEL,
        OPT_EXPLAIN, OPT_CONFIG, OPT_RECORD, OPT_DB, OPT_NO_DB, OPT_LABEL, OPT_PRICE, OPT_TABLE_BASE };
 
 static void help(bool sim)
@@ -45,12 +46,17 @@ static void help(bool sim)
 	if (sim)
 		printf("usage: iolab sim --model NAME|FILE [OPTIONS]\n"
 		       "       iolab sim --array raid0|raid1|raid10|raid4|raid5|raid6:N --drive NAME|FILE [OPTIONS]\n"
-		       "       iolab sim --config FILE [OPTIONS]\n"
+		       "       iolab sim --config FILE|NAME [--target VOLUME[,VOLUME]] [OPTIONS]\n"
 		       "       iolab sim validate --model NAME|FILE TRACE [--json FILE] [--requests FILE]\n"
+		       "       iolab sim examples [NAME]\n"
 		       "       iolab sim kinds [KIND]\n\n"
 		       "Runs the workload on a simulated drive or subsystem in virtual time: --time is simulated\n"
-		       "seconds. List options take comma lists, as for 'iolab run'. 'iolab models' lists\n"
-		       "the built-in drives. Options:\n\n");
+		       "seconds. List options take comma lists, as for 'iolab run'; the run is their cross\n"
+		       "product, pattern outermost, then host scheduler, the path's swept settings (--set,\n"
+		       "--drive, --channel, ... lists; in the order given), write policy, cache, array,\n"
+		       "stripe, workers, read, bs and the load. 'iolab models' lists the built-in drives,\n"
+		       "'iolab sim examples' the shipped subsystem and job files that --config NAME and\n"
+		       "--job NAME find by name. Options:\n\n");
 	else
 		printf("usage: iolab run [OPTIONS] [TARGET...]\n"
 		       "       iolab run --job FILE [OPTIONS]\n"
@@ -69,7 +75,8 @@ static void help(bool sim)
 		printf("  %-28s %s\n", left, o->help);
 	}
 	printf("  %-28s %s\n", "--job FILE", "run the [run] sections of a job file (docs/job-files.md);");
-	printf("  %-28s %s\n", "", "other options given here override the file's");
+	printf("  %-28s %s\n", "", "other options given here override the file's; [worker NAME]");
+	printf("  %-28s %s\n", "", "sections give a run's workers each its own pattern and load");
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
@@ -83,7 +90,6 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--no-db", "save nothing in the results store");
 	if (sim) {
 		printf("  %-28s %s\n", "--model NAME|FILE", "the drive to simulate (built-in name or model file)");
-		printf("  %-28s %s\n", "--drive NAME|FILE", "with --array: the model of every drive of the volume");
 		printf("  %-28s %s\n", "--config FILE", "the subsystem to simulate (docs/subsystem-format.md)");
 		printf("  %-28s %s\n", "--explain", "what each part of the path did, and the bottleneck");
 	} else {
@@ -137,7 +143,7 @@ struct setting {
 
 struct args {
 	bool sim, quiet, use_default, help, explain;
-	const char *job, *json, *csv, *model, *drive, *config, *record;
+	const char *job, *json, *csv, *model, *config, *record;
 	const char *db, *label;  /* the results store (NULL: the default) and the run's label */
 	double price_usd;        /* --price: what the hardware costs (0: not given) */
 	bool no_db;
@@ -202,11 +208,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lo[nopt + 5] = a->sim ? (struct option){"model", required_argument, NULL, OPT_MODEL}
 			      : (struct option){"default", no_argument, NULL, OPT_DEFAULT};
 	if (a->sim) {
-		lo[nopt + 6] = (struct option){"drive", required_argument, NULL, OPT_DRIVE};
-		lo[nopt + 7] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
-		lo[nopt + 8] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
+		lo[nopt + 6] = (struct option){"explain", no_argument, NULL, OPT_EXPLAIN};
+		lo[nopt + 7] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
 	}
-	unsigned k = nopt + (a->sim ? 9 : 6);
+	unsigned k = nopt + (a->sim ? 8 : 6);
 	lo[k++] = (struct option){"record", required_argument, NULL, OPT_RECORD};
 	lo[k++] = (struct option){"db", required_argument, NULL, OPT_DB};
 	lo[k++] = (struct option){"no-db", no_argument, NULL, OPT_NO_DB};
@@ -247,7 +252,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_QUIET: a->quiet = true; break;
 		case OPT_DEFAULT: a->use_default = true; break;
 		case OPT_MODEL: a->model = optarg; break;
-		case OPT_DRIVE: a->drive = optarg; break;
 		case OPT_EXPLAIN: a->explain = true; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_RECORD: a->record = optarg; break;
@@ -693,20 +697,26 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 {
 	for (unsigned i = 0; i < ncfg && a->config; i++) {
 		const struct iolab_config *c = cfg[i];
-		const char *clash = c->array_level ? "array" : c->has_channel ? "channel"
-				    : c->channels ? "channels" : c->has_bus ? "bus"
-				    : c->controllers ? "controllers" : c->failed[0] ? "failed"
-				    : c->rebuild_rate ? "rebuild-rate" : NULL;
+		const char *clash = c->sim.array_level ? "array" : c->sim.has_channel ? "channel"
+				    : c->sim.channels ? "channels" : c->sim.has_bus ? "bus"
+				    : c->sim.controllers ? "controllers" : c->sim.failed[0] ? "failed"
+				    : c->sim.rebuild_rate ? "rebuild-rate" : NULL;
 		if (clash)
 			return cli_errorf(EXIT_USAGE, "sim: --%s: the subsystem file %s describes the "
 					  "path; change it there", clash, a->config);
 	}
 	for (unsigned i = 0; i < ncfg; i++) {
-		bool array = cfg[i]->array_level != 0;
+		bool array = cfg[i]->sim.array_level != 0, drive = *cfg[i]->sim.drive;
+		if (drive && (a->model || a->config))
+			return cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
+					  "--array, --config a whole subsystem: give one of them");
+		if (a->sim && !drive && !a->model && !a->config)
+			return cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
+					  "--array with --drive, or --config");
 		if (array && a->model)
 			return cli_errorf(EXIT_USAGE, "sim: --array builds a volume of --drive drives; "
 					  "--model is for a single drive");
-		if (!array && a->drive)
+		if (!array && drive)
 			return cli_errorf(EXIT_USAGE, "sim: --drive names the drives of an --array (for a "
 					  "single drive use --model)");
 	}
@@ -717,9 +727,12 @@ static int check_volume(const struct args *a, struct iolab_config **cfg, unsigne
 static int load_job(const struct args *a, struct iolab_job *job)
 {
 	struct iolab_err err;
+	const char *shipped;
 	int rc = 0;
 	if (a->use_default)
 		rc = iolab_job_parse("(default job)", default_job, false, job, &err);
+	else if (a->job && (shipped = iolab_example_text_for(a->job)))
+		rc = iolab_job_parse(a->job, shipped, a->sim, job, &err); /* examples/ (examples.h) */
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
 	else if (!(job->run = calloc(1, sizeof(*job->run))))
@@ -733,10 +746,12 @@ static int load_job(const struct args *a, struct iolab_job *job)
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-/* Applies the command line over each run of the job; returns an exit status. */
+/* Applies the command line over each run of the job; returns an exit status. A run whose
+ * drives are --drive's (the command line's or its section's) gets its first model opened into
+ * drives[i]. */
 static int build_configs(const struct args *a, struct iolab_job *job,
 			 const struct iolab_disk_model *model, const struct iolab_subsys *subsys,
-			 struct iolab_config **cfg)
+			 struct iolab_disk_model *drives, struct iolab_config **cfg)
 {
 	struct iolab_err err;
 	for (unsigned i = 0; i < job->nrun; i++) {
@@ -752,14 +767,20 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 			if (iolab_config_set(c, "target", a->targets[t], &err)) {
 				return cli_errorf(EXIT_USAGE, "%s", err.msg);
 			}
-		if (model) {
+		const struct iolab_disk_model *m = model;
+		if (a->sim && !m && *c->sim.drive) {
+			if (iolab_model_open(c->sim.drive, &drives[i], &err))
+				return cli_errorf(EXIT_USAGE, "--drive: %s", err.msg);
+			m = &drives[i];
+		}
+		if (m) {
 			c->engine = &iolab_engine_sim;
-			c->engine_config = model;
-			c->model_name = model->name;
-			c->virtual_size = model->blocks * model->block_bytes;
+			c->engine_config = m;
+			c->model_name = m->name;
+			c->virtual_size = m->blocks * m->block_bytes;
 		}
 		if (subsys) { /* the file's path: its size comes from its volumes */
-			c->subsys = subsys;
+			c->sim.subsys = subsys;
 			c->model_name = a->config;
 		}
 		iolab_config_for_rank(c); /* mpirun: %r, %h in the targets */
@@ -834,7 +855,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 {
 	struct args a = {.sim = sim, .replay = replay};
 	struct iolab_replay rp;
-	struct iolab_disk_model model = {0};
+	struct iolab_disk_model model = {0}, *drives = NULL; /* --model; each run's --drive */
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
 	struct iolab_config **cfg = NULL;
@@ -856,14 +877,16 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 		a.json = a.csv = a.db = a.label = NULL;
 		a.no_db = true;
 	}
-	if (sim && (!!a.model + !!a.drive + !!a.config) > 1)
+	if ((status = load_job(&a, &job)))
+		goto out;
+	if (sim && !a.model && !a.config && *job.model) /* model = in the job file's [global] */
+		a.model = job.model;
+	if (sim && a.model && a.config)
 		status = cli_errorf(EXIT_USAGE, "sim: --model is one drive, --drive the drives of an "
 				    "--array, --config a whole subsystem: give one of them");
-	else if (sim && !a.model && !a.drive && !a.config)
-		status = cli_errorf(EXIT_USAGE, "sim: --model is required (see 'iolab models'), or "
-				    "--array with --drive, or --config");
 	else if (sim && a.ntarget)
-		status = cli_errorf(EXIT_USAGE, "sim: takes no targets: the drive is --model");
+		status = cli_errorf(EXIT_USAGE, "sim: takes no targets as arguments: the drive is "
+				    "--model (the volumes of a --config file are named with --target)");
 	else if (a.job && a.use_default)
 		status = cli_errorf(EXIT_USAGE, "run: --job and --default cannot be used together");
 	else if (a.use_default && (a.ntarget || a.nset))
@@ -878,25 +901,26 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			status = cli_errorf(EXIT_USAGE, "out of memory");
 			goto out;
 		}
-		if (iolab_subsys_load(a.config, subsys, &err)) {
+		const char *shipped = iolab_example_text_for(a.config); /* examples/ (examples.h) */
+		if (shipped ? iolab_subsys_parse(a.config, shipped, subsys, &err)
+			    : iolab_subsys_load(a.config, subsys, &err)) {
 			free(subsys);
 			subsys = NULL;
 			status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
-	} else if (sim && iolab_model_open(a.model ? a.model : a.drive, &model, &err)) {
+	} else if (sim && a.model && iolab_model_open(a.model, &model, &err)) {
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	if ((status = load_job(&a, &job)))
-		goto out;
 	cfg = calloc(job.nrun, sizeof(*cfg));
-	if (!cfg) {
+	drives = calloc(job.nrun, sizeof(*drives));
+	if (!cfg || !drives) {
 		status = cli_errorf(EXIT_USAGE, "out of memory");
 		goto out;
 	}
-	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : &model,
-				    subsys, cfg)) ||
+	if ((status = build_configs(&a, &job, !sim ? NULL : subsys ? &subsys->model[0] : a.model ?
+				    &model : NULL, subsys, drives, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) ||
 	    (status = store_path(&a, dbpath, sizeof(dbpath))) ||
 	    (status = check_outputs(&a, cfg, job.nrun, dbpath)))
@@ -927,6 +951,9 @@ out:
 		rmdir(tmpdir);
 	}
 	free(cfg);
+	for (unsigned i = 0; drives && i < job.nrun; i++) /* before the job says how many */
+		iolab_model_free(&drives[i]);
+	free(drives);
 	iolab_job_free(&job);
 	iolab_model_free(&model);
 	if (subsys)

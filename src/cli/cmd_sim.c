@@ -1,5 +1,6 @@
 /* cmd_sim.c: `iolab sim validate`: a drive model against measurements of the real drive (the
- * demerit figure), and dispatch of `iolab sim` workload runs to cmd_run.c. */
+ * demerit figure), and dispatch of `iolab sim examples` (cmd_sim_examples.c) and of `iolab sim`
+ * workload runs (cmd_run.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -214,5 +215,7 @@ int cmd_sim(int argc, char **argv)
 		return kinds(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "validate"))
 		return validate(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "examples"))
+		return cmd_sim_examples(argc - 1, argv + 1);
 	return cmd_sim_run(argc, argv);
 }

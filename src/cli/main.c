@@ -19,7 +19,7 @@ static const struct {
 	const char *about;
 } commands[] = {
 	{"run", cmd_run, "measure files and block devices (load generator)"},
-	{"sim", cmd_sim, "run a workload on a simulated drive; validate a model (sim validate); list part kinds (sim kinds)"},
+	{"sim", cmd_sim, "run a workload on a simulated drive; validate a model (sim validate); shipped examples (sim examples); part kinds (sim kinds)"},
 	{"replay", cmd_replay, "replay a trace on files, devices or a simulated path"},
 	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
 	{"engines", cmd_engines, "list the I/O engines"},
@@ -104,7 +104,8 @@ static bool stops_cleanly(int argc, char **argv)
 {
 	const char *cmd = argv[1], *sub = argc > 2 ? argv[2] : "";
 	return !strcmp(cmd, "run") || !strcmp(cmd, "replay") || !strcmp(cmd, "probe") ||
-	       (!strcmp(cmd, "sim") && strcmp(sub, "validate") && strcmp(sub, "kinds")) ||
+	       (!strcmp(cmd, "sim") && strcmp(sub, "validate") && strcmp(sub, "examples") &&
+		strcmp(sub, "kinds")) ||
 	       (!strcmp(cmd, "trace") && !strcmp(sub, "record"));
 }
 

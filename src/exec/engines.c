@@ -1,6 +1,6 @@
 /* engines.c: the explicit registry of engines (no constructor magic): add new ones here. Also
  * the check that an ops table is one this build can drive (its version and required hooks), and
- * the sum of two breakdowns. */
+ * the sum of two parts' reports (breakdowns: breakdown.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,35 +62,3 @@ void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_
 		a->rebuild = b->rebuild;
 }
 
-const char *iolab_raid_name(unsigned level)
-{
-	static const char *const name[] = {[IOLAB_RAID0] = "raid0", [IOLAB_RAID1] = "raid1",
-					   [IOLAB_RAID5] = "raid5", [IOLAB_RAID10] = "raid10",
-					   [IOLAB_RAID4] = "raid4", [IOLAB_RAID6] = "raid6"};
-	return level >= IOLAB_RAID0 && level <= IOLAB_RAID6 ? name[level] : "none";
-}
-
-void iolab_breakdown_put(struct iolab_breakdown *b, const char *name, double ns)
-{
-	unsigned i = 0;
-	while (i < b->nphase && strcmp(b->phase[i], name))
-		i++;
-	if (i == b->nphase) {
-		if (i == IOLAB_PHASES_MAX)
-			return;
-		snprintf(b->phase[i], sizeof(b->phase[i]), "%s", name);
-		b->ns[i] = 0;
-		b->nphase++;
-	}
-	b->ns[i] += ns;
-}
-
-void iolab_breakdown_add(struct iolab_breakdown *a, const struct iolab_breakdown *b)
-{
-	for (unsigned i = 0; i < b->nphase; i++)
-		iolab_breakdown_put(a, b->phase[i], b->ns[i]);
-	a->ios += b->ios;
-	a->reads += b->reads;
-	a->read_hits += b->read_hits;
-	a->read_partial_hits += b->read_partial_hits;
-}

@@ -82,7 +82,14 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 	fprintf(f, ",qd_reached,device_queue,device_util_pct,done_at_submit_pct,clients,think_s,"
 		   "target_iops,issue_delay_mean_us,cpu_user_pct,cpu_sys_pct,errors,partial,warnings,"
 		   "replay,issue_error_p50_us,issue_error_p99_us,issue_error_max_us,lat_issued_p50_us,"
-		   "lat_issued_p99_us\n");
+		   "lat_issued_p99_us");
+	const char *set[SETTINGS_COLUMNS]; /* the swept settings: a column each, at the end */
+	unsigned nset = settings_columns(r, set, SETTINGS_COLUMNS);
+	for (unsigned s = 0; s < nset; s++) {
+		fputc(',', f);
+		iolab_csv_text(f, set[s]);
+	}
+	fputc('\n', f);
 	struct iolab_dir_result *all = malloc(sizeof(*all));
 	if (!all)
 		return iolab_errf(err, ENOMEM, "out of memory");
@@ -129,6 +136,12 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 			p->partial);
 		csv_warnings(f, p);
 		csv_replay(f, p);
+		for (unsigned s = 0; s < nset; s++) {
+			const char *v = point_setting(p, set[s]);
+			fputc(',', f);
+			if (v)
+				iolab_csv_text(f, v);
+		}
 		fputc('\n', f);
 	}
 	free(all);

@@ -133,6 +133,23 @@ static json_t *ranks_arr(const struct iolab_point *p)
 	return a;
 }
 
+/* Each worker's share of the point: its pattern, queue and figures over its own measured time. */
+static json_t *workers_arr(const struct iolab_point *p)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < p->nwres; i++) {
+		const struct iolab_worker_result *r = &p->wres[i];
+		double s = r->seconds > 0 ? r->seconds : 0;
+		json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:i,s:I,s:I,s:f,s:f,s:f,s:o}",
+			"worker", i + 1, "name", *r->name ? iolab_json_text(r->name) : json_null(),
+			"pattern", iolab_json_text(r->pattern), "qd", r->qd, "ios", (json_int_t)r->ios,
+			"bytes", (json_int_t)r->bytes, "seconds", s,
+			"iops", s > 0 ? (double)r->ios / s : 0.0,
+			"mb_per_s", s > 0 ? (double)r->bytes / s / 1e6 : 0.0, "lat_us", lat_obj(&r->lat)));
+	}
+	return a;
+}
+
 /* A point's failures: their count, by kind (every key, 0 where none), the first, whether the
  * point was given up on. */
 static json_t *errors_obj(const struct iolab_point *p)
@@ -252,7 +269,7 @@ static json_t *point_obj(const struct iolab_point *p)
 			    ? json_integer((json_int_t)p->capacity_bytes) : json_null());
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());
 	json_object_set_new(o, "read_pct", json_integer(p->read_pct));
-	json_object_set_new(o, "workers", json_integer(p->workers));
+	json_object_set_new(o, "worker_count", json_integer(p->workers));
 	json_object_set_new(o, "engine", json_string(p->engine));
 	json_object_set_new(o, "model", iolab_json_text(p->model));
 	json_object_set_new(o, "host_scheduler", p->host_sched >= 0
@@ -266,6 +283,12 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "cache_bytes", p->cache ? json_integer((json_int_t)p->cache) : json_null());
 	json_object_set_new(o, "write_policy", p->write_policy >= 0
 			    ? json_string(iolab_write_policy_name((unsigned)p->write_policy)) : json_null());
+	if (p->nsettings) { /* only a run that sweeps the path's settings has them */
+		json_t *set = json_object();
+		for (unsigned s = 0; s < p->nsettings; s++)
+			json_object_set_new(set, p->settings[s].name, iolab_json_text(p->settings[s].value));
+		json_object_set_new(o, "settings", set);
+	}
 	json_object_set_new(o, "direct", json_boolean(p->direct));
 	json_object_set_new(o, "iops", json_real(p->iops.mean));
 	json_object_set_new(o, "mb_per_s", json_real(p->mbps.mean));
@@ -276,6 +299,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "lat_hist", json_pack("{s:o,s:o}", "read", hist_obj(&p->dir[0].lat),
 						      "write", hist_obj(&p->dir[1].lat)));
 	json_object_set_new(o, "ranks", ranks_arr(p));
+	json_object_set_new(o, "workers", workers_arr(p));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
@@ -380,20 +404,20 @@ static json_t *path_obj(const struct iolab_config *c)
 	if (!(c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return json_null();
 	json_t *cache = json_array(), *wp = json_array();
-	for (unsigned i = 0; i < c->ncache; i++)
-		json_array_append_new(cache, json_integer((json_int_t)c->cache[i]));
-	for (unsigned i = 0; i < c->nwp; i++)
-		json_array_append_new(wp, json_string(iolab_write_policy_name(c->write_policy[i])));
+	for (unsigned i = 0; i < c->sim.ncache; i++)
+		json_array_append_new(cache, json_integer((json_int_t)c->sim.cache[i]));
+	for (unsigned i = 0; i < c->sim.nwp; i++)
+		json_array_append_new(wp, json_string(iolab_write_policy_name(c->sim.write_policy[i])));
 	return json_pack("{s:o,s:o,s:i,s:o,s:i,s:{s:f,s:o,s:o,s:b,s:s},s:o}",
-		"config", iolab_json_text(c->subsys ? c->model_name : NULL),
-		"channel", c->has_channel ? link_obj(&c->channel) : json_null(),
-		"channels", c->channels,
-		"bus", c->has_bus ? link_obj(&c->bus) : json_null(),
-		"controllers", c->controllers,
-		"controller", "overhead_us", (double)c->ctl.overhead_ns / 1e3, "cache_bytes", cache,
-		"write_policy", wp, "battery", c->ctl.battery, "read_ahead",
-		iolab_read_ahead_name(c->ctl.read_ahead),
-		"drive_cache", c->drive_cache < 0 ? json_null() : json_boolean(c->drive_cache));
+		"config", iolab_json_text(c->sim.subsys ? c->model_name : NULL),
+		"channel", c->sim.has_channel ? link_obj(&c->sim.channel) : json_null(),
+		"channels", c->sim.channels,
+		"bus", c->sim.has_bus ? link_obj(&c->sim.bus) : json_null(),
+		"controllers", c->sim.controllers,
+		"controller", "overhead_us", (double)c->sim.ctl.overhead_ns / 1e3, "cache_bytes", cache,
+		"write_policy", wp, "battery", c->sim.ctl.battery, "read_ahead",
+		iolab_read_ahead_name(c->sim.ctl.read_ahead),
+		"drive_cache", c->sim.drive_cache < 0 ? json_null() : json_boolean(c->sim.drive_cache));
 }
 
 static json_t *config_obj(const struct iolab_config *c)
@@ -434,28 +458,42 @@ static json_t *config_obj(const struct iolab_config *c)
 						     : json_null());
 	json_object_set_new(o, "read_pct", uint_list(c->read, c->nread));
 	json_object_set_new(o, "workers", c->nworkers ? uint_list(c->workers, c->nworkers) : uint_list(&one, 1));
+	json_object_set_new(o, "worker_region", json_string(iolab_worker_region_name(c->worker_region)));
 	json_object_set_new(o, "engine", json_string(c->engine->name));
 	json_object_set_new(o, "model", iolab_json_text(c->model_name));
 	json_t *hs = json_array();
-	for (unsigned i = 0; i < c->nhost; i++)
-		json_array_append_new(hs, json_string(iolab_host_sched_name((enum iolab_host_sched)c->host_sched[i])));
-	if (!c->nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
+	for (unsigned i = 0; i < c->sim.nhost; i++)
+		json_array_append_new(hs, json_string(iolab_host_sched_name(
+					      (enum iolab_host_sched)c->sim.host_sched[i])));
+	if (!c->sim.nhost && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		json_array_append_new(hs, json_string(iolab_host_sched_name(IOLAB_HOST_NONE)));
 	json_object_set_new(o, "host_scheduler", hs);
-	json_object_set_new(o, "host_overhead_s", json_real((double)c->host_overhead_ns / 1e9));
-	if (c->array_level) {
+	json_object_set_new(o, "host_overhead_s", json_real((double)c->sim.host_overhead_ns / 1e9));
+	if (c->sim.array_level) {
 		json_t *st = json_array();
-		for (unsigned i = 0; i < c->nstripe; i++)
-			json_array_append_new(st, json_integer((json_int_t)c->stripe[i]));
-		if (!c->nstripe)
+		for (unsigned i = 0; i < c->sim.nstripe; i++)
+			json_array_append_new(st, json_integer((json_int_t)c->sim.stripe[i]));
+		if (!c->sim.nstripe)
 			json_array_append_new(st, json_integer(65536));
 		json_object_set_new(o, "array", json_pack("{s:s,s:o,s:o}", "level",
-							  iolab_raid_name(c->array_level), "drives",
-							  uint_list(c->array_drives, c->narray), "stripe", st));
+							  iolab_raid_name(c->sim.array_level), "drives",
+							  uint_list(c->sim.array_drives, c->sim.narray), "stripe", st));
 	} else {
 		json_object_set_new(o, "array", json_null());
 	}
 	json_object_set_new(o, "path", path_obj(c));
+	if (c->sim.nsweep) { /* only a run that sweeps the path's settings has them */
+		json_t *set = json_array();
+		for (unsigned i = 0; i < c->sim.nsweep; i++) {
+			const struct iolab_sim_sweep *w = &c->sim.sweep[i];
+			json_t *v = json_array();
+			for (unsigned k = 0; k < w->n; k++)
+				json_array_append_new(v, iolab_json_text(w->value[k]));
+			json_array_append_new(set, json_pack("{s:o,s:o}", "name", iolab_json_text(w->name),
+							     "values", v));
+		}
+		json_object_set_new(o, "settings", set);
+	}
 	/* As the points say: an engine that does no I/O (null, a simulated drive) is not direct. */
 	bool no_io = c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL);
 	json_object_set_new(o, "direct", json_boolean(c->direct && !no_io));
@@ -470,6 +508,8 @@ static json_t *config_obj(const struct iolab_config *c)
 	json_object_set_new(o, "precondition", json_boolean(c->precondition));
 	json_object_set_new(o, "steady_state", c->steady ? json_string(iolab_ss_metric_name(c->steady))
 							 : json_null());
+	if (c->engine->flags & IOLAB_ENGINE_VIRTUAL) /* does the simulated state carry over runs */
+		json_object_set_new(o, "fresh_state", json_boolean(c->fresh_state));
 	json_object_set_new(o, "on_error", json_string(c->on_error_continue ? "continue" : "stop"));
 	json_t *faults = json_array();
 	for (unsigned i = 0; i < c->faults.n; i++)
@@ -493,6 +533,8 @@ static json_t *devices_obj(const struct iolab_report *rep)
 	json_t *a = json_array();
 	for (unsigned i = 0; i < rep->nconfig; i++)
 		for (unsigned t = 0; t < rep->config[i]->ntargets; t++) {
+			if (rep->config[i]->engine->flags & IOLAB_ENGINE_VIRTUAL)
+				break; /* a simulation's targets are volumes by name, no disks */
 			const char *path = rep->config[i]->target[t];
 			struct iolab_device_info d;
 			bool found = iolab_device_info(path, &d);

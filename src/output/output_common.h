@@ -6,6 +6,14 @@
 
 #include "iolab/output.h"
 
+/* The most columns of swept settings the table and the CSV show. */
+#define SETTINGS_COLUMNS 16
+/* The names of the swept settings r's points carry, in the order they first appear (at most
+ * max) into names (pointing into r); returns how many (settings_columns.c). */
+unsigned settings_columns(const struct iolab_results *r, const char **names, unsigned max);
+/* Point p's value of the setting name, or NULL. */
+const char *point_setting(const struct iolab_point *p, const char *name);
+
 /* Reads and writes together. */
 static inline void point_all(const struct iolab_point *p, struct iolab_dir_result *all)
 {

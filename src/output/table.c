@@ -296,6 +296,28 @@ static void breakdown_lines(FILE *f, const struct iolab_results *r)
 	}
 }
 
+/* Job-file [worker] sections: each worker's row under the table (its own pattern and load). */
+static void worker_lines(FILE *f, const struct iolab_results *r)
+{
+	bool any = false;
+	for (unsigned i = 0; i < r->n; i++)
+		any |= r->point[i].nwres > 0 && *r->point[i].wres[0].name;
+	if (!any)
+		return;
+	fprintf(f, "\nper worker ([worker] sections; each over its own measured time):\n"
+		   "%3s %-16s %-16s %5s %11s %9s %9s %9s\n", "#", "worker", "pattern", "qd", "IOPS",
+		"MB/s", "mean us", "p99 us");
+	for (unsigned i = 0; i < r->n; i++)
+		for (unsigned k = 0; r->point[i].nwres && *r->point[i].wres[0].name &&
+				     k < r->point[i].nwres; k++) {
+			const struct iolab_worker_result *w = &r->point[i].wres[k];
+			double s = w->seconds > 0 ? w->seconds : 1e-9;
+			fprintf(f, "%3u %-16.16s %-16.16s %5u %11.1f %9.1f %9.1f %9.1f\n", i + 1, w->name,
+				w->pattern, w->qd, (double)w->ios / s, (double)w->bytes / s / 1e6,
+				iolab_hist_mean(&w->lat) / 1e3, iolab_hist_percentile(&w->lat, 99) / 1e3);
+		}
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false, ctl = false;
@@ -312,6 +334,18 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fprintf(f, "%-12s ", "volume");
 	if (ctl)
 		fprintf(f, "%-17s ", "controller");
+	const char *set[SETTINGS_COLUMNS]; /* the swept settings of the path: a column each */
+	int set_w[SETTINGS_COLUMNS];
+	unsigned nset = settings_columns(r, set, SETTINGS_COLUMNS);
+	for (unsigned s = 0; s < nset; s++) {
+		set_w[s] = (int)strlen(set[s]);
+		for (unsigned i = 0; i < r->n; i++) {
+			const char *v = point_setting(&r->point[i], set[s]);
+			if (v && (int)strlen(v) > set_w[s])
+				set_w[s] = (int)strlen(v);
+		}
+		fprintf(f, "%-*s ", set_w[s], set[s]);
+	}
 	enum load_col col = load_col(r);
 	static const char *const col_name[] = {"qd", "clients", "rate/s", "load"};
 	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
@@ -351,6 +385,10 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 					 iolab_write_policy_name((unsigned)p->write_policy));
 			fprintf(f, "%-17s ", c);
 		}
+		for (unsigned s = 0; s < nset; s++) {
+			const char *v = point_setting(p, set[s]);
+			fprintf(f, "%-*s ", set_w[s], v ? v : "-");
+		}
 		fprintf(f, "%-16.16s %5s %4d %3u %*s %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
 			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
 			load_label(p, col, load, sizeof(load)), p->iops.mean,
@@ -366,6 +404,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		free(all);
 	}
 	rank_lines(f, r);
+	worker_lines(f, r);
 	rebuild_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);

@@ -5,10 +5,12 @@
  * (host_scheduler, volume, cache_bytes, write_policy, model) that vary among the run's own points
  * of one workload: a run that swept them keys its points by them, a run that did not leaves them
  * open, so that its one point matches each of the other run's (a measurement matches every
- * scheduler a simulation swept; engine, target and model never block a match). Points still alike
- * after that (a job file running one workload twice) are numbered ("n"). The rows are the most
- * specific joins of compatible keys; a row is compared when every run has exactly one point under
- * it, and a point that no compared row uses is listed in "unmatched", never dropped.
+ * scheduler a simulation swept; engine, target and model never block a match). The settings of
+ * a simulated path a run swept (points[].settings) are system parameters too, each its own
+ * ("set:controller.read-ahead"), so that a run sweeping read-ahead and one sweeping drives and
+ * read-ahead meet on read-ahead. Points still alike after that (a job file running one workload
+ * twice) are numbered ("n"). The rows are the most specific joins of compatible keys; a row is
+ * compared when every run has exactly one point under it, and a point that no compared row uses is listed in "unmatched", never dropped.
  *
  * Figures: iops and mb_per_s as the run wrote them, lat_mean_us the mean of reads and writes
  * weighted by their I/Os (as the results store's points.lat_mean_us). pct = value / reference's
@@ -114,10 +116,53 @@ static json_t *workload_key(const json_t *p)
 	json_t *k = json_object();
 	for (size_t f = 0; k && f < NWORKLOAD; f++)
 		json_object_set_new(k, workload_fields[f], copy_or_null(json_object_get(p, workload_fields[f])));
+	/* points[].workers is each worker's share, worker_count their number (older files: the
+	 * number itself, under workers) */
+	const json_t *wc = json_object_get(p, "worker_count");
+	if (k && json_is_integer(wc))
+		json_object_set_new(k, "workers", json_integer(json_integer_value(wc)));
 	const json_t *r = json_object_get(p, "replay");
 	if (k && json_is_object(r))
 		json_object_set_new(k, "replay", copy_or_null(json_object_get(r, "mode")));
 	return k;
+}
+
+/* Point p's value of the swept setting name (points[].settings), or NULL. */
+static const json_t *setting_of(const json_t *p, const char *name)
+{
+	return json_object_get(json_object_get(p, "settings"), name);
+}
+
+/* The swept settings that vary among a run's points of one workload (wk: the points' workload
+ * keys, which become their keys) join the keys as "set:NAME" fields. Returns 0 or -ENOMEM. */
+static int settings_keys(struct crun *r, json_t **wk)
+{
+	json_t *vary = json_object(); /* the names that vary */
+	if (!vary)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->np; i++)
+		for (size_t j = i + 1; j < r->np; j++) {
+			const json_t *pi = json_array_get(r->points, i), *pj = json_array_get(r->points, j);
+			if (!value_eq(wk[i], wk[j]))
+				continue;
+			const char *name;
+			const json_t *v;
+			for (int side = 0; side < 2; side++)
+				json_object_foreach(json_object_get(side ? pj : pi, "settings"), name, v)
+					if (!value_eq(setting_of(pi, name), setting_of(pj, name)))
+						json_object_set(vary, name, json_true());
+		}
+	const char *name;
+	const json_t *v;
+	json_object_foreach(vary, name, v) {
+		char field[160];
+		snprintf(field, sizeof(field), "set:%s", name);
+		for (size_t i = 0; i < r->np; i++)
+			json_object_set_new(wk[i], field,
+					    copy_or_null(setting_of(json_array_get(r->points, i), name)));
+	}
+	json_decref(vary);
+	return 0;
 }
 
 /* Builds the partial keys of one run's points (see the top of the file). */
@@ -144,6 +189,8 @@ static int run_keys(struct crun *r, int64_t id, struct iolab_err *err)
 					      json_object_get(json_array_get(r->points, j), system_fields[f])))
 					vary |= 1u << f;
 		}
+	if (!rc)
+		rc = settings_keys(r, wk);
 	for (size_t i = 0; !rc && i < np; i++) {
 		r->keys[i] = wk[i];
 		wk[i] = NULL;
@@ -373,6 +420,14 @@ static void key_name(const json_t *k, unsigned vary, char *buf, size_t n)
 		append(buf, n, " %s", json_string_value(v));
 	if (json_is_string(v = json_object_get(k, "model")))
 		append(buf, n, " %s", json_string_value(v));
+	const char *field;
+	json_object_foreach((json_t *)k, field, v)
+		if (!strncmp(field, "set:", 4)) {
+			char set[2 * 64 + 2];
+			snprintf(set, sizeof(set), "%s=%s", field + 4, json_is_string(v) ? json_string_value(v)
+				 : "-");
+			append(buf, n, " %s", set);
+		}
 	if (json_is_integer(v = json_object_get(k, "n")))
 		append(buf, n, " #%s", fmt_num(v, t, sizeof(t)));
 }

@@ -106,7 +106,7 @@ const params = [
 	{key: 'pattern', get: p => p.pattern, say: v => v},
 	{key: 'bs', get: p => isNum(p.bs) ? p.bs : null, say: v => 'bs ' + fmtSize(v)},
 	{key: 'read_pct', get: p => p.read_pct, say: v => v + '% read'},
-	{key: 'workers', get: p => p.workers, say: v => v + ' workers'},
+	{key: 'workers', get: p => p.worker_count ?? p.workers, say: v => v + ' workers'},
 	{key: 'qd', get: p => isNum(p.clients) || isNum(p.target_iops) ? null : p.qd, say: v => 'qd ' + v},
 	{key: 'clients', get: p => isNum(p.clients) ? p.clients : null, say: v => v + ' clients'},
 	{key: 'think_s', get: p => isNum(p.think_s) ? p.think_s : null, say: v => 'think ' + v * 1000 + ' ms'},
@@ -119,6 +119,20 @@ const params = [
 	{key: 'write_policy', get: p => p.write_policy || null, say: v => v},
 	{key: 'model', get: p => p.model || null, say: v => v},
 ];
+
+/* The swept settings of a simulated path (points[].settings: "controller.read-ahead" and its
+ * value) are parameters too, one each, named as the setting: a series' name says them. */
+function addSettingParams(runs) {
+	for (const run of runs)
+		for (const p of runPoints(run)) {
+			const set = p.settings && typeof p.settings === 'object' ? p.settings : {};
+			for (const name of Object.keys(set))
+				if (!params.some(q => q.key === 'set:' + name))
+					params.push({key: 'set:' + name,
+						     get: p => p.settings && name in p.settings ? p.settings[name] : null,
+						     say: v => name + ' ' + v});
+		}
+}
 
 /* The keys of the parameters whose value differs between the points. */
 function varying(points) {
@@ -693,6 +707,7 @@ function build() {
 	if (!Array.isArray(data.runs))
 		throw new Error('the data has no "runs" array');
 	data.runs = data.runs.filter(r => r && r.doc && typeof r.doc === 'object');
+	addSettingParams(data.runs);
 	const main = document.getElementById('report');
 	header(data, main);
 	comparisons(data, main);

@@ -30,14 +30,40 @@ void env_close(struct run_env *env, bool discard)
 	env->n = 0;
 }
 
+/* The regions of the volumes a simulated load is aimed at by name (--target): one per target,
+ * as the regions of several files are in a measurement, so that the generator spreads the load
+ * over them the same way. */
+static int target_regions(const struct iolab_config *c, struct run_env *env, struct iolab_err *err)
+{
+	const struct iolab_subsys *d = env->desc;
+	env->n = d->ntarget;
+	env->working_set = 0;
+	for (unsigned t = 0; t < d->ntarget; t++) {
+		const struct iolab_sub_volume *v = &d->vol[d->target[t]];
+		char what[IOLAB_SUBSYS_NAME + 16];
+		snprintf(what, sizeof(what), "volume %s", v->name);
+		env->fds[t] = -1;
+		int rc = run_region_len(c, what, iolab_subsys_volume_bytes(d, v), &env->region[t].len,
+					err);
+		if (rc)
+			return rc;
+		env->region[t].start = c->offset;
+		env->working_set += env->region[t].len;
+	}
+	return 0;
+}
+
 /* The region an engine without targets addresses in a point: the null engine's --size (1 GiB
- * by default), a simulated drive's capacity, or a volume's (its drives' together). */
+ * by default), a simulated drive's capacity, or a volume's (its drives' together); or the
+ * regions of the volumes --target names. */
 int env_virtual_region(const struct iolab_config *c, const struct point_params *pp,
 		       struct run_env *env, struct iolab_err *err)
 {
 	uint64_t size = c->virtual_size ? c->virtual_size : c->size ? c->size : 1ull << 30;
 	env->n = 1;
 	env->fds[0] = -1;
+	if (pp && env->desc && env->desc->ntarget)
+		return target_regions(c, env, err);
 	if (pp && env->desc)
 		size = iolab_subsys_bytes(env->desc);
 	else if (!pp && c->engine == &iolab_engine_sim)

@@ -1,6 +1,9 @@
 /* jobfile.c: the job-file parser (format in job.h and docs/job-files.md). Line-oriented: a
  * section header, then either option lines (name = value, handed to iolab_config_set) or, in a
- * pattern section, access-spec lines of 4 or 5 columns. */
+ * pattern section, access-spec lines of 4 or 5 columns. A [worker NAME] section belongs to the
+ * [run] before it: its lines (pattern, bs, read, qd, clients, think; one value each) are read
+ * through the same option table into a scratch configuration, and become one worker's
+ * iolab_worker_spec when the section ends. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +13,7 @@
 #include "iolab/job.h"
 #include "iolab/textfile.h"
 
-enum section { SEC_NONE, SEC_GLOBAL, SEC_PATTERN, SEC_RUN };
+enum section { SEC_NONE, SEC_GLOBAL, SEC_PATTERN, SEC_RUN, SEC_WORKER };
 
 struct parser {
 	const char *name;
@@ -23,11 +26,74 @@ struct parser {
 	unsigned pattern_line[IOLAB_PATTERNS_MAX]; /* where each [pattern] starts */
 	unsigned *given_line; /* by option index (every option of the table): the line that set it
 				 in this section, or 0 */
+	struct iolab_config *wk; /* a [worker] section's options as they are read */
+	unsigned wk_line;        /* where it starts */
 };
 
 static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
 {
 	return iolab_errf(p->err, EINVAL, "%s:%u: %s%s%s", p->name, p->line, fmt, a ? a : "", b ? b : "");
+}
+
+/* The options a [worker] section takes. */
+static const char *const worker_fields[] = {"pattern", "bs", "read", "qd", "clients", "think"};
+
+/* Ends a [worker] section: its options become the run's next worker. */
+static int worker_end(struct parser *p)
+{
+	if (p->sec != SEC_WORKER)
+		return 0;
+	struct iolab_config *k = p->wk;
+	struct iolab_config *run = &p->job->run[p->job->nrun - 1];
+	struct iolab_worker_spec *ws = &run->wspec[run->nwspec - 1];
+	unsigned save = p->line;
+	p->line = p->wk_line;
+	const char *many = k->npattern > 1 ? "pattern" : k->nbs > 1 ? "bs" : k->nread > 1 ? "read"
+			   : k->nqd > 1 ? "qd" : k->nclients > 1 ? "clients" : NULL;
+	int rc = 0;
+	if (many)
+		rc = iolab_errf(p->err, EINVAL, "%s:%u: worker '%s': field '%s': a worker runs one "
+				"value (a list sweeps in a [run], not in a [worker])", p->name, p->line,
+				ws->name, many);
+	p->line = save;
+	if (rc)
+		return rc;
+	ws->has_pattern = k->npattern == 1;
+	if (ws->has_pattern)
+		ws->spec = k->pattern[0];
+	ws->bs = k->nbs ? k->bs[0] : 0;
+	ws->read_pct = k->nread ? (int)k->read[0] : -1;
+	ws->qd = k->nqd ? k->qd[0] : 0;
+	ws->clients = k->nclients ? k->clients[0] : 0;
+	ws->think_ns = k->think_ns;
+	ws->think_exp = k->think_exp;
+	if (k->think_set && !ws->clients)
+		return iolab_errf(p->err, EINVAL, "%s:%u: worker '%s': field 'think': only with "
+				  "'clients' in the same section", p->name, p->wk_line, ws->name);
+	return 0;
+}
+
+/* Starts a [worker NAME] section in the run before it. */
+static int worker_begin(struct parser *p, const char *name)
+{
+	if (!p->job->nrun)
+		return fail(p, "[worker ", name, "] belongs to a [run]: put it after one");
+	struct iolab_config *run = &p->job->run[p->job->nrun - 1];
+	for (unsigned i = 0; i < run->nwspec; i++)
+		if (!strcmp(run->wspec[i].name, name))
+			return fail(p, "worker '", name, "' is defined twice in this run");
+	if (run->nwspec == IOLAB_WORKER_SPECS_MAX)
+		return fail(p, "too many [worker] sections in this run", NULL, NULL);
+	if (!p->wk && !(p->wk = malloc(sizeof(*p->wk))))
+		return iolab_errf(p->err, ENOMEM, "%s: out of memory", p->name);
+	iolab_config_init(p->wk);
+	p->wk->patterns = &p->job->patterns;
+	struct iolab_worker_spec *ws = &run->wspec[run->nwspec++];
+	memset(ws, 0, sizeof(*ws));
+	snprintf(ws->name, sizeof(ws->name), "%s", name);
+	p->wk_line = p->line;
+	p->sec = SEC_WORKER;
+	return 0;
 }
 
 static bool valid_name(const char *s)
@@ -44,8 +110,12 @@ static int section(struct parser *p, char *hdr)
 {
 	char *end = strchr(hdr, ']');
 	if (!end || *iolab_trim(end + 1))
-		return fail(p, "a section header looks like [global], [pattern NAME] or [run NAME]", NULL, NULL);
+		return fail(p, "a section header looks like [global], [pattern NAME], [run NAME] or "
+			    "[worker NAME]", NULL, NULL);
 	*end = 0;
+	int rc = worker_end(p);
+	if (rc)
+		return rc;
 	char *kind = iolab_trim(hdr + 1), *name = kind;
 	while (*name && !isspace((unsigned char)*name))
 		name++;
@@ -61,10 +131,12 @@ static int section(struct parser *p, char *hdr)
 		p->sec = SEC_GLOBAL;
 		return 0;
 	}
-	if (strcmp(kind, "pattern") && strcmp(kind, "run"))
-		return fail(p, "unknown section '", kind, "' (global, pattern or run)");
+	if (strcmp(kind, "pattern") && strcmp(kind, "run") && strcmp(kind, "worker"))
+		return fail(p, "unknown section '", kind, "' (global, pattern, run or worker)");
 	if (!valid_name(name))
 		return fail(p, "section name '", name, "' must be letters, digits, '-', '_' or '.'");
+	if (!strcmp(kind, "worker"))
+		return worker_begin(p, name);
 	if (!strcmp(kind, "pattern")) {
 		struct iolab_pattern_set *ps = &p->job->patterns;
 		if (iolab_pattern_find(name))
@@ -175,6 +247,22 @@ static int check_given(struct parser *p, const char *key)
 	return 0;
 }
 
+/* model = NAME in [global]: the simulated drive of the job's runs (as --model; `drive =`, the
+ * drives of an array, is an option of each run). */
+static int job_drive(struct parser *p, const char *key, const char *val)
+{
+	if (!p->simulated)
+		return fail(p, "field '", key, "': applies only to a simulated drive (iolab sim --job)");
+	if (p->sec != SEC_GLOBAL)
+		return fail(p, "field '", key, "': the job's drive, given in [global]");
+	if (!val || !*val || strlen(val) >= sizeof(p->job->model))
+		return fail(p, "field '", key, "': needs a model name or file (see 'iolab models')");
+	if (*p->job->model)
+		return fail(p, "field '", key, "': the job's drive is already given (once)");
+	snprintf(p->job->model, sizeof(p->job->model), "%s", val);
+	return 0;
+}
+
 static int option_line(struct parser *p, char *text)
 {
 	char *eq = strchr(text, '=');
@@ -184,10 +272,19 @@ static int option_line(struct parser *p, char *text)
 		val = iolab_trim(eq + 1);
 	}
 	key = iolab_trim(key);
+	if (!strcmp(key, "model"))
+		return job_drive(p, key, val);
+	bool mine = p->sec != SEC_WORKER;
+	for (unsigned i = 0; !mine && i < sizeof(worker_fields) / sizeof(worker_fields[0]); i++)
+		mine = !strcmp(key, worker_fields[i]);
+	if (!mine)
+		return fail(p, "field '", key, "': not a worker's (a [worker] takes pattern, bs, read, "
+			    "qd, clients, think; the rest is its [run]'s)");
 	int given = check_given(p, key);
 	if (given)
 		return given;
-	struct iolab_config *c = p->sec == SEC_GLOBAL ? &p->global : &p->job->run[p->job->nrun - 1];
+	struct iolab_config *c = p->sec == SEC_GLOBAL ? &p->global : p->sec == SEC_WORKER ? p->wk
+				 : &p->job->run[p->job->nrun - 1];
 	c->patterns = &p->job->patterns;
 	int rc = iolab_config_set(c, key, val && *val ? val : (eq ? "" : NULL), p->err);
 	if (rc == -ENOENT)
@@ -254,6 +351,8 @@ int iolab_job_parse(const char *name, const char *text, bool simulated, struct i
 		else
 			rc = option_line(p, l);
 	}
+	if (!rc)
+		rc = worker_end(p);
 	if (!rc && !job->nrun)
 		rc = iolab_errf(err, EINVAL, "%s: no [run NAME] section", name);
 	for (unsigned i = 0; i < job->patterns.n && !rc; i++) {
@@ -262,6 +361,7 @@ int iolab_job_parse(const char *name, const char *text, bool simulated, struct i
 			iolab_err_prefix(err, "%s:%u", name, p->pattern_line[i]);
 	}
 	free(p->given_line);
+	free(p->wk);
 	free(p);
 	if (rc)
 		iolab_job_free(job);

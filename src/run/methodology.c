@@ -11,6 +11,7 @@
 #include "point.h"
 #include "scaleout.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 static void spread(const double *v, unsigned n, struct iolab_spread *s)
 {
@@ -61,6 +62,9 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 	if (point_add_comps(p, q->comp, q->ncomp))
 		iolab_point_warn(p, "out of memory for the report of the path's parts: it leaves out "
 				 "a round's");
+	if (worker_results_merge(p, q))
+		iolab_point_warn(p, "out of memory for the workers' own figures: they leave out a "
+				 "round's");
 	p->inflight_max = q->inflight_max > p->inflight_max ? q->inflight_max : p->inflight_max;
 	p->cpu_user_pct += q->cpu_user_pct;
 	p->cpu_sys_pct += q->cpu_sys_pct;
@@ -116,8 +120,11 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(q->sec_ios);
 		free(q->sec_bytes);
 		free(q->comp);
+		free(q->wres);
 		*q = *p;
 		q->sec_ios = q->sec_bytes = NULL;
+		q->wres = NULL;
+		q->nwres = 0;
 		q->errors = (struct iolab_errors){0};
 		q->faults = (struct iolab_fault_counts){{0}};
 		q->comp = NULL;
@@ -150,6 +157,7 @@ static int run_steady(const struct iolab_config *c, const struct run_env *env,
 		free(ring[i].sec_ios);
 		free(ring[i].sec_bytes);
 		free(ring[i].comp);
+		free(ring[i].wres);
 	}
 	free(ring);
 	if (!rc && !ss->reached && r > 0)

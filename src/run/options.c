@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iolab/disk_model.h"
 #include "iolab/host_queue.h"
 #include "iolab/run.h"
 #include "iolab/subsys.h"
+#include "sim/parts/raid_levels.h"
 
 void iolab_config_init(struct iolab_config *c)
 {
@@ -18,8 +20,8 @@ void iolab_config_init(struct iolab_config *c)
 	c->time_ns = 10000000000ull;
 	c->seed = 1;
 	c->repeat = 1;
-	c->drive_cache = -1;
-	c->ctl.battery = true;
+	c->sim.drive_cache = -1;
+	c->sim.ctl.battery = true;
 }
 
 bool iolab_config_invalidates(const struct iolab_config *c)
@@ -199,6 +201,27 @@ static int set_rate(struct iolab_config *c, const char *f, const char *v, struct
 static int set_workers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	return set_uint_list(f, v, c->workers, &c->nworkers, 1, 256, err);
+}
+
+const char *iolab_worker_region_name(unsigned r)
+{
+	return r == IOLAB_WREGION_SPLIT ? "split" : "shared";
+}
+
+static int set_worker_region(struct iolab_config *c, const char *f, const char *v,
+			     struct iolab_err *err)
+{
+	for (unsigned r = IOLAB_WREGION_SHARED; r <= IOLAB_WREGION_SPLIT; r++)
+		if (!strcmp(v, iolab_worker_region_name(r))) {
+			c->worker_region = r;
+			return 0;
+		}
+	return iolab_errf(err, EINVAL, "%s: '%s' is not shared or split", f, v);
+}
+
+static int set_fresh_state(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_parse_bool(f, v, &c->fresh_state, err);
 }
 
 static int set_read(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -394,39 +417,34 @@ static int set_host_sched(struct iolab_config *c, const char *f, const char *v, 
 		enum iolab_host_sched h;
 		if (iolab_host_sched_parse(f, items[i], &h, err))
 			return -EINVAL;
-		c->host_sched[i] = (unsigned char)h;
+		c->sim.host_sched[i] = (unsigned char)h;
 	}
 	if (n >= 0)
-		c->nhost = (unsigned)n;
+		c->sim.nhost = (unsigned)n;
 	return n < 0 ? n : 0;
 }
 
 static int set_host_overhead(struct iolab_config *c, const char *f, const char *v,
 			     struct iolab_err *err)
 {
-	return iolab_parse_duration(f, v, &c->host_overhead_ns, err);
+	return iolab_parse_duration(f, v, &c->sim.host_overhead_ns, err);
 }
 
+/* "LEVEL:N[,N]": the level and drive counts, each one the level can have (raid_levels.c). */
 static int set_array(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
-				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
 	const char *colon = strchr(v, ':');
-	unsigned level = 0;
-	for (unsigned l = IOLAB_RAID0; l <= IOLAB_RAID6 && colon; l++)
-		if ((size_t)(colon - v) == strlen(iolab_raid_name(l)) &&
-		    !strncmp(v, iolab_raid_name(l), (size_t)(colon - v)))
-			level = l;
-	if (!level)
+	const struct iolab_raid_info *r = colon ? iolab_raid_find(v, (size_t)(colon - v)) : NULL;
+	if (!r || r->level == IOLAB_RAID_NONE)
 		return iolab_errf(err, EINVAL, "%s: '%s' is not LEVEL:N[,N] with LEVEL raid0, raid1, "
 				  "raid10, raid4, raid5 or raid6 (raid0:4, raid5:5, raid0:1,2,4,8)", f, v);
-	int rc = set_uint_list(f, colon + 1, c->array_drives, &c->narray, min[level], 64, err);
-	for (unsigned i = 0; !rc && level == IOLAB_RAID10 && i < c->narray; i++)
-		if (c->array_drives[i] % 2)
-			return iolab_errf(err, EINVAL, "%s: '%s': RAID 10 is mirrored pairs: %u drives is "
-					  "not an even count", f, v, c->array_drives[i]);
+	int rc = set_uint_list(f, colon + 1, c->sim.array_drives, &c->sim.narray, 1, r->max_members, err);
+	char why[200];
+	for (unsigned i = 0; !rc && i < c->sim.narray; i++)
+		if (iolab_raid_check_members(r->level, c->sim.array_drives[i], why, sizeof(why)))
+			return iolab_errf(err, EINVAL, "%s %s: %s", f, v, why);
 	if (!rc)
-		c->array_level = level;
+		c->sim.array_level = r->level;
 	return rc;
 }
 
@@ -435,14 +453,14 @@ static int set_stripe(struct iolab_config *c, const char *f, const char *v, stru
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = 0; i < n; i++) {
-		if (iolab_parse_size(f, items[i], &c->stripe[i], err))
+		if (iolab_parse_size(f, items[i], &c->sim.stripe[i], err))
 			return -EINVAL;
-		if (!c->stripe[i] || c->stripe[i] % 512 || c->stripe[i] > (1u << 30))
+		if (!c->sim.stripe[i] || c->sim.stripe[i] % 512 || c->sim.stripe[i] > (1u << 30))
 			return iolab_errf(err, EINVAL, "%s: '%s' must be a multiple of 512 bytes up to 1 GiB",
 					  f, items[i]);
 	}
 	if (n >= 0)
-		c->nstripe = (unsigned)n;
+		c->sim.nstripe = (unsigned)n;
 	return n < 0 ? n : 0;
 }
 
@@ -464,8 +482,8 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 	if (!rc && n[0] == n[1])
 		return iolab_errf(err, EINVAL, "%s: '%s' names drive %u twice", f, v, (unsigned)n[0]);
 	if (!rc) {
-		c->failed[0] = (unsigned)n[0];
-		c->failed[1] = (unsigned)n[1];
+		c->sim.failed[0] = (unsigned)n[0];
+		c->sim.failed[1] = (unsigned)n[1];
 	}
 	return rc;
 }
@@ -473,47 +491,69 @@ static int set_failed(struct iolab_config *c, const char *f, const char *v, stru
 static int set_rebuild_rate(struct iolab_config *c, const char *f, const char *v,
 			    struct iolab_err *err)
 {
-	int rc = iolab_parse_size(f, v, &c->rebuild_rate, err);
-	if (!rc && !c->rebuild_rate)
+	int rc = iolab_parse_size(f, v, &c->sim.rebuild_rate, err);
+	if (!rc && !c->sim.rebuild_rate)
 		return iolab_errf(err, EINVAL, "%s: must be more than 0 bytes/s", f);
 	return rc;
 }
 
-/* The simulated path's parts (subsys_shape.c builds them). */
+/* The simulated path's parts (subsys_shape.c builds them). A list of more than one value
+ * sweeps the part (sim_options.h): the first value is the shorthand's, and each point sets its
+ * own through the same setter. */
+#define sweep_list(c, f, name, option, items, n, err) \
+	iolab_sim_options_add_list(&(c)->sim, f, name, option, NULL, NULL, items, (unsigned)(n), err)
+
 static int set_channel(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	int rc = iolab_link_parse(f, v, false, &c->channel, err);
-	c->has_channel = !rc;
-	return rc;
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_link_parse(f, items[i], false, &c->sim.channel, err))
+			return -EINVAL;
+	c->sim.has_channel = n > 0;
+	return n < 0 ? n : sweep_list(c, f, "channel.type", "channel", items, n, err);
+}
+
+/* --channels, --controllers: N[,N], 1..IOLAB_SUBSYS_MAX. */
+static int set_count(const char *f, const char *v, unsigned *out, struct iolab_config *c,
+		     struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--) {
+		uint64_t x;
+		if (iolab_parse_uint(f, items[i], 1, IOLAB_SUBSYS_MAX, &x, err))
+			return *out = 0, -EINVAL;
+		*out = (unsigned)x;
+	}
+	return n < 0 ? n : sweep_list(c, f, f, f, items, n, err);
 }
 
 static int set_channels(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
-	c->channels = rc ? 0 : (unsigned)n;
-	return rc;
+	return set_count(f, v, &c->sim.channels, c, err);
 }
 
 static int set_bus(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	int rc = iolab_link_parse(f, v, true, &c->bus, err);
-	c->has_bus = !rc;
-	return rc;
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_link_parse(f, items[i], true, &c->sim.bus, err))
+			return -EINVAL;
+	c->sim.has_bus = n > 0;
+	return n < 0 ? n : sweep_list(c, f, "bus.type", "bus", items, n, err);
 }
 
 static int set_controllers(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	uint64_t n;
-	int rc = iolab_parse_uint(f, v, 1, IOLAB_SUBSYS_MAX, &n, err);
-	c->controllers = rc ? 0 : (unsigned)n;
-	return rc;
+	return set_count(f, v, &c->sim.controllers, c, err);
 }
 
 static int set_ctl_overhead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	c->has_ctl = true;
-	return iolab_parse_duration(f, v, &c->ctl.overhead_ns, err);
+	c->sim.has_ctl = true;
+	return iolab_parse_duration(f, v, &c->sim.ctl.overhead_ns, err);
 }
 
 static int set_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
@@ -521,11 +561,11 @@ static int set_cache(struct iolab_config *c, const char *f, const char *v, struc
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
 	for (int i = 0; i < n; i++)
-		if (iolab_parse_size(f, items[i], &c->cache[i], err))
+		if (iolab_parse_size(f, items[i], &c->sim.cache[i], err))
 			return -EINVAL;
 	if (n >= 0) {
-		c->ncache = (unsigned)n;
-		c->has_ctl = true;
+		c->sim.ncache = (unsigned)n;
+		c->sim.has_ctl = true;
 	}
 	return n < 0 ? n : 0;
 }
@@ -538,32 +578,67 @@ static int set_write_policy(struct iolab_config *c, const char *f, const char *v
 		unsigned wp;
 		if (iolab_write_policy_parse(f, items[i], &wp, err))
 			return -EINVAL;
-		c->write_policy[i] = (unsigned char)wp;
+		c->sim.write_policy[i] = (unsigned char)wp;
 	}
 	if (n >= 0) {
-		c->nwp = (unsigned)n;
-		c->has_ctl = true;
+		c->sim.nwp = (unsigned)n;
+		c->sim.has_ctl = true;
 	}
 	return n < 0 ? n : 0;
 }
 
 static int set_battery(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	c->has_ctl = true;
-	return iolab_parse_bool(f, v, &c->ctl.battery, err);
+	c->sim.has_ctl = true;
+	return iolab_parse_bool(f, v, &c->sim.ctl.battery, err);
 }
 
 static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
-	c->has_ctl = true;
-	return iolab_read_ahead_parse(f, v, &c->ctl.read_ahead, err);
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	c->sim.has_ctl = c->sim.read_ahead_set = true;
+	for (int i = n - 1; i >= 0; i--)
+		if (iolab_read_ahead_parse(f, items[i], &c->sim.ctl.read_ahead, err))
+			return -EINVAL;
+	return n < 0 ? n : sweep_list(c, f, "controller.read-ahead", "read-ahead", items, n, err);
+}
+
+/* --drive NAME[,NAME]: the drives of --array, each name opened once here to check it; a list
+ * sweeps drive.model of the point's subsystem. */
+static int set_drive(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	char buf[4096], *items[IOLAB_LIST_MAX];
+	int n = set_list(f, v, items, err);
+	for (int i = 0; i < n; i++) {
+		struct iolab_disk_model m;
+		if (strlen(items[i]) >= sizeof(c->sim.drive))
+			return iolab_errf(err, EINVAL, "%s: '%s' is longer than %zu bytes", f, items[i],
+					  sizeof(c->sim.drive) - 1);
+		if (iolab_model_open(items[i], &m, err)) {
+			iolab_err_prefix(err, "%s", f);
+			return -EINVAL;
+		}
+		iolab_model_free(&m);
+	}
+	if (n < 0)
+		return n;
+	snprintf(c->sim.drive, sizeof(c->sim.drive), "%s", items[0]);
+	return iolab_sim_options_add_list(&c->sim, f, "drive.model", NULL, "drive", "model", items,
+					  (unsigned)n, err);
+}
+
+/* --set PART.KEY=V[,V]: any key of the simulated path's parts (sim_options.h); repeatable. */
+static int set_set(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	return iolab_sim_options_add_set(&c->sim, f, v, err);
 }
 
 static int set_drive_cache(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	bool on;
 	int rc = iolab_parse_bool(f, v, &on, err);
-	c->drive_cache = rc ? -1 : on;
+	c->sim.drive_cache = rc ? -1 : on;
 	return rc;
 }
 
@@ -618,7 +693,7 @@ struct option_entry {
 };
 
 static const struct option_entry table[] = {
-	{{"target", "PATH[,PATH]", "file or block device (also given as arguments)"}, set_target},
+	{{"target", "TARGET[,TARGET]", "file or block device (also given as arguments); iolab sim: a volume of the --config file by name (several: the load spread over them as over files)"}, set_target},
 	{{"size", "SIZE", "create a scratch file of SIZE if the target does not exist"}, set_size},
 	{{"offset", "SIZE", "start of the region used in each target"}, set_offset},
 	{{"length", "SIZE", "length of the region (default: to the end)"}, set_length},
@@ -636,7 +711,10 @@ static const struct option_entry table[] = {
 	{{"rate", "[poisson:]IOPS[,IOPS]", "open loop: requests arrive at IOPS (all workers), evenly or Poisson"},
 	 set_rate},
 	{{"read", "PCT[,PCT]", "read percentage(s), replacing the pattern's"}, set_read},
-	{{"workers", "N[,N]", "worker threads, each with its own queue (default 1)"}, set_workers},
+	{{"workers", "N[,N]", "workers, each with its own queue, position and random stream (default 1; simulated: merged in virtual time)"},
+	 set_workers},
+	{{"worker-region", "shared|split", "the workers share the region (default) or each takes its own slice"},
+	 set_worker_region},
 	{{"engine", "NAME", "io_uring (default), libaio, psync or null"}, set_engine},
 	{{"direct", NULL, "O_DIRECT with aligned buffers (the default)"}, set_direct},
 	{{"buffered", NULL, "go through the page cache"}, set_buffered},
@@ -652,6 +730,8 @@ static const struct option_entry table[] = {
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},
 	{{"steady-state", "iops|mb|lat", "run each point in rounds of --time until the value is steady (SNIA PTS: 5-round window, 25 rounds at most)"},
 	 set_steady},
+	{{"fresh-state", NULL, "simulated: start every round, repeat and ramp from an empty system (default: they continue its state: caches, dirty data, positions, rebuild, time)"},
+	 set_fresh_state},
 	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k direct"},
 	 set_precondition},
 	{{"on-error", "stop|continue", "what an I/O error does: stop the run (default), or count it and go on (exit 1 at the end)"},
@@ -669,11 +749,11 @@ static const struct option_entry table[] = {
 	 set_rebuild_rate},
 	{{"host-overhead", "TIME", "simulated drives: the host's time per command (driver, adapter; default 0)"},
 	 set_host_overhead},
-	{{"channel", "TYPE|RATE", "simulated: the drives' channel (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
+	{{"channel", "TYPE[,TYPE]", "simulated: the drives' channel, a name or a rate (wide-ultra-scsi, ata100, sas2, ...; see docs/subsystem-format.md)"},
 	 set_channel},
-	{{"channels", "N", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
-	{{"bus", "TYPE|RATE", "simulated: the I/O bus under the controllers (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
-	{{"controllers", "N", "simulated: N controllers, each with a volume of an equal share of the drives"},
+	{{"channels", "N[,N]", "simulated: spread the drives over N channels of --channel (default 1 per controller)"}, set_channels},
+	{{"bus", "TYPE[,TYPE]", "simulated: the I/O bus under the controllers, a name or a rate (pci32-33, pcix-133, pcie2x8, ...)"}, set_bus},
+	{{"controllers", "N[,N]", "simulated: N controllers, each with a volume of an equal share of the drives"},
 	 set_controllers},
 	{{"controller-overhead", "TIME", "simulated: the controller's time per command (default 0)"},
 	 set_ctl_overhead},
@@ -682,8 +762,12 @@ static const struct option_entry table[] = {
 	 set_write_policy},
 	{{"battery", "yes|no", "simulated: the controller's cache has a battery (default yes; without, write-back acts as write-through)"},
 	 set_battery},
-	{{"read-ahead", "MODE", "simulated: the controller's read-ahead: none (default), always, adaptive"},
+	{{"read-ahead", "MODE[,MODE]", "simulated: the controller's read-ahead: none (default), always, adaptive"},
 	 set_read_ahead},
+	{{"drive", "NAME[,NAME]", "simulated: with --array, the model of every drive of the volume (a list sweeps it)"},
+	 set_drive},
+	{{"set", "PART.KEY=V[,V]", "simulated: set KEY of PART (a part's name, or a kind: controller, drive, ...) in every point, or sweep it (controller.read-ahead=none,adaptive; drive.rpm=7200,15000); repeatable"},
+	 set_set},
 	{{"drive-cache", "on|off", "simulated: the drives' own write cache (default: as the model)"},
 	 set_drive_cache},
 	{{"verify", "crc32c|xxh64", "stamp each written 4 KiB with a header and checksum; check every block read back that the run wrote"},
@@ -712,7 +796,7 @@ static const char *const exclusive[][2] = {
 
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
-	"target", "size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
+	"size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
 	"precondition", "split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
 };
 
@@ -737,7 +821,7 @@ bool iolab_option_simulated(const char *name)
 static const char *const simulated_only[] = {
 	"host-scheduler", "host-overhead", "array", "stripe", "failed", "rebuild-rate", "channel", "channels", "bus",
 	"controllers", "controller-overhead", "cache", "write-policy", "battery", "read-ahead",
-	"drive-cache",
+	"drive-cache", "drive", "set", "fresh-state",
 };
 
 bool iolab_option_real(const char *name)
@@ -750,7 +834,7 @@ bool iolab_option_real(const char *name)
 
 bool iolab_option_repeatable(const char *name)
 {
-	return !strcmp(name, "target") || !strcmp(name, "fault");
+	return !strcmp(name, "target") || !strcmp(name, "fault") || !strcmp(name, "set");
 }
 
 unsigned iolab_option_count(void)

@@ -30,11 +30,15 @@ struct point_params {
 	uint64_t cache;        /* the controller's cache (--cache), if swept */
 	int write_policy;      /* enum iolab_write_policy (--write-policy), or -1 */
 	bool timed;            /* a timed replay: an open loop at the trace's times */
+	unsigned char sweep[IOLAB_SIM_SWEEPS_MAX]; /* the value of each swept setting of the path
+						     (sim_options.h; sim_point.c) */
 };
 
 /* A replay's state for the run: what the trace holds, the spec standing for it (its largest
  * transfer, its read share: the buffers and the targets' opening follow them), where its
  * requests go in the current point. */
+struct sim_carry;
+
 struct replay_run {
 	struct iolab_replay_scan scan;
 	struct iolab_spec spec;
@@ -51,6 +55,8 @@ struct run_env {
 	uint64_t working_set;
 	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
 	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
+	struct sim_carry *carry;   /* the simulator: the point's system, kept between its runs
+				      (worker_loads.h), or NULL */
 };
 
 /* The request slots a worker of point pp has: its qd, but one for a synchronous engine in a

@@ -10,7 +10,9 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "point.h"
+#include "sim/parts/raid_levels.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 /* The length of the region that --offset with --length or --stroke (else to the end) leaves of
  * something of size bytes that what names (a target's path). Refuses a region that starts at
@@ -72,15 +74,19 @@ int run_check_load(const struct iolab_config *c, struct iolab_err *err)
  * modelled, so --channels would change nothing). */
 int run_check_shorthands(const struct iolab_config *c, struct iolab_err *err)
 {
-	if (c->engine != &iolab_engine_sim || c->subsys)
+	if (c->engine == &iolab_engine_sim && !c->sim.subsys && c->ntargets)
+		return iolab_errf(err, EINVAL, "--target %s: names a volume of a subsystem file "
+				  "(--config); a simulated drive or --array is one volume, aimed at whole",
+				  c->target[0]);
+	if (c->engine != &iolab_engine_sim || c->sim.subsys)
 		return 0;
-	if (c->nstripe && !c->array_level)
+	if (c->sim.nstripe && !c->sim.array_level)
 		return iolab_errf(err, EINVAL, "--stripe: a single drive (--model) has nothing to "
 				  "stripe; the stripe unit is a volume's (--array LEVEL:N with --drive)");
-	if (c->channels && !c->has_channel)
+	if (c->sim.channels && !c->sim.has_channel)
 		return iolab_errf(err, EINVAL, "--channels %u: spreads the drives over channels of "
 				  "--channel TYPE|RATE, and without --channel no channel is modelled; "
-				  "give --channel", c->channels);
+				  "give --channel", c->sim.channels);
 	return 0;
 }
 
@@ -91,37 +97,37 @@ static uint64_t default_mem_limit(void)
 	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2 : UINT64_MAX;
 }
 
-/* Checks the failed drives (--failed) against the point's volume: in range, and ones it
- * survives (RAID 6 two, RAID 10 one in each mirrored pair, RAID 1, 4 and 5 one, RAID 0 none). */
-static int check_failed(const struct iolab_config *c, unsigned k, const struct point_params *pp,
+/* Checks the failed drives (--failed) against the point's volume: in range, and ones its level
+ * survives (raid_levels.c, the table every check of a volume reads). */
+static int check_failed(const struct iolab_config *c, const struct point_params *pp,
 			struct iolab_err *err)
 {
-	static const char *const name[] = {[IOLAB_RAID0] = "RAID 0", [IOLAB_RAID1] = "RAID 1",
-					   [IOLAB_RAID5] = "RAID 5", [IOLAB_RAID10] = "RAID 10",
-					   [IOLAB_RAID4] = "RAID 4", [IOLAB_RAID6] = "RAID 6"};
-	unsigned a = c->failed[0], b = c->failed[1];
-	char f[32];
+	unsigned a = c->sim.failed[0], b = c->sim.failed[1];
+	char f[32], why[200];
 	snprintf(f, sizeof(f), b ? "%u+%u" : "%u", a, b);
-	if (c->rebuild_rate && !a)
+	if (c->sim.rebuild_rate && !a)
 		return iolab_errf(err, EINVAL, "--rebuild-rate: there is no failed drive to rebuild "
 				  "(--failed N)");
 	if (!a)
 		return 0;
 	if (!pp->array_drives)
 		return iolab_errf(err, EINVAL, "--failed %s: there is no volume (--array LEVEL:N)", f);
-	if (c->array_level == IOLAB_RAID0)
-		return iolab_errf(err, EINVAL, "--failed %s: RAID 0 has no redundancy; a failed drive "
-				  "loses the volume", f);
-	if (a > pp->array_drives || b > pp->array_drives)
-		return iolab_errf(err, EINVAL, "--failed %s: point %u's volume has only %u drives", f,
-				  k + 1, pp->array_drives);
-	if (b && c->array_level == IOLAB_RAID10 && (a - 1) / 2 == (b - 1) / 2)
-		return iolab_errf(err, EINVAL, "--failed %s: drives %u and %u are the two copies of a "
-				  "mirrored pair of the RAID 10; it loses the volume", f, a < b ? a : b,
-				  a < b ? b : a);
-	if (b && c->array_level != IOLAB_RAID10 && c->array_level != IOLAB_RAID6)
-		return iolab_errf(err, EINVAL, "--failed %s: %s survives one failed drive, not two", f,
-				  name[c->array_level]);
+	/* With --controllers K the drives form K volumes of n / K (subsys_shape.c): drive N is
+	 * drive (N - 1) mod (n / K) of volume (N - 1) / (n / K). */
+	unsigned k = c->sim.controllers > 1 && pp->array_drives % c->sim.controllers == 0 &&
+		     a <= pp->array_drives && b <= pp->array_drives ? c->sim.controllers : 1;
+	unsigned per = pp->array_drives / k;
+	int pos[2] = {(int)a - 1, (int)b - 1};
+	for (unsigned v = 0; v < k; v++) {
+		int failed[2] = {-1, -1};
+		for (unsigned i = 0, nf = 0; i < 2; i++)
+			if (pos[i] >= 0 && (k == 1 || (unsigned)pos[i] / per == v))
+				failed[nf++] = k == 1 ? pos[i] : (int)((unsigned)pos[i] % per);
+		if (iolab_raid_check_failed(c->sim.array_level, per, failed, why, sizeof(why)))
+			return iolab_errf(err, EINVAL, "--failed %s: with --array %s:%u%s: %s", f,
+					  iolab_raid_name(c->sim.array_level), pp->array_drives,
+					  k > 1 ? " over --controllers" : "", why);
+	}
 	return 0;
 }
 
@@ -131,7 +137,7 @@ static int check_failed(const struct iolab_config *c, unsigned k, const struct p
 int run_check_request(const struct iolab_config *c, unsigned k, const struct point_params *pp,
 		      struct iolab_err *err)
 {
-	int rc = check_failed(c, k, pp, err);
+	int rc = check_failed(c, pp, err);
 	if (rc)
 		return rc;
 	if (pp->spec.copy && (pp->clients > 1 || pp->rate > 0))
@@ -208,7 +214,7 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
 	if (big == 3)
 		snprintf(what, sizeof(what), "the verify state of the region (--verify: 8 bytes for "
 			 "each of its %" PRIu64 " blocks of 4 KiB)", verify_bytes / 8);
-	else if (big == 2 && c->subsys)
+	else if (big == 2 && c->sim.subsys)
 		snprintf(what, sizeof(what), "the records of the controller cache's lines ('cache' in "
 			 "%s)", c->model_name);
 	else if (big == 2)
@@ -231,13 +237,19 @@ int run_check_memory(const struct iolab_config *c, unsigned k, const struct poin
 				       : "allowed (half of the machine's memory; --mem-limit SIZE changes it)");
 }
 
-/* Checks one point's (already validated) spec against the targets; returns 0 or -EINVAL. */
+static int check_spec_fits(const struct iolab_config *c, const struct point_params *pp, void *ctx,
+			   struct iolab_err *err);
+
+/* Checks one point's (already validated) spec, and its workers' own, against the targets;
+ * returns 0 or -EINVAL. */
 int run_check_point(const struct iolab_config *c, const struct run_env *env, unsigned k,
 		    const struct point_params *pp, struct iolab_err *err)
 {
-	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1)
-		return iolab_errf(err, EINVAL, "--workers %u: the simulator runs one worker against one "
-				  "drive; use --qd for more outstanding I/Os", pp->workers);
+	if ((c->engine->flags & IOLAB_ENGINE_VIRTUAL) && pp->workers > 1 && pp->rate > 0)
+		return iolab_errf(err, EINVAL, "--workers %u with --rate: the simulator's --rate is the "
+				  "arrival rate of all requests together, one open loop, so workers "
+				  "would only split it; use --workers with --qd or --clients",
+				  pp->workers);
 	if (c->verify || c->verify_only) {
 		int rc = verify_check_config(c, &pp->spec, env->region, env->n, err);
 		if (rc)
@@ -248,6 +260,16 @@ int run_check_point(const struct iolab_config *c, const struct run_env *env, uns
 		if ((rc = run_check_memory(c, k, pp, env->desc, state, err)))
 			return rc;
 	}
+	int rc = check_spec_fits(c, pp, (void *)env, err);
+	return rc ? rc : worker_loads_each_spec(c, pp, check_spec_fits, (void *)env, err);
+}
+
+/* Point pp's spec against what the run opened (env): whole sectors of a simulated drive,
+ * --direct's logical block size. */
+static int check_spec_fits(const struct iolab_config *c, const struct point_params *pp, void *ctx,
+			   struct iolab_err *err)
+{
+	const struct run_env *env = ctx;
 	if (env->desc)
 		return check_sectors(c, env->desc, pp, err);
 	if (env->no_io || !c->direct)

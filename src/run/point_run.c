@@ -16,6 +16,7 @@
 #include "run_internal.h"
 #include "scaleout.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 static double now_s(void)
 {
@@ -284,15 +285,21 @@ static void free_workers(struct worker *w, unsigned n)
 	free(w);
 }
 
-/* --record: the point's targets (a simulated or null engine's one virtual device) for the
- * trace's header, and its lanes. */
+/* --record: the point's targets (a simulated or null engine's one virtual device, or the
+ * volumes --target names) for the trace's header, and its lanes. */
 static int record_begin(const struct iolab_config *c, const struct run_env *env, unsigned workers,
 			unsigned qd, struct iolab_err *err)
 {
 	const char *names[IOLAB_TARGETS_MAX];
 	uint64_t sizes[IOLAB_TARGETS_MAX];
 	unsigned n = env->n;
-	if (env->no_io) {
+	if (env->no_io && env->desc && env->desc->ntarget) {
+		for (unsigned t = 0; t < n; t++) {
+			const struct iolab_sub_volume *v = &env->desc->vol[env->desc->target[t]];
+			names[t] = v->name;
+			sizes[t] = iolab_subsys_volume_bytes(env->desc, v);
+		}
+	} else if (env->no_io) {
 		n = 1;
 		names[0] = c->model_name ? c->model_name : c->engine->name;
 		sizes[0] = env_capacity(c, env);
@@ -321,7 +328,7 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		.qd = slots_of(c, pp), .pace = point_pace(c, pp),
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
-		.engine_config = c->engine_config, .host = {pp->host_sched, c->host_overhead_ns},
+		.engine_config = c->engine_config, .host = {pp->host_sched, c->sim.host_overhead_ns},
 		.subsys = env->desc, .record = c->record,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
@@ -344,6 +351,16 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	struct iolab_engine_ops fault_ops;
 	struct iolab_fault_run faults;
 	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	/* each worker's load; the simulator runs them all in one thread against one system, which
+	 * it keeps between the runs of the point (sim_carry.c) */
+	struct worker_loads wl;
+	int rc = worker_loads_make(&wl, c, env, pp, ctl.qd, ctl.pace, err);
+	ctl.load = wl.load;
+	ctl.split_regions = wl.regions != NULL;
+	ctl.one_thread = c->engine->flags & IOLAB_ENGINE_VIRTUAL;
+	if (!rc && env->carry)
+		rc = sim_carry_get(env->carry, c, env, pp, worker_loads_slots(&wl), &ctl.kept,
+				   &ctl.ramp_ns, err);
 	if (c->faults.n) {
 		iolab_fault_run_init(&faults, &c->faults, ctl.seed);
 		iolab_fault_engine(c->engine, &fault_ops);
@@ -351,22 +368,29 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		ctl.engine_config = &fault_setup;
 	}
 	pthread_mutex_init(&ctl.lock, NULL);
-	int rc = iolab_cond_init(&ctl.cond);
-	bool have_cond = !rc;
-	if (rc)
-		rc = iolab_errf(err, rc, "cannot make the workers' condition variable: %s", strerror(rc));
+	int crc = iolab_cond_init(&ctl.cond);
+	bool have_cond = !crc;
+	if (crc && !rc)
+		rc = iolab_errf(err, crc, "cannot make the workers' condition variable: %s",
+				strerror(crc));
 	struct worker *w = rc ? NULL : calloc(pp->workers, sizeof(*w));
 	if (!rc && !w)
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	if (!rc && c->record)
-		rc = record_begin(c, env, pp->workers, ctl.qd, err);
+		rc = record_begin(c, env, pp->workers, worker_loads_lane_slots(&wl, ctl.one_thread),
+				  err);
 	/* Whatever failed, this rank takes the run's collectives with the others, as a run without
 	 * workers; the ranks then agree on the failure (scale_run_agree). */
 	if (!scale_spread(c))
 		iolab_cluster_barrier(); /* the ranks start each run together (docs/scale-out.md) */
 	unsigned started = 0;
+	ctl.workers = w;
+	for (unsigned i = 0; w && i < pp->workers; i++) { /* also those a thread of another runs */
+		w[i].ctl = &ctl;
+		w[i].index = i;
+	}
 	if (!rc)
-		rc = start_workers(&ctl, w, pp->workers, &started, err);
+		rc = start_workers(&ctl, w, ctl.one_thread ? 1 : pp->workers, &started, err);
 	struct watch wt;
 	watch_workers(c, env, &ctl, w, started, *prog, progress, ctx, &wt);
 	struct sys_sample end;
@@ -376,9 +400,12 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	pthread_mutex_destroy(&ctl.lock);
 	if (have_cond)
 		pthread_cond_destroy(&ctl.cond);
+	if (env->carry)
+		sim_carry_after_run(env->carry, c);
 	if (rc) {
 		if (w)
 			free_workers(w, pp->workers);
+		worker_loads_free(&wl);
 		return rc;
 	}
 
@@ -386,7 +413,11 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	iolab_hist_reset(&rep[0].lat);
 	iolab_hist_reset(&rep[1].lat);
 	double seconds = (double)merge_workers(c, w, pp->workers, rep, p) / 1e9;
+	if (worker_results_add(p, w, &wl))
+		iolab_point_warn(p, "out of memory for the workers' own figures: the report leaves "
+				 "them out");
 	free_workers(w, pp->workers);
+	worker_loads_free(&wl);
 	for (int d = 0; d < 2; d++) {
 		p->dir[d].ios += rep[d].ios;
 		p->dir[d].bytes += rep[d].bytes;

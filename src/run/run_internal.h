@@ -10,6 +10,19 @@
 #include "pacing.h"
 
 struct verify_run;
+struct worker;
+
+/* What one worker runs: its access spec, its request slots (its qd, or its clients) and its load
+ * model, over its regions (one per target: the point's, or its slice of them with
+ * --worker-region split). A job file's [worker] sections give each worker its own; otherwise
+ * every worker runs the point's. */
+struct worker_load {
+	const struct iolab_spec *spec;
+	unsigned qd;
+	struct pace_params pace; /* seed and phase are set per worker */
+	const struct iolab_region *regions;
+	const char *name;        /* its [worker] section's name, or NULL */
+};
 
 struct point_ctl {
 	const struct iolab_engine_ops *engine;
@@ -33,6 +46,14 @@ struct point_ctl {
 	const struct iolab_replay_scan *scan;
 	unsigned buffer_pattern, buffer_pct; /* what writes carry (buffers.h) */
 	struct verify_run *verify;         /* --verify, --verify-only (verify_run.h), or NULL */
+	const struct worker_load *load;    /* per worker (nworkers of them) */
+	bool split_regions;                /* each worker has its own slice (--worker-region split) */
+	bool one_thread;                   /* the simulator: the first worker's thread runs every
+					      worker's requests against the one simulated system */
+	struct worker *workers;            /* all nworkers of them (one_thread) */
+	struct iolab_engine *kept;         /* an engine the runner keeps between the runs of a
+					      point (the simulated state carries over), or NULL:
+					      each thread sets up its own */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned ready;    /* workers set up (or failed), under lock */
@@ -73,6 +94,20 @@ struct worker {
 	atomic_uint_fast64_t progress;   /* completions so far, for the progress line */
 	atomic_bool finished;
 };
+
+/* What a kept engine had counted when a run began (engine_since.c). */
+struct engine_mark {
+	struct iolab_breakdown bd;
+	unsigned ncomp;
+	struct iolab_comp_report *comp;
+	uint64_t sub_seen, sub_done;
+};
+/* Takes e's counts now into m; 0 or -ENOMEM. */
+int engine_mark(struct iolab_engine *e, struct engine_mark *m);
+/* Puts what e did since m into w's breakdown, part reports and submission counts (w->comp has
+ * room for w->ncomp reports). */
+void engine_since(struct iolab_engine *e, const struct engine_mark *m, struct worker *w);
+void engine_mark_free(struct engine_mark *m);
 
 /* Thread body: sets up the engine and generator, waits for the start, runs, records. */
 void *iolab_worker_main(void *arg);

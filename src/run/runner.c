@@ -14,7 +14,9 @@
 #include "iolab/cluster.h"
 #include "point.h"
 #include "scaleout.h"
+#include "sim_point.h"
 #include "verify_run.h"
+#include "worker_loads.h"
 
 void iolab_results_free(struct iolab_results *res)
 {
@@ -23,6 +25,7 @@ void iolab_results_free(struct iolab_results *res)
 		free(res->point[i].sec_bytes);
 		free(res->point[i].ranks);
 		free(res->point[i].comp);
+		free(res->point[i].wres);
 	}
 	free(res->point);
 	memset(res, 0, sizeof(*res));
@@ -94,14 +97,18 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		point_decode(c, rr, k, &pp);
 		rc = iolab_spec_validate(&pp.spec, err);
 		if (!rc)
-			rc = run_check_request(c, k, &pp, err);
+			rc = worker_loads_check(c, &pp, err);
+		struct point_params wide; /* [worker] sections: as their largest would make it */
+		worker_loads_widest(c, &pp, &wide);
+		if (!rc)
+			rc = run_check_request(c, k, &wide, err);
 		if (!rc && desc)
 			rc = point_shape(c, &pp, desc, err);
 		if (!rc)
-			rc = run_check_memory(c, k, &pp, desc, 0, err);
+			rc = run_check_memory(c, k, &wide, desc, 0, err);
 		if (rc)
 			return rc;
-		writes |= iolab_spec_writes(&pp.spec);
+		writes |= iolab_spec_writes(&pp.spec) || worker_loads_write(c, &pp);
 	}
 	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
@@ -141,6 +148,7 @@ static void drop_point(struct iolab_results *res)
 	free(p->sec_bytes);
 	free(p->ranks);
 	free(p->comp);
+	free(p->wres);
 }
 
 /* Room for a run of npoints more points in res, and for the places (ks) and ends (why) of a
@@ -189,8 +197,10 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		rc = iolab_cluster_agree(run_precondition(&env, res, progress, ctx, err), err->msg, err);
 	if (!rc && (c->verify || c->verify_only))
 		rc = iolab_cluster_agree(env_open_verify(c, &env, err), err->msg, err);
+	struct sim_carry carry = {0}; /* the simulator: each point's system, kept between its runs */
+	env.carry = &carry;
 	struct point_params pp;
-	for (unsigned k = 0; k < npoints && !rc; k++) {
+	for (unsigned k = 0; k < npoints && !rc; sim_carry_end(&carry), k++) {
 		if (spreads ? iolab_stop_requested : iolab_cluster_any(iolab_stop_requested))
 			break;
 		if (spreads && !scale_mine(k))
@@ -241,6 +251,8 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			break;
 		}
 	}
+	sim_carry_end(&carry);
+	env.carry = NULL;
 	rc = scale_collect(c, res, first, mine, ks, why, npoints, rc, err);
 	free(ks);
 	free(why);
@@ -268,13 +280,15 @@ int iolab_run(const struct iolab_config *c, struct iolab_results *res, iolab_pro
 	struct iolab_subsys *desc = NULL;
 	struct replay_run *rr = NULL;
 	int rc = iolab_engine_check(c->engine, err); /* an engine one host may lack */
-	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->subsys)
+	if (!rc && c->engine == &iolab_engine_sim && !c->engine_config && !c->sim.subsys)
 		rc = iolab_errf(err, EINVAL, "engine 'sim': no drive model or subsystem to simulate "
 				"(iolab sim --model NAME, --array with --drive, or --config)");
-	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = malloc(sizeof(*desc)))) ||
+	if (!rc && ((c->engine == &iolab_engine_sim && !(desc = calloc(1, sizeof(*desc)))) ||
 		    (c->replay && !(rr = malloc(sizeof(*rr))))))
 		rc = iolab_errf(err, ENOMEM, "out of memory");
 	rc = run_points(c, desc, rr, res, progress, ctx, rc, err);
+	if (desc)
+		sim_point_release(c, desc);
 	free(desc);
 	free(rr);
 	return rc;

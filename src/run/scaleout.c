@@ -11,6 +11,7 @@
 
 #include "iolab/cluster.h"
 #include "scaleout.h"
+#include "sim_point.h"
 
 void iolab_config_for_rank(struct iolab_config *c)
 {
@@ -117,6 +118,9 @@ static_assert(sizeof(struct share) <= INT_MAX, "a share is gathered in one MPI m
  * p->ranks where there is memory for them. */
 static void merge_shares(struct iolab_point *p, const struct share *all, unsigned n)
 {
+	free(p->wres); /* rank 0's workers alone: not the job's */
+	p->wres = NULL;
+	p->nwres = 0;
 	if ((p->ranks = calloc(n, sizeof(*p->ranks))))
 		p->nranks = n;
 	else
@@ -197,9 +201,9 @@ int scale_point(const struct iolab_config *c, struct iolab_point *p, enum scale_
 }
 
 /* One spread point on the wire: its place, why it ends the run, the point, its series, the
- * reports of its path's parts. */
+ * reports of its path's parts, its workers' figures. */
 struct wire {
-	unsigned k, nsec, ncomp;
+	unsigned k, nsec, ncomp, nwres;
 	unsigned char stop;
 	struct iolab_point p;
 };
@@ -212,6 +216,7 @@ static void drop_mine(struct iolab_results *res, unsigned first, unsigned mine)
 		free(res->point[first + i].sec_ios);
 		free(res->point[first + i].sec_bytes);
 		free(res->point[first + i].comp);
+		free(res->point[first + i].wres);
 	}
 	res->n = first;
 }
@@ -223,11 +228,13 @@ static char *pack_mine(const struct iolab_results *res, unsigned first, unsigned
 	*size = 0;
 	for (unsigned i = 0; i < mine; i++)
 		*size += sizeof(struct wire) + 2 * (size_t)res->point[first + i].nsec * sizeof(uint64_t) +
-			 res->point[first + i].ncomp * sizeof(struct iolab_comp_report);
+			 res->point[first + i].ncomp * sizeof(struct iolab_comp_report) +
+			 res->point[first + i].nwres * sizeof(struct iolab_worker_result);
 	char *buf = malloc(*size ? *size : 1), *at = buf;
 	for (unsigned i = 0; buf && i < mine; i++) {
 		const struct iolab_point *p = &res->point[first + i];
-		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .stop = stop[i], .p = *p};
+		struct wire w = {.k = k[i], .nsec = p->nsec, .ncomp = p->ncomp, .nwres = p->nwres,
+				 .stop = stop[i], .p = *p};
 		memcpy(at, &w, sizeof(w));
 		at += sizeof(w);
 		memcpy(at, p->sec_ios, p->nsec * sizeof(uint64_t));
@@ -237,6 +244,9 @@ static char *pack_mine(const struct iolab_results *res, unsigned first, unsigned
 		if (p->ncomp)
 			memcpy(at, p->comp, p->ncomp * sizeof(*p->comp));
 		at += p->ncomp * sizeof(*p->comp);
+		if (p->nwres)
+			memcpy(at, p->wres, p->nwres * sizeof(*p->wres));
+		at += p->nwres * sizeof(*p->wres);
 	}
 	return buf;
 }
@@ -282,7 +292,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		*p = w.p;
 		p->run = c->name; /* the same run on every rank: its strings are rank 0's */
 		p->engine = c->engine->name;
-		p->model = c->model_name;
+		p->model = sim_point_model(c, p); /* the point's drive, of a --drive sweep */
 		p->sec_ios = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		p->sec_bytes = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		if (p->sec_ios && p->sec_bytes) {
@@ -300,6 +310,11 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		if (p->comp)
 			memcpy(p->comp, from, w.ncomp * sizeof(*p->comp));
 		from += w.ncomp * sizeof(*p->comp);
+		p->wres = w.nwres ? malloc(w.nwres * sizeof(*p->wres)) : NULL;
+		p->nwres = p->wres ? w.nwres : 0; /* no memory: the point stays, without them */
+		if (p->wres)
+			memcpy(p->wres, from, w.nwres * sizeof(*p->wres));
+		from += w.nwres * sizeof(*p->wres);
 		have[w.k] = 1;
 		why[w.k] = w.stop;
 	}
@@ -328,6 +343,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 			free(slot[i].sec_ios);
 			free(slot[i].sec_bytes);
 			free(slot[i].comp);
+			free(slot[i].wres);
 		}
 	free(slot), free(have), free(why), free(len), free(all);
 	return 0;

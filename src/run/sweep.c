@@ -1,12 +1,16 @@
 /* sweep.c: the points of a configuration: how many its sweep lists make, point k's parameters
- * (decoded in the documented order, the load innermost), its load model, its simulated
+ * (decoded in the documented order, the load innermost, from one table of the sweeps that also
+ * counts the points: every list option and every swept setting of a simulated path is a row), its load model, its simulated
  * subsystem, and what a point's row says it is before it runs. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iolab/subsys_shape.h"
 #include "point.h"
+#include "sim_point.h"
+#include "worker_loads.h"
 
 static unsigned n_or_1(unsigned n)
 {
@@ -19,47 +23,73 @@ static unsigned n_load(const struct iolab_config *c)
 	return c->nclients ? c->nclients : c->nrate ? c->nrate : n_or_1(c->nqd);
 }
 
+/* Where point k's index in each sweep goes. */
+struct sweep_index {
+	unsigned pattern, host, set[IOLAB_SIM_SWEEPS_MAX], wp, cache, array, stripe, workers, read,
+		 bs, load;
+};
+
+/* One sweep: its number of values, and where a point's index in it goes. */
+struct axis {
+	unsigned n;
+	unsigned *index;
+};
+
+#define AXES_MAX (10 + IOLAB_SIM_SWEEPS_MAX)
+
+/* The sweeps of c in the documented order (run.h), outermost first: the one table both the
+ * count of points and their decoding read. Returns how many there are. */
+static unsigned axes(const struct iolab_config *c, struct sweep_index *x, struct axis *ax)
+{
+	unsigned n = 0;
+	ax[n++] = (struct axis){n_or_1(c->npattern), &x->pattern};
+	ax[n++] = (struct axis){n_or_1(c->sim.nhost), &x->host};
+	for (unsigned i = 0; i < c->sim.nsweep; i++) /* the path's settings, in the order given */
+		ax[n++] = (struct axis){c->sim.sweep[i].n, &x->set[i]};
+	ax[n++] = (struct axis){n_or_1(c->sim.nwp), &x->wp};
+	ax[n++] = (struct axis){n_or_1(c->sim.ncache), &x->cache};
+	ax[n++] = (struct axis){n_or_1(c->sim.narray), &x->array};
+	ax[n++] = (struct axis){n_or_1(c->sim.nstripe), &x->stripe};
+	ax[n++] = (struct axis){n_or_1(c->nworkers), &x->workers};
+	ax[n++] = (struct axis){n_or_1(c->nread), &x->read};
+	ax[n++] = (struct axis){n_or_1(c->nbs), &x->bs};
+	ax[n++] = (struct axis){n_load(c), &x->load};
+	return n;
+}
+
 unsigned iolab_config_points(const struct iolab_config *c)
 {
-	return n_or_1(c->npattern) * n_or_1(c->nhost) * n_or_1(c->narray) * n_or_1(c->nstripe) *
-	       n_or_1(c->ncache) * n_or_1(c->nwp) *
-	       n_or_1(c->nworkers) * n_or_1(c->nread) * n_or_1(c->nbs) *
-	       n_load(c);
+	struct sweep_index x;
+	struct axis ax[AXES_MAX];
+	unsigned n = axes(c, &x, ax), points = 1;
+	for (unsigned i = 0; i < n; i++)
+		points *= ax[i].n;
+	return points;
 }
 
 static void decode_point(const struct iolab_config *c, unsigned k, struct point_params *pp)
 {
-	unsigned iq = k % n_load(c);
-	k /= n_load(c);
-	unsigned ib = k % n_or_1(c->nbs);
-	k /= n_or_1(c->nbs);
-	unsigned ir = k % n_or_1(c->nread);
-	k /= n_or_1(c->nread);
-	unsigned iw = k % n_or_1(c->nworkers);
-	k /= n_or_1(c->nworkers);
-	unsigned is = k % n_or_1(c->nstripe);
-	k /= n_or_1(c->nstripe);
-	unsigned ia = k % n_or_1(c->narray);
-	k /= n_or_1(c->narray);
-	pp->array_drives = c->array_level && c->narray ? c->array_drives[ia] : 0;
-	pp->stripe = pp->array_drives ? (c->nstripe ? c->stripe[is] : 65536) : 0;
-	unsigned ic = k % n_or_1(c->ncache);
-	k /= n_or_1(c->ncache);
-	unsigned ip = k % n_or_1(c->nwp);
-	k /= n_or_1(c->nwp);
-	pp->cache = c->ncache ? c->cache[ic] : 0;
-	pp->write_policy = c->nwp ? c->write_policy[ip] : -1;
-	unsigned ih = k % n_or_1(c->nhost);
-	k /= n_or_1(c->nhost);
-	pp->host_sched = c->nhost ? c->host_sched[ih] : 0;
-	pp->spec = c->npattern ? c->pattern[k] : *iolab_pattern_find("rand-read");
-	pp->clients = c->nclients ? c->clients[iq] : 0;
-	pp->rate = c->nrate && !c->nclients ? c->rate[iq] : 0;
+	struct sweep_index x;
+	struct axis ax[AXES_MAX];
+	for (unsigned i = axes(c, &x, ax); i-- > 0;) { /* the innermost first */
+		*ax[i].index = k % ax[i].n;
+		k /= ax[i].n;
+	}
+	pp->array_drives = c->sim.array_level && c->sim.narray ? c->sim.array_drives[x.array] : 0;
+	pp->stripe = pp->array_drives ? (c->sim.nstripe ? c->sim.stripe[x.stripe] : 65536) : 0;
+	pp->cache = c->sim.ncache ? c->sim.cache[x.cache] : 0;
+	pp->write_policy = c->sim.nwp ? c->sim.write_policy[x.wp] : -1;
+	for (unsigned i = 0; i < IOLAB_SIM_SWEEPS_MAX; i++)
+		pp->sweep[i] = (unsigned char)(i < c->sim.nsweep ? x.set[i] : 0);
+	pp->host_sched = c->sim.nhost ? c->sim.host_sched[x.host] : 0;
+	pp->spec = c->npattern ? c->pattern[x.pattern] : *iolab_pattern_find("rand-read");
+	pp->clients = c->nclients ? c->clients[x.load] : 0;
+	pp->rate = c->nrate && !c->nclients ? c->rate[x.load] : 0;
 	pp->qd = pp->clients ? pp->clients : pp->rate ? (c->nqd ? c->qd[0] : IOLAB_RATE_QD)
-		 : c->nqd ? c->qd[iq] : 1;
-	pp->workers = c->nworkers ? c->workers[iw] : 1;
-	pp->bs = c->nbs ? c->bs[ib] : 0;
-	pp->read_pct = c->nread ? (int)c->read[ir] : -1;
+		 : c->nqd ? c->qd[x.load] : 1;
+	pp->workers = c->nwspec ? c->nwspec : c->nworkers ? c->workers[x.workers] : 1;
+	pp->bs = c->nbs ? c->bs[x.bs] : 0;
+	pp->read_pct = c->nread ? (int)c->read[x.read] : -1;
 	if (pp->bs)
 		iolab_spec_set_bs(&pp->spec, pp->bs);
 	if (pp->read_pct >= 0)
@@ -106,26 +136,41 @@ struct pace_params point_pace(const struct iolab_config *c, const struct point_p
 }
 
 /* The simulated subsystem of a point: the command line's shorthands, or the subsystem file
- * with the point's sweep values (subsys_shape.c). */
-int point_shape(const struct iolab_config *c, const struct point_params *pp,
+ * with the point's sweep values (subsys_shape.c); then its --set values (sim_point.c), and the
+ * volumes --target names. desc holds the previous point's (or zeroes). */
+int point_shape(const struct iolab_config *swept, const struct point_params *pp,
 		struct iolab_subsys *desc, struct iolab_err *err)
 {
+	struct iolab_config *own;
+	sim_point_release(swept, desc);
+	int rc = sim_point_config(swept, pp, &own, err);
+	if (rc)
+		return rc;
+	const struct iolab_config *c = own ? own : swept;
 	struct iolab_sim_shape sh = {
-		.file = c->subsys, .model = c->engine_config,
-		.level = pp->array_drives ? c->array_level : 0, .drives = pp->array_drives,
-		.stripe = c->subsys ? (c->nstripe ? pp->stripe : 0) : pp->stripe,
-		.failed = {(int)c->failed[0] - 1, (int)c->failed[1] - 1},
-		.rebuild_bytes_s = c->rebuild_rate,
-		.host = {pp->host_sched, c->host_overhead_ns}, .set_host_sched = c->nhost > 0,
-		.has_channel = c->has_channel, .has_bus = c->has_bus,
-		.has_ctl = c->has_ctl, .channel = c->channel, .bus = c->bus,
-		.channels = c->channels, .controllers = c->controllers, .ctl = c->ctl,
-		.set_cache = c->ncache > 0, .set_write_policy = c->nwp > 0,
-		.drive_cache = c->drive_cache,
+		.file = c->sim.subsys, .model = c->engine_config,
+		.level = pp->array_drives ? c->sim.array_level : 0, .drives = pp->array_drives,
+		.stripe = c->sim.subsys ? (c->sim.nstripe ? pp->stripe : 0) : pp->stripe,
+		.failed = {(int)c->sim.failed[0] - 1, (int)c->sim.failed[1] - 1},
+		.rebuild_bytes_s = c->sim.rebuild_rate,
+		.host = {pp->host_sched, c->sim.host_overhead_ns}, .set_host_sched = c->sim.nhost > 0,
+		.has_channel = c->sim.has_channel, .has_bus = c->sim.has_bus,
+		.has_ctl = c->sim.has_ctl, .channel = c->sim.channel, .bus = c->sim.bus,
+		.channels = c->sim.channels, .controllers = c->sim.controllers, .ctl = c->sim.ctl,
+		.set_cache = c->sim.ncache > 0, .set_write_policy = c->sim.nwp > 0,
+		.set_read_ahead = c->sim.read_ahead_set,
+		.drive_cache = c->sim.drive_cache,
 	};
 	sh.ctl.cache_bytes = pp->cache;
 	sh.ctl.write_policy = pp->write_policy >= 0 ? (unsigned)pp->write_policy : IOLAB_WP_THROUGH;
-	return iolab_subsys_shape(&sh, desc, err);
+	rc = iolab_subsys_shape(&sh, desc, err);
+	const char *names[IOLAB_TARGETS_MAX];
+	for (unsigned t = 0; t < c->ntargets; t++)
+		names[t] = c->target[t];
+	if (!rc && c->ntargets) /* --target: the volumes the load is aimed at (subsys_targets.c) */
+		rc = iolab_subsys_set_targets(desc, names, c->ntargets, err);
+	free(own);
+	return rc ? rc : sim_point_set(swept, pp, desc, err);
 }
 
 /* Point p of point parameters pp, before it runs: what it is (its row's columns). */
@@ -147,20 +192,22 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 	p->read_pct = pp->read_pct >= 0 ? pp->read_pct : (int)lround(iolab_spec_read_share(&pp->spec));
 	p->engine = c->engine->name;
 	p->model = c->model_name;
+	sim_point_settings(c, pp, p);
 	p->host_sched = !(c->engine->flags & IOLAB_ENGINE_VIRTUAL) ? -1
 			: desc ? (int)desc->host.sched : (int)pp->host_sched;
 	p->array_drives = pp->array_drives;
-	p->array_level = pp->array_drives ? c->array_level : 0;
+	p->array_level = pp->array_drives ? c->sim.array_level : 0;
 	p->stripe = pp->stripe;
 	p->cache = pp->cache;
 	p->write_policy = pp->write_policy;
-	p->subsystem = c->subsys != NULL;
+	p->subsystem = c->sim.subsys != NULL;
 	p->direct = c->direct && !env->no_io;
 	/* A volume spreads the queue over its drives: no single device limit to report. */
 	bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
 	p->capacity_bytes = env_capacity(c, env);
-	p->device_depth = c->engine->device_depth && lone
-			  ? c->engine->device_depth(c->engine_config) : 0;
+	const void *drive = desc ? (const void *)&desc->model[desc->drive[desc->vol[0].drive[0]].model]
+			    : c->engine_config; /* the point's own, with its settings */
+	p->device_depth = c->engine->device_depth && lone ? c->engine->device_depth(drive) : 0;
 	iolab_hist_reset(&p->dir[0].lat);
 	iolab_hist_reset(&p->dir[1].lat);
 	iolab_hist_reset(&p->issue_err);
@@ -174,4 +221,6 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 		p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
 		p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
 	}
+	if (c->nwspec) /* each worker its own */
+		worker_loads_columns(c, pp, p);
 }

@@ -10,6 +10,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
+#include "sim/parts/comp_share.h"
 
 extern const struct iolab_comp_ops iolab_comp_fixed;
 extern const struct iolab_kind iolab_kind_fixed;
@@ -21,6 +22,8 @@ static const struct iolab_comp_ops *const kinds[] = {
 	&iolab_comp_controller,
 	&iolab_comp_volume,
 	&iolab_comp_drive,
+	&iolab_comp_share,
+	&iolab_comp_concat,
 	&iolab_comp_fixed,
 };
 

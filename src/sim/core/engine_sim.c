@@ -3,7 +3,8 @@
  * above the buses, controllers, volumes, channels and drives the description names, or above a
  * lone drive. Requests of the generator enter the host at the system's virtual time; reap()
  * runs the system's events until requests finish, and the engine's clock is the system's. Byte
- * offsets become blocks of the drives' block size. */
+ * offsets become blocks of the drives' block size; with the load aimed at volumes by name
+ * (--target), a request of target t goes to t's range of the volumes joined end to end. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,9 @@
 
 struct sim_state {
 	uint32_t block_bytes;
+	uint64_t target_lbn[IOLAB_SUBSYS_MAX]; /* the first block of each target volume (subsys.h:
+						  the load aimed at volumes by name), or 0 */
+	unsigned ntarget;
 	struct iolab_sim sys;
 	struct iolab_path path;
 	struct iolab_sreq *req; /* one per slot */
@@ -59,6 +63,9 @@ static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p,
 		uint64_t blocks;
 		iolab_subsys_device_geometry(d, d->vol[0].drive[0], &blocks, &s->block_bytes);
 	}
+	for (unsigned t = 0; !rc && t < d->ntarget; t++)
+		s->target_lbn[t] = iolab_subsys_target_lbn(d, t);
+	s->ntarget = rc ? 0 : d->ntarget;
 	free(lone);
 	if (rc) {
 		free_state(s);
@@ -75,7 +82,9 @@ static int sim_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsig
 	for (unsigned i = 0; i < n; i++) {
 		struct iolab_io *io = ios[i];
 		struct iolab_sreq *r = &s->req[io->slot];
-		*r = (struct iolab_sreq){.d = {.lbn = io->off / bb, .blocks = (io->len + bb - 1) / bb,
+		uint64_t base = io->target < s->ntarget ? s->target_lbn[io->target] : 0;
+		*r = (struct iolab_sreq){.d = {.lbn = base + io->off / bb,
+					       .blocks = (io->len + bb - 1) / bb,
 					       .write = io->op == IOLAB_OP_WRITE, .user = io}};
 		int rc = s->path.host.ops->submit(&s->path.host, r);
 		if (rc)

@@ -25,6 +25,7 @@ static void type_text(const struct iolab_param *k, char *buf, size_t n)
 	case IOLAB_PT_MEMBERS: snprintf(buf, n, "devices"); break;
 	case IOLAB_PT_MODEL: snprintf(buf, n, "model"); break;
 	case IOLAB_PT_FAILED: snprintf(buf, n, "N or N+M"); break;
+	case IOLAB_PT_CUSTOM: snprintf(buf, n, "%s", k->unit); break;
 	}
 }
 

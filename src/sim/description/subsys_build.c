@@ -6,7 +6,12 @@
  * drives (none for a one-drive volume), the controller above each volume that has one, the bus
  * crossing above a controller that sits on a bus, and the host on top. With several volumes
  * the host stripes over them (RAID 0 of host_stripe_bytes, as a striped logical volume would).
- * A controller carries one volume. */
+ *
+ * Volumes carved from shared drives (subsys_extent.c): a drive that several volumes use gets a
+ * share part (comp_share.c) in front of it, its one queue for all of them, and each volume adds
+ * its offset on the members. When the load is aimed at volumes by name (targets: subsys.h) the
+ * volumes of a controller and the host's groups are joined end to end (comp_concat.c) instead
+ * of striped, and each target is its volume's range of that space. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +21,14 @@
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_build.h"
+#include "sim/description/subsys_extent.h"
+#include "sim/parts/comp_share.h"
+#include "sim/parts/raid_levels.h"
 
-/* Kinds in the order the report lists them. */
-enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DEVICE, P_CROSSING, P_KINDS };
+/* Kinds in the order the report lists them; from P_CROSSING on, parts that do no work of their
+ * own and are not reported. */
+enum part_kind { P_HOST_STRIPE, P_BUS, P_CTL, P_VOL, P_CHAN, P_DEVICE, P_CROSSING, P_SHARE, P_CONCAT,
+		 P_KINDS };
 
 struct part {
 	struct iolab_comp c;
@@ -34,39 +44,19 @@ static struct part *add_part(struct iolab_path *p, enum part_kind kind, const ch
 	return x;
 }
 
-uint64_t iolab_subsys_member_blocks(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
+/* The size of device d's blocks. */
+static uint32_t block_bytes_of(const struct iolab_subsys *s, unsigned d)
 {
-	uint64_t min = UINT64_MAX;
-	for (unsigned i = 0; i < v->n; i++) {
-		uint64_t b;
-		uint32_t bb;
-		iolab_subsys_device_geometry(s, v->drive[i], &b, &bb);
-		if (b < min)
-			min = b;
-	}
-	return v->n ? min : 0;
-}
-
-/* Members that hold data (the others' share holds copies or parity). */
-static unsigned data_members(unsigned level, unsigned n)
-{
-	switch (level) {
-	case IOLAB_RAID1: return 1;
-	case IOLAB_RAID10: return n / 2;
-	case IOLAB_RAID4:
-	case IOLAB_RAID5: return n - 1;
-	case IOLAB_RAID6: return n - 2;
-	default: return n;
-	}
+	uint64_t blocks;
+	uint32_t bb;
+	iolab_subsys_device_geometry(s, d, &blocks, &bb);
+	return bb;
 }
 
 /* The block size of the host's blocks: that of volume v's devices (all alike). */
 static uint32_t block_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
 {
-	uint64_t blocks;
-	uint32_t bb;
-	iolab_subsys_device_geometry(s, v->drive[0], &blocks, &bb);
-	return bb;
+	return block_bytes_of(s, v->drive[0]);
 }
 
 uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct iolab_sub_volume *v)
@@ -77,7 +67,7 @@ uint64_t iolab_subsys_volume_bytes(const struct iolab_subsys *s, const struct io
 		uint64_t unit = v->stripe_bytes / bb;
 		m -= unit ? m % unit : 0; /* whole stripe units */
 	}
-	return m * data_members(v->level, v->n) * bb;
+	return m * iolab_raid_data_members(v->level, v->n) * bb;
 }
 
 static uint64_t host_unit(const struct iolab_subsys *s)
@@ -133,24 +123,57 @@ static uint64_t group_part_bytes(const struct iolab_subsys *s, unsigned first, u
 	return min;
 }
 
+/* The volumes of a group end to end (with targets): their bytes together. */
+static uint64_t group_joined_bytes(const struct iolab_subsys *s, unsigned first)
+{
+	uint64_t sum = 0;
+	for (unsigned i = first; i < s->nvol; i++)
+		if (same_group(s, first, i))
+			sum += iolab_subsys_volume_bytes(s, &s->vol[i]);
+	return sum;
+}
+
 static uint64_t group_bytes(const struct iolab_subsys *s, unsigned first, unsigned *count)
 {
 	unsigned k;
 	uint64_t min = group_part_bytes(s, first, &k);
 	if (count)
 		*count = k;
-	return striped(min, k, host_unit(s));
+	return s->ntarget ? group_joined_bytes(s, first) : striped(min, k, host_unit(s));
 }
 
 uint64_t iolab_subsys_bytes(const struct iolab_subsys *s)
 {
 	unsigned first[IOLAB_SUBSYS_MAX], n = groups(s, first);
-	uint64_t min = UINT64_MAX;
+	uint64_t min = UINT64_MAX, sum = 0;
+	for (unsigned t = 0; t < s->ntarget; t++)
+		sum += iolab_subsys_volume_bytes(s, &s->vol[s->target[t]]);
+	if (s->ntarget)
+		return sum;
 	for (unsigned g = 0; g < n; g++) {
 		uint64_t b = group_bytes(s, first[g], NULL);
 		min = b < min ? b : min;
 	}
 	return n ? striped(min, n, host_unit(s)) : 0;
+}
+
+uint64_t iolab_subsys_target_lbn(const struct iolab_subsys *s, unsigned t)
+{
+	if (t >= s->ntarget)
+		return 0;
+	unsigned vi = s->target[t], first[IOLAB_SUBSYS_MAX], n = groups(s, first);
+	uint64_t bytes = 0; /* before the volume, in the space the groups make end to end */
+	for (unsigned g = 0; g < n; g++) {
+		if (!same_group(s, first[g], vi)) {
+			bytes += group_bytes(s, first[g], NULL);
+			continue;
+		}
+		for (unsigned i = first[g]; i < vi; i++)
+			if (same_group(s, first[g], i))
+				bytes += iolab_subsys_volume_bytes(s, &s->vol[i]);
+		break;
+	}
+	return bytes / block_bytes(s, &s->vol[vi]);
 }
 
 uint64_t iolab_subsys_cache_bytes(const struct iolab_subsys *s)
@@ -208,27 +231,65 @@ static int build_stripe(struct iolab_path *p, const struct iolab_subsys *s, cons
 	return rc ? fail(err, rc, name) : 0;
 }
 
-/* Volume v from its drives up: the volume part, or its one drive. */
+/* A share part in front of each drive that several volumes use (comp_share.c): the volumes
+ * send to p->member[d], the share or the drive itself. */
+static int build_shares(struct iolab_path *p, const struct iolab_subsys *s, struct iolab_err *err)
+{
+	for (unsigned d = 0; d < s->ndrive; d++) {
+		p->member[d] = p->drive[d];
+		if (iolab_subsys_drive_users(s, d) < 2)
+			continue;
+		struct part *x = add_part(p, P_SHARE, s->drive[d].name);
+		int rc = iolab_comp_share_init(&x->c, p->sim, p->drive[d], s->host.sched);
+		if (rc)
+			return fail(err, rc, s->drive[d].name);
+		p->member[d] = &x->c;
+	}
+	return 0;
+}
+
+/* Volume v from its drives up: the volume part, or its one drive. A one-drive volume that is
+ * carved from its drive (an offset, or the drive shared) is a volume part of one member. */
 static int build_volume(struct iolab_path *p, const struct iolab_subsys *s, unsigned vi,
 			struct iolab_comp **top, struct iolab_err *err)
 {
 	const struct iolab_sub_volume *v = &s->vol[vi];
 	uint32_t bb = block_bytes(s, v);
+	uint64_t offset = iolab_subsys_member_offset(s, v);
+	bool carved = offset || p->member[v->drive[0]] != p->drive[v->drive[0]];
 	*top = p->drive[v->drive[0]];
-	if (v->level == IOLAB_RAID_NONE)
+	if (v->level == IOLAB_RAID_NONE && !carved)
 		return 0;
 	struct iolab_comp *members[IOLAB_SUBSYS_MAX];
 	for (unsigned i = 0; i < v->n; i++)
-		members[i] = p->drive[v->drive[i]];
+		members[i] = p->member[v->drive[i]];
 	struct part *x = add_part(p, P_VOL, v->name);
+	unsigned level = v->level == IOLAB_RAID_NONE ? IOLAB_RAID0 : v->level;
 	int rc = iolab_comp_volume_init(&x->c, p->sim, members, v->n, iolab_subsys_member_blocks(s, v),
-					bb, v->level, v->stripe_bytes / bb,
+					bb, level, v->stripe_bytes / bb,
 					v->failed, v->rebuild_bytes_s);
 	*top = &x->c;
 	if (rc)
 		return fail(err, rc, v->name);
 	iolab_comp_volume_set_order(&x->c, s->host.sched); /* the host's queue per drive */
+	if (offset)
+		iolab_comp_volume_set_offset(&x->c, offset);
 	return 0;
+}
+
+/* The parts tops[0..k) end to end (targets: subsys.h), each of bytes[k]. */
+static int build_concat(struct iolab_path *p, const struct iolab_subsys *s, const char *name,
+			struct iolab_comp **tops, const uint64_t *bytes, unsigned k, struct iolab_comp **top,
+			struct iolab_err *err)
+{
+	uint32_t bb = block_bytes(s, &s->vol[0]); /* one for all: check_buildable */
+	uint64_t blocks[IOLAB_SUBSYS_MAX];
+	for (unsigned i = 0; i < k; i++)
+		blocks[i] = bytes[i] / bb;
+	struct part *x = add_part(p, P_CONCAT, name);
+	int rc = iolab_comp_concat_init(&x->c, p->sim, tops, blocks, k, s->host.sched);
+	*top = &x->c;
+	return rc ? fail(err, rc, name) : 0;
 }
 
 /* The group of volume `first` (the volumes of its controller) from the drives up: its volumes,
@@ -238,17 +299,24 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 		       struct part **bus, struct iolab_comp **top, struct iolab_err *err)
 {
 	struct iolab_comp *tops[IOLAB_SUBSYS_MAX];
+	uint64_t vbytes[IOLAB_SUBSYS_MAX];
 	unsigned k = 0;
 	int rc = 0;
 	for (unsigned i = first; i < s->nvol && !rc; i++)
-		if (same_group(s, first, i))
+		if (same_group(s, first, i)) {
+			vbytes[k] = iolab_subsys_volume_bytes(s, &s->vol[i]);
 			rc = build_volume(p, s, i, &tops[k++], err);
+		}
 	const struct iolab_sub_volume *v = &s->vol[first];
 	int ci = volume_controller(s, v);
 	unsigned nvol;
 	uint64_t part = group_part_bytes(s, first, &nvol), bytes = group_bytes(s, first, NULL);
 	struct iolab_comp *below = tops[0];
-	if (!rc && k > 1) {
+	if (!rc && k > 1 && s->ntarget) {
+		char name[IOLAB_SUBSYS_NAME + 8];
+		snprintf(name, sizeof(name), "%.31s-concat", ci >= 0 ? s->ctl[ci].name : v->name);
+		rc = build_concat(p, s, name, tops, vbytes, k, &below, err);
+	} else if (!rc && k > 1) {
 		char name[IOLAB_SUBSYS_NAME + 8];
 		snprintf(name, sizeof(name), "%.31s-stripe", ci >= 0 ? s->ctl[ci].name : v->name);
 		rc = build_stripe(p, s, name, tops, k, part, &below, err);
@@ -261,11 +329,11 @@ static int build_group(struct iolab_path *p, const struct iolab_subsys *s, unsig
 	uint32_t bb = block_bytes(s, v);
 	uint64_t unit = v->stripe_bytes / bb;
 	struct part *x = add_part(p, P_CTL, ctl->name);
-	if ((rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p, bytes / bb, bb,
-					     v->level ? unit : 0)))
+	if ((rc = iolab_comp_controller_init(&x->c, p->sim, below, &ctl->p, bytes / bb,
+					     bb, v->level ? unit : 0)))
 		return fail(err, rc, ctl->name);
 	if (k == 1 && v->level != IOLAB_RAID_NONE && v->level != IOLAB_RAID1) /* whole rows */
-		iolab_comp_controller_set_row(&x->c, unit * data_members(v->level, v->n));
+		iolab_comp_controller_set_row(&x->c, unit * iolab_raid_data_members(v->level, v->n));
 	below = &x->c;
 	if (ctl->bus >= 0) {
 		struct iolab_comp *chain[IOLAB_SUBSYS_MAX];
@@ -287,14 +355,10 @@ static int check_buildable(const struct iolab_subsys *s, struct iolab_err *err)
 {
 	uint32_t bb = s->nvol ? block_bytes(s, &s->vol[0]) : 0;
 	for (unsigned i = 0; i < s->nvol; i++)
-		for (unsigned k = 0; k < s->vol[i].n; k++) {
-			uint64_t blocks;
-			uint32_t b;
-			iolab_subsys_device_geometry(s, s->vol[i].drive[k], &blocks, &b);
-			if (b != bb)
+		for (unsigned k = 0; k < s->vol[i].n; k++)
+			if (block_bytes_of(s, s->vol[i].drive[k]) != bb)
 				return iolab_errf(err, EINVAL, "volume %s: its drives' block sizes differ "
 						  "from the other volumes'", s->vol[i].name);
-		}
 	return 0;
 }
 
@@ -306,12 +370,13 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 	int rc = iolab_subsys_check(s, err);
 	if (rc || (rc = check_buildable(s, err)))
 		return rc;
-	unsigned most = 2 + s->nbus + s->nchan + s->ndrive + 4 * s->nvol;
+	unsigned most = 2 + s->nbus + s->nchan + 2 * s->ndrive + 4 * s->nvol;
 	p->part = calloc(most, sizeof(*p->part));
 	p->drive = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->drive));
+	p->member = calloc(s->ndrive ? s->ndrive : 1, sizeof(*p->member));
 	struct part **bus = calloc(s->nbus + 1, sizeof(*bus)), **chan = calloc(s->nchan + 1, sizeof(*chan));
 	struct iolab_comp *tops[IOLAB_SUBSYS_MAX];
-	if (!p->part || !p->drive || !bus || !chan) {
+	if (!p->part || !p->drive || !p->member || !bus || !chan) {
 		rc = fail(err, -ENOMEM, "");
 		goto out;
 	}
@@ -329,11 +394,18 @@ int iolab_path_build(struct iolab_path *p, struct iolab_sim *sim, const struct i
 	}
 	if (!rc)
 		rc = build_devices(p, s, chan, err);
+	if (!rc)
+		rc = build_shares(p, s, err);
 	unsigned first[IOLAB_SUBSYS_MAX], ng = groups(s, first);
-	for (unsigned g = 0; g < ng && !rc; g++)
+	uint64_t gbytes[IOLAB_SUBSYS_MAX];
+	for (unsigned g = 0; g < ng && !rc; g++) {
+		gbytes[g] = group_bytes(s, first[g], NULL);
 		rc = build_group(p, s, first[g], bus, &tops[g], err);
+	}
 	struct iolab_comp *top = tops[0];
-	if (!rc && ng > 1) {
+	if (!rc && ng > 1 && s->ntarget) {
+		rc = build_concat(p, s, "host-concat", tops, gbytes, ng, &top, err);
+	} else if (!rc && ng > 1) {
 		uint64_t min = UINT64_MAX;
 		for (unsigned g = 0; g < ng; g++) {
 			uint64_t b = group_bytes(s, first[g], NULL);
@@ -360,6 +432,7 @@ void iolab_path_free(struct iolab_path *p)
 		iolab_comp_free(&p->part[i].c);
 	free(p->part);
 	free(p->drive);
+	free(p->member);
 	memset(p, 0, sizeof(*p));
 }
 

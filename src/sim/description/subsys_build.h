@@ -14,6 +14,8 @@ struct iolab_path {
 	struct part *part;            /* every other part, n of them */
 	unsigned n;
 	struct iolab_comp **drive;    /* per device of the description */
+	struct iolab_comp **member;   /* per device: what its volumes send to (its share part when
+					 several volumes use it, else the device) */
 	unsigned ndrive;
 };
 

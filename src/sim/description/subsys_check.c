@@ -9,7 +9,9 @@
 
 #include "iolab/host_queue.h"
 #include "iolab/sim_kinds.h"
+#include "sim/description/subsys_extent.h"
 #include "sim/description/subsys_where.h"
+#include "sim/parts/raid_levels.h"
 
 #define STRIPE_MAX (1ull << 30)
 
@@ -243,76 +245,36 @@ static int check_drives(const struct ctx *c)
 	return 0;
 }
 
-/* The fewest drives a level works with. A mirror of one copy is a volume (the command line's
- * --array raid1:1 is the baseline of a mirror's gain); the file's reader asks for two. */
-static unsigned min_drives(unsigned level)
-{
-	static const unsigned min[] = {[IOLAB_RAID_NONE] = 1, [IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1,
-				       [IOLAB_RAID5] = 3, [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3,
-				       [IOLAB_RAID6] = 4};
-	return min[level];
-}
-
-/* How many failed drives a level survives (RAID 10: one in each mirrored pair). */
-static unsigned survives(unsigned level)
-{
-	return level == IOLAB_RAID6 || level == IOLAB_RAID10 ? 2
-	       : level == IOLAB_RAID_NONE || level == IOLAB_RAID0 ? 0 : 1;
-}
-
+/* The level, its drive count (raid_levels.c) and its stripe unit. */
 static int check_level(const struct ctx *c, unsigned i)
 {
 	const struct iolab_sub_volume *v = &c->s->vol[i];
 	unsigned line = W(c, vol, i);
-	if (v->level > IOLAB_RAID6)
+	char why[200];
+	if (!iolab_raid_info(v->level))
 		return fail(c, "volume", v->name, line, "level", "%u is not a level", v->level);
 	if (v->n < 1 || v->n > IOLAB_SUBSYS_MAX)
 		return fail(c, "volume", v->name, line, "drives", "a volume has 1 to %d drives, not %u",
 			    IOLAB_SUBSYS_MAX, v->n);
-	const char *lv = iolab_raid_name(v->level);
-	if (v->level == IOLAB_RAID_NONE && v->n != 1)
-		return fail(c, "volume", v->name, line, "drives", "level none is one drive; '%s' has "
-			    "%u (give a RAID level)", v->name, v->n);
-	if (v->n < min_drives(v->level))
-		return fail(c, "volume", v->name, line, "drives", "%s needs at least %u drives; '%s' "
-			    "has %u", lv, min_drives(v->level), v->name, v->n);
-	if (v->level == IOLAB_RAID10 && v->n % 2)
-		return fail(c, "volume", v->name, line, "drives", "raid10 is mirrored pairs: %u drives "
-			    "is not an even count", v->n);
+	if (iolab_raid_check_members(v->level, v->n, why, sizeof(why)))
+		return fail(c, "volume", v->name, line, "drives", "%s", why);
 	if (v->stripe_bytes < 512 || v->stripe_bytes % 512 || v->stripe_bytes > STRIPE_MAX)
 		return fail(c, "volume", v->name, line, "stripe", "%llu bytes is not a multiple of "
 			    "512 up to 1 GiB", (unsigned long long)v->stripe_bytes);
 	return 0;
 }
 
+/* The failed drives: ones the level survives (raid_levels.c); a rebuild needs one. */
 static int check_failed(const struct ctx *c, unsigned i)
 {
 	const struct iolab_sub_volume *v = &c->s->vol[i];
 	unsigned line = W(c, vol, i);
-	int f[2], nf = 0;
-	for (int k = 0; k < 2; k++) {
-		if (v->failed[k] == -1)
-			continue;
-		if (v->failed[k] < 0 || v->failed[k] >= (int)v->n)
-			return fail(c, "volume", v->name, line, "failed", "drive %d is out of range: '%s' "
-				    "has %u drives (1 to %u)", v->failed[k] + 1, v->name, v->n, v->n);
-		f[nf++] = v->failed[k];
-	}
-	if (!nf && v->rebuild_bytes_s)
+	char why[200];
+	if (v->failed[0] == -1 && v->failed[1] == -1 && v->rebuild_bytes_s)
 		return fail(c, "volume", v->name, line, "rebuild-rate", "there is no failed drive to "
 			    "rebuild (failed=N)");
-	if (!nf)
-		return 0;
-	if (nf == 2 && f[0] == f[1])
-		return fail(c, "volume", v->name, line, "failed", "names drive %d twice", f[0] + 1);
-	if ((unsigned)nf > survives(v->level))
-		return fail(c, "volume", v->name, line, "failed", survives(v->level)
-			    ? "%s survives one failed drive, not two" : "%s has no redundancy: a "
-			    "failed drive loses the volume", iolab_raid_name(v->level));
-	if (nf == 2 && v->level == IOLAB_RAID10 && f[0] / 2 == f[1] / 2)
-		return fail(c, "volume", v->name, line, "failed", "drives %d and %d are the two copies "
-			    "of a mirrored pair of the raid10; it loses the volume",
-			    (f[0] < f[1] ? f[0] : f[1]) + 1, (f[0] < f[1] ? f[1] : f[0]) + 1);
+	if (iolab_raid_check_failed(v->level, v->n, v->failed, why, sizeof(why)))
+		return fail(c, "volume", v->name, line, "failed", "%s", why);
 	return 0;
 }
 
@@ -328,7 +290,8 @@ static const char *ctl_name(const struct iolab_subsys *s, int k)
 	return k < 0 ? "no controller" : s->ctl[k].name;
 }
 
-/* Members: drives that exist, each in one volume only, on one controller, of one block size. */
+/* Members: drives that exist, each once in the volume, on one controller, of one block size.
+ * (A drive may be in several volumes: check_extents.) */
 static int check_members(const struct ctx *c, unsigned i, int *owner)
 {
 	const struct iolab_subsys *s = c->s;
@@ -342,9 +305,6 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 		if (owner[d] == (int)i)
 			return fail(c, "volume", v->name, line, "drives", "'%s' is listed twice",
 				    s->drive[d].name);
-		if (owner[d] >= 0)
-			return fail(c, "volume", v->name, line, "drives", "'%s' is in volume '%s' already",
-				    s->drive[d].name, s->vol[owner[d]].name);
 		owner[d] = (int)i;
 		unsigned d0 = v->drive[0];
 		if (controller_of(s, d) != controller_of(s, d0))
@@ -366,6 +326,80 @@ static int check_members(const struct ctx *c, unsigned i, int *owner)
 	return 0;
 }
 
+/* Whether member k of v has failed. */
+static bool failed_at(const struct iolab_sub_volume *v, unsigned k)
+{
+	return v->failed[0] == (int)k || v->failed[1] == (int)k;
+}
+
+/* Where volume i lies on its drives (subsys_extent.c): an offset in whole blocks, an extent
+ * that fits on its smallest drive, and none that overlaps another volume's on a shared drive
+ * (reported on the later volume's line); a shared drive failed in all its volumes or none. */
+static int check_extents(const struct ctx *c, unsigned i)
+{
+	const struct iolab_subsys *s = c->s;
+	const struct iolab_sub_volume *v = &s->vol[i];
+	unsigned line = W(c, vol, i);
+	uint64_t dev_blocks;
+	uint32_t dev_bb;
+	iolab_subsys_device_geometry(s, v->drive[0], &dev_blocks, &dev_bb);
+	uint64_t bb = dev_bb, off = iolab_subsys_member_offset(s, v);
+	uint64_t blocks = iolab_subsys_member_blocks(s, v), drive = UINT64_MAX;
+	unsigned small = v->drive[0];
+	for (unsigned k = 0; k < v->n; k++) {
+		iolab_subsys_device_geometry(s, v->drive[k], &dev_blocks, &dev_bb);
+		if (dev_blocks < drive) {
+			drive = dev_blocks;
+			small = v->drive[k];
+		}
+	}
+	if (!bb || v->offset_bytes % bb)
+		return fail(c, "volume", v->name, line, "offset", "%llu bytes is not a whole number of "
+			    "the drives' %llu-byte blocks", (unsigned long long)v->offset_bytes,
+			    (unsigned long long)bb);
+	if (v->size_pct > 100)
+		return fail(c, "volume", v->name, line, "size", "%u%% is more than the whole drives",
+			    v->size_pct);
+	for (unsigned j = 0; j < i && !blocks; j++) { /* placed after one that took the rest */
+		const struct iolab_sub_volume *w = &s->vol[j];
+		unsigned d;
+		if (iolab_subsys_share_drive(s, i, j, &d) && !w->size_bytes && !w->size_pct)
+			return fail(c, "volume", v->name, line, "drives", "'%s' is taken to its end by "
+				    "volume '%s': give '%s' a size= to share its drives",
+				    s->drive[d].name, w->name, w->name);
+	}
+	if (!blocks || blocks > drive || off > drive - blocks)
+		return fail(c, "volume", v->name, line, v->size_bytes || v->size_pct ? "size" : "offset",
+			    "volume '%s' needs %llu bytes of each drive from byte %llu on, and drive "
+			    "'%s' holds %llu%s", v->name, (unsigned long long)(blocks * bb),
+			    (unsigned long long)(off * bb), s->drive[small].name,
+			    (unsigned long long)(drive * bb), blocks ? "" : " (nothing is left for it)");
+	for (unsigned j = 0; j < i; j++) { /* a failed drive has failed for every volume on it */
+		const struct iolab_sub_volume *w = &s->vol[j];
+		for (unsigned a = 0; a < v->n; a++)
+			for (unsigned b = 0; b < w->n; b++)
+				if (v->drive[a] == w->drive[b] && failed_at(v, a) != failed_at(w, b))
+					return fail(c, "volume", v->name, line, "failed", "drive '%s' has "
+						    "failed in volume '%s' and not in '%s': a drive fails for "
+						    "every volume on it", s->drive[v->drive[a]].name,
+						    failed_at(v, a) ? v->name : w->name,
+						    failed_at(v, a) ? w->name : v->name);
+	}
+	for (unsigned j = 0; j < i; j++) {
+		unsigned d;
+		if (!iolab_subsys_overlap(s, i, j, &d))
+			continue;
+		const struct iolab_sub_volume *w = &s->vol[j];
+		uint64_t wo = iolab_subsys_member_offset(s, w), wb = iolab_subsys_member_blocks(s, w);
+		return fail(c, "volume", v->name, line, "offset", "volume '%s' overlaps volume '%s' on "
+			    "drive '%s': '%s' holds bytes %llu to %llu of it, '%s' %llu to %llu",
+			    v->name, w->name, s->drive[d].name, w->name, (unsigned long long)(wo * bb),
+			    (unsigned long long)((wo + wb) * bb), v->name,
+			    (unsigned long long)(off * bb), (unsigned long long)((off + blocks) * bb));
+	}
+	return 0;
+}
+
 static int check_volumes(const struct ctx *c)
 {
 	const struct iolab_subsys *s = c->s;
@@ -378,6 +412,8 @@ static int check_volumes(const struct ctx *c)
 			rc = check_members(c, i, owner);
 		if (!rc)
 			rc = check_failed(c, i);
+		if (!rc)
+			rc = check_extents(c, i);
 		if (rc)
 			return rc;
 	}

@@ -16,6 +16,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/textfile.h"
 #include "iolab/utf8.h"
+#include "sim/description/subsys_extent.h"
 #include "sim/description/subsys_values.h"
 #include "sim/description/subsys_where.h"
 
@@ -47,6 +48,8 @@ struct parser {
 	unsigned nref;
 	char (*vol_drive[IOLAB_SUBSYS_MAX])[NAME]; /* malloc'd, n names each */
 	char *model_name[IOLAB_SUBSYS_MAX];          /* strdup'd */
+	bool vol_offset[IOLAB_SUBSYS_MAX];           /* offset= given (else placed after the
+							volumes before it on its drives) */
 	struct part order[PARTS_MAX]; /* parts as written */
 	unsigned nparts;
 };
@@ -332,6 +335,9 @@ static int part_line(struct parser *p, char **f, unsigned n)
 				  kind->params[j].key);
 	if (!rc && kind->cls == IOLAB_KC_CONTROLLER)
 		rc = cache_used(p, &p->s->ctl[i].p);
+	const struct iolab_param *offset = iolab_kind_param(kind, "offset");
+	if (!rc && kind->cls == IOLAB_KC_VOLUME && offset)
+		p->vol_offset[i] = given[offset - kind->params];
 	if (!rc && kind->cls == IOLAB_KC_VOLUME && p->s->vol[i].level == IOLAB_RAID1 &&
 	    p->s->vol[i].n < 2)
 		rc = fail(p, "drives", "raid1 needs at least 2 drives; '%s' has %u", p->s->vol[i].name,
@@ -454,6 +460,8 @@ int iolab_subsys_parse(const char *name, const char *text, struct iolab_subsys *
 	int rc = read_lines(p, text);
 	for (unsigned k = 0; k < p->nparts && !rc; k++)
 		rc = resolve_part(p, k);
+	if (!rc) /* volumes without offset= go after those before them on their drives */
+		iolab_subsys_place_volumes(s, p->vol_offset);
 	if (!rc)
 		rc = iolab_subsys_check_where(s, &p->w, err);
 	for (unsigned i = 0; i < IOLAB_SUBSYS_MAX; i++) {

@@ -14,6 +14,7 @@
 
 #include "iolab/subsys.h"
 #include "iolab/subsys_shape.h"
+#include "sim/parts/raid_levels.h"
 
 /* Names "base" when there is one, else "base1", "base2", ... */
 static void name_of(char *out, const char *base, unsigned i, unsigned n)
@@ -22,18 +23,6 @@ static void name_of(char *out, const char *base, unsigned i, unsigned n)
 		snprintf(out, IOLAB_SUBSYS_NAME, "%s", base);
 	else
 		snprintf(out, IOLAB_SUBSYS_NAME, "%s%u", base, i + 1);
-}
-
-static unsigned min_drives(unsigned level)
-{
-	switch (level) {
-	case IOLAB_RAID1: return 1; /* raid1:1, a drive alone, is the base of a copies sweep */
-	case IOLAB_RAID4:
-	case IOLAB_RAID5: return 3;
-	case IOLAB_RAID10:
-	case IOLAB_RAID6: return 4;
-	default: return 1;
-	}
 }
 
 static int from_shorthand(const struct iolab_sim_shape *sh, struct iolab_subsys *s, struct iolab_err *err)
@@ -48,7 +37,7 @@ static int from_shorthand(const struct iolab_sim_shape *sh, struct iolab_subsys 
 		return iolab_errf(err, EINVAL, "--controllers %u: the %u drives do not divide among "
 				  "them", k, n);
 	unsigned per = n / k;
-	if (sh->level && per < min_drives(sh->level))
+	if (sh->level && per < iolab_raid_info(sh->level)->min_members)
 		return k > 1 ? iolab_errf(err, EINVAL, "--controllers %u: %u drives each are too few "
 					  "for %s", k, per, iolab_raid_name(sh->level))
 			     : iolab_errf(err, EINVAL, "--array %s:%u: too few drives for %s",
@@ -147,6 +136,8 @@ static void from_file(const struct iolab_sim_shape *sh, struct iolab_subsys *s)
 			s->ctl[i].p.cache_bytes = sh->ctl.cache_bytes;
 		if (sh->set_write_policy)
 			s->ctl[i].p.write_policy = sh->ctl.write_policy;
+		if (sh->set_read_ahead)
+			s->ctl[i].p.read_ahead = sh->ctl.read_ahead;
 	}
 	for (unsigned i = 0; i < s->ndrive; i++)
 		if (sh->drive_cache >= 0)

@@ -114,6 +114,7 @@ int iolab_param_read(const struct iolab_param *k, const char *val, void *rec, st
 	case IOLAB_PT_BUS:
 	case IOLAB_PT_CHANNEL: return iolab_link_parse(f, val, k->type == IOLAB_PT_BUS, at, err);
 	case IOLAB_PT_FAILED: return read_failed(val, at, err);
+	case IOLAB_PT_CUSTOM: return k->custom(k, val, rec, err) ? -EINVAL : 0;
 	default: return iolab_errf(err, EINVAL, "field '%s': not read here", k->key);
 	}
 }

@@ -1,5 +1,5 @@
 /* builtin_models.h: the drive models compiled in from the .model files in models/ (the table
- * is generated at build time by cmake/embed_models.cmake; model_builtin.c looks names up in it). */
+ * is generated at build time by cmake/embed_dir.cmake; model_builtin.c looks names up in it). */
 #ifndef IOLAB_SIM_BUILTIN_MODELS_H
 #define IOLAB_SIM_BUILTIN_MODELS_H
 

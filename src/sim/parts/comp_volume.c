@@ -42,6 +42,9 @@
  * below it as a working one, and is degraded above it. Once every unit is rebuilt the volume is
  * whole.
  *
+ * A volume carved from an array that holds others (iolab_comp_volume_set_offset) adds its offset
+ * to every piece's member address as the piece leaves for its member.
+ *
  * Pieces go to the members at once; a request completes when its last piece does. A member that
  * is full (QUEUE FULL) leaves its pieces waiting in the volume, in arrival order, until one of
  * its commands completes. The volume itself takes every request. */
@@ -50,9 +53,11 @@
 #include <string.h>
 
 #include "iolab/host_queue.h"
+#include "iolab/parse.h"
 #include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
+#include "sim/parts/raid_levels.h"
 
 struct rowop;
 
@@ -100,11 +105,14 @@ struct rebuild {
 
 struct volume {
 	enum iolab_raid_level level;
+	enum iolab_raid_layout layout; /* the level's (raid_levels.c) */
 	unsigned n;               /* drives */
 	int failed[2];            /* the failed members (degraded mode), or -1 */
 	uint64_t unit;            /* stripe unit, in blocks */
 	struct iolab_comp **drive; /* n members (drives, or other parts), owned by the caller */
 	uint64_t member_blocks;   /* the blocks each member gives */
+	uint64_t offset;          /* where they start on each member (a volume carved from an
+				     array that holds others: iolab_comp_volume_set_offset) */
 	unsigned *load;           /* per drive: pieces sent to it or waiting for it, not finished */
 	struct iolab_host_queue *wait; /* per drive: its pieces waiting for room, sent in the
 					 host's order (as Linux md's member disks each have a queue) */
@@ -194,13 +202,13 @@ static bool degraded(const struct volume *v, unsigned i, uint64_t lbn, uint64_t 
 /* Parity units in a row: 1 for RAID 4 and 5, 2 for RAID 6, 0 for the others. */
 static unsigned parities(const struct volume *v)
 {
-	return v->level == IOLAB_RAID6 ? 2 : v->level == IOLAB_RAID4 || v->level == IOLAB_RAID5;
+	return iolab_raid_info(v->level)->parity;
 }
 
 /* Row s: the member of its parity unit k (0: P, 1: Q) and of its data unit j. */
 static unsigned parity_drive(const struct volume *v, uint64_t s, unsigned k)
 {
-	if (v->level == IOLAB_RAID4)
+	if (v->layout == IOLAB_LAYOUT_PARITY_LAST)
 		return v->n - 1;
 	unsigned p = v->n - 1 - (unsigned)(s % v->n);
 	return k ? (p + 1) % v->n : p;
@@ -208,7 +216,7 @@ static unsigned parity_drive(const struct volume *v, uint64_t s, unsigned k)
 
 static unsigned data_drive(const struct volume *v, uint64_t s, unsigned j)
 {
-	if (v->level == IOLAB_RAID4)
+	if (v->layout == IOLAB_LAYOUT_PARITY_LAST)
 		return j;
 	return (parity_drive(v, s, 0) + parities(v) + j) % v->n;
 }
@@ -263,8 +271,8 @@ static unsigned sources(const struct volume *v, unsigned f, uint64_t lbn, uint64
 			unsigned *use)
 {
 	unsigned k = 0;
-	if (v->level == IOLAB_RAID1 || v->level == IOLAB_RAID10) {
-		bool pair = v->level == IOLAB_RAID10;
+	if (v->layout == IOLAB_LAYOUT_MIRROR || v->layout == IOLAB_LAYOUT_MIRROR_STRIPE) {
+		bool pair = v->layout == IOLAB_LAYOUT_MIRROR_STRIPE;
 		int i = pick_copy(v, pair ? f & ~1u : 0, pair ? 2 : v->n, lbn, blocks);
 		if (i >= 0)
 			use[k++] = (unsigned)i;
@@ -310,6 +318,7 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 	}
 	struct iolab_comp *d = v->drive[i];
 	struct iolab_host_queue *w = &v->wait[i];
+	p->s.d.lbn += v->offset; /* from here on an address on the member */
 	v->load[i]++;
 	p->held = true;
 	p->s.d.t_arrive = c->sim->now;
@@ -340,7 +349,7 @@ static void add_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
  * [first, last); a RAID 10 read goes to one copy of the pair, a write to both. */
 static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
-	bool pairs = v->level == IOLAB_RAID10;
+	bool pairs = v->layout == IOLAB_LAYOUT_MIRROR_STRIPE;
 	unsigned g = pairs ? v->n / 2 : v->n;
 	uint64_t lo[64], hi[64];
 	for (unsigned i = 0; i < g; i++)
@@ -511,7 +520,7 @@ static int volume_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	struct volume *v = c->priv;
 	r->d.t_arrive = c->sim->now;
 	r->pieces = 0;
-	if (v->level == IOLAB_RAID1)
+	if (v->layout == IOLAB_LAYOUT_MIRROR)
 		submit_raid1(c, v, r);
 	else if (parities(v))
 		submit_parity(c, v, r);
@@ -680,25 +689,12 @@ const struct iolab_comp_ops iolab_comp_volume = {
 	.report = iolab_comp_volume_report,
 };
 
-/* Whether a volume of the level can have n members and the failed ones. */
+/* Whether a volume of the level can have n members and the failed ones (raid_levels.c). */
 static bool shape_ok(enum iolab_raid_level level, unsigned n, const int failed[2])
 {
-	static const unsigned min[] = {[IOLAB_RAID0] = 1, [IOLAB_RAID1] = 1, [IOLAB_RAID5] = 3,
-				       [IOLAB_RAID10] = 4, [IOLAB_RAID4] = 3, [IOLAB_RAID6] = 4};
-	if (level < IOLAB_RAID0 || level > IOLAB_RAID6 || n < min[level] || n > 64 ||
-	    (level == IOLAB_RAID10 && n % 2))
-		return false;
-	int f0 = failed[0], f1 = failed[1];
-	if (f0 >= (int)n || f1 >= (int)n || (f0 < 0 && f1 >= 0) || (f1 >= 0 && f0 == f1))
-		return false;
-	unsigned nf = (f0 >= 0) + (f1 >= 0);
-	switch (level) {
-	case IOLAB_RAID0: return nf == 0;
-	case IOLAB_RAID1: return nf == 0 || (nf == 1 && n >= 2);
-	case IOLAB_RAID10: return nf < 2 || f0 / 2 != f1 / 2; /* one per pair */
-	case IOLAB_RAID6: return true;
-	default: return nf <= 1;
-	}
+	char why[160];
+	return level != IOLAB_RAID_NONE && !iolab_raid_check_members(level, n, why, sizeof(why)) &&
+	       !iolab_raid_check_failed(level, n, failed, why, sizeof(why));
 }
 
 int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iolab_comp *const *members,
@@ -707,15 +703,17 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 			   uint64_t rebuild_bytes_s)
 {
 	if (!shape_ok(level, n, failed) || !unit_blocks || !member_blocks || !block_bytes ||
-	    (rebuild_bytes_s && failed[0] < 0))
+	    (rebuild_bytes_s && failed[0] < 0 && failed[1] < 0))
 		return -EINVAL;
 	struct volume *v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	*c = (struct iolab_comp){.ops = &iolab_comp_volume, .sim = s, .priv = v};
 	v->level = level;
-	v->failed[0] = failed[0];
-	v->failed[1] = failed[1];
+	v->layout = iolab_raid_info(level)->layout;
+	bool second_only = failed[0] < 0; /* {-1, k}: one failed drive, k */
+	v->failed[0] = second_only ? failed[1] : failed[0];
+	v->failed[1] = second_only ? -1 : failed[1];
 	v->n = n;
 	v->unit = unit_blocks;
 	v->member_blocks = member_blocks;
@@ -730,7 +728,7 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 	}
 	for (unsigned i = 0; i < n; i++)
 		v->drive[i] = members[i];
-	v->rb = (struct rebuild){.rate = rebuild_bytes_s, .member = {failed[0], failed[1]},
+	v->rb = (struct rebuild){.rate = rebuild_bytes_s, .member = {v->failed[0], v->failed[1]},
 				 .units = (member_blocks + unit_blocks - 1) / unit_blocks, .t0 = s->now};
 	if (rebuild_bytes_s)
 		rebuild_pump(c, v);
@@ -760,6 +758,11 @@ unsigned iolab_comp_volume_members(const struct iolab_comp *c, struct iolab_comp
 	return v->n;
 }
 
+void iolab_comp_volume_set_offset(struct iolab_comp *c, uint64_t blocks)
+{
+	((struct volume *)c->priv)->offset = blocks;
+}
+
 void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
 {
 	struct volume *v = c->priv;
@@ -767,16 +770,45 @@ void iolab_comp_volume_set_order(struct iolab_comp *c, unsigned sched)
 		v->wait[i].sched = (enum iolab_host_sched)sched;
 }
 
-/* The volume's line in a subsystem file (sim_kinds.h). Its level and its failed members shape
- * the path as its drives do (the members that hold data, the capacity the load is sized from):
- * they do not vary between the points of a sweep. */
+/* The volume's line in a subsystem file (sim_kinds.h). Its level, failed members, size and
+ * offset shape the path as its drives do (the members that hold data, where it lies on them, the
+ * capacity the load is sized from): they do not vary between the points of a sweep. */
 static int level_choice(const char *field, const char *text, unsigned *out, struct iolab_err *err)
 {
-	for (unsigned l = IOLAB_RAID_NONE; l <= IOLAB_RAID6; l++)
-		if (!strcmp(text, iolab_raid_name(l)))
-			return *out = l, 0;
-	return iolab_errf(err, EINVAL, "%s: '%.100s' is not a level (none, raid0, raid1, raid10, "
-			  "raid4, raid5, raid6)", field, text);
+	const struct iolab_raid_info *r = iolab_raid_find(text, strlen(text));
+	if (r)
+		return *out = r->level, 0;
+	return iolab_errf(err, EINVAL, "%s: '%.100s' is not a level (%s)", field, text,
+			  iolab_raid_names());
+}
+
+/* A volume's size: its usable capacity ("300G"), or "N%" of each of its devices (1 to 100). */
+static int size_read(const struct iolab_param *k, const char *text, void *rec, struct iolab_err *err)
+{
+	struct iolab_sub_volume *v = rec;
+	size_t n = strlen(text);
+	if (n && text[n - 1] == '%') {
+		char num[16];
+		uint64_t pct;
+		if (n - 1 >= sizeof(num))
+			return iolab_errf(err, EINVAL, "field 'size': '%.100s' is not a percentage from 1%% "
+					  "to 100%%", text);
+		memcpy(num, text, n - 1);
+		num[n - 1] = 0;
+		if (iolab_parse_uint("field 'size'", num, 1, 100, &pct, err))
+			return -EINVAL;
+		v->size_pct = (unsigned)pct;
+		v->size_bytes = 0;
+		return 0;
+	}
+	(void)k;
+	if (iolab_parse_size("field 'size'", text, &v->size_bytes, err))
+		return -EINVAL;
+	if (!v->size_bytes)
+		return iolab_errf(err, EINVAL, "field 'size': must be more than 0 (N%% of each drive, or "
+				  "a capacity)");
+	v->size_pct = 0;
+	return 0;
 }
 
 #define VOL(m) offsetof(struct iolab_sub_volume, m)
@@ -795,6 +827,14 @@ static const struct iolab_param volume_params[] = {
 	{.key = "rebuild-rate", .type = IOLAB_PT_RATE, .off = VOL(rebuild_bytes_s), .unit = "bytes/s",
 	 .def_doc = "no rebuild",
 	 .doc = "rebuild the failed drives onto replacements at this rate, beside the load"},
+	{.key = "size", .type = IOLAB_PT_CUSTOM, .custom = size_read, .off = VOL(size_bytes),
+	 .fixed = true, .unit = "size or N%", .def_doc = "to the end of its drives",
+	 .doc = "its usable capacity (`300G`: what a RAID controller's configuration utility asks for "
+		"a logical drive), or `N%` (1 to 100) of each of its drives; it takes that much of "
+		"each drive in whole stripe units (`300G` of RAID 5 over 5 drives: 75 GiB of each)"},
+	{.key = "offset", .type = IOLAB_PT_SIZE, .off = VOL(offset_bytes), .fixed = true,
+	 .unit = "bytes", .def_doc = "after the volumes before it that share one of its drives, else 0",
+	 .doc = "where it starts on each of its drives, a whole number of their blocks"},
 };
 #undef VOL
 
