@@ -64,7 +64,7 @@ static void read_symbols(const char *lib)
 		else
 			continue;
 		struct sym *s = !strcmp(type, "U") ? &uses[nuses - 1] : &defs[ndefs - 1];
-		snprintf(s->name, sizeof(s->name), "%s", name);
+		snprintf(s->name, sizeof(s->name), "%.*s", (int)sizeof(s->name) - 1, name);
 	}
 	pclose(p);
 }
