@@ -272,7 +272,7 @@ static void test_sim_advance(void **state)
 	assert_non_null(ops->advance);
 	static char buf[4096];
 	void *bufs[1] = {buf};
-	struct iolab_engine_params p = {.qd = 1, .bufs = bufs, .buf_size = sizeof(buf), .config = &m};
+	struct iolab_engine_params p = {.qd = 1, .bufs = bufs, .buf_size = sizeof(buf), .config = &(struct iolab_sim_engine_config){.model = &m}};
 	struct iolab_engine e = {.ops = ops};
 	assert_int_equal(ops->init(&e, &p, &err), 0);
 	assert_int_equal(ops->advance(&e, 5000000), 5000000); /* idle: straight there */

@@ -27,6 +27,7 @@
 #include "iolab/disk_sim.h"
 #include "iolab/engine.h"
 #include "iolab/prng.h"
+#include "iolab/subsys.h"
 #include "iolab/workload.h"
 
 static void open_model(struct iolab_disk_model *m)
@@ -88,7 +89,7 @@ static void test_queue_full(void **state)
 static void engine_run(const struct iolab_disk_model *m, uint64_t *t_done, uint64_t *lbn)
 {
 	const struct iolab_engine_ops *ops = &iolab_engine_sim;
-	struct iolab_engine_params p = {.qd = EQD, .config = m};
+	struct iolab_engine_params p = {.qd = EQD, .config = &(struct iolab_sim_engine_config){.model = m}};
 	struct iolab_engine e = {.ops = ops};
 	struct iolab_err err = {{0}};
 	assert_int_equal(ops->init(&e, &p, &err), 0);

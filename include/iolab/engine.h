@@ -33,31 +33,14 @@ struct iolab_io {
 	uint32_t slot; /* the worker's index of this slot */
 };
 
-/* The host in front of a simulated device: the policy of its queue (an enum iolab_host_sched,
- * 0: arrival order) and the time its driver and adapter take per command before the device
- * sees it. */
-struct iolab_host_params {
-	unsigned sched;
-	uint64_t overhead_ns;
-};
-
-/* RAID levels of a simulated volume. */
-enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, IOLAB_RAID10, IOLAB_RAID4, IOLAB_RAID6 };
-
-/* "raid0", "raid1", "raid5", "raid10", "raid4", "raid6" ("none" for a single drive). */
-const char *iolab_raid_name(unsigned level);
-
-struct iolab_subsys;
-
 struct iolab_engine_params {
 	const int *fds;     /* one open descriptor per target (may be -1 for the null engine) */
 	unsigned nfds;
 	unsigned qd;        /* most I/Os in flight at once */
 	void *const *bufs;  /* qd buffers of buf_size bytes each, aligned to 4096 */
 	size_t buf_size;
-	const void *config; /* engine-specific settings (the simulator's model), may be NULL */
-	struct iolab_host_params host; /* the simulator's host; ignored by real engines */
-	const struct iolab_subsys *subsys; /* the simulator's whole path (subsys.h), or NULL */
+	const void *config; /* the engine's own settings, may be NULL (the simulator's: struct
+			       iolab_sim_engine_config, subsys.h) */
 };
 
 struct iolab_engine {

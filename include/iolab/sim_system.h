@@ -22,6 +22,7 @@
 #include "iolab/engine.h"
 #include "iolab/error.h"
 #include "iolab/event_queue.h"
+#include "iolab/subsys.h"
 
 #define IOLAB_COMP_OPS_VERSION 3 /* 2: report; 3: breakdown */
 

@@ -21,6 +21,28 @@
 
 struct iolab_kind;
 
+/* The host in front of a simulated device: the policy of its queue (an enum iolab_host_sched,
+ * 0: arrival order) and the time its driver and adapter take per command before the device
+ * sees it. */
+struct iolab_host_params {
+	unsigned sched;
+	uint64_t overhead_ns;
+};
+
+/* RAID levels of a simulated volume. */
+enum iolab_raid_level { IOLAB_RAID_NONE, IOLAB_RAID0, IOLAB_RAID1, IOLAB_RAID5, IOLAB_RAID10, IOLAB_RAID4, IOLAB_RAID6 };
+
+/* "raid0", "raid1", "raid5", "raid10", "raid4", "raid6" ("none" for a single drive). */
+const char *iolab_raid_name(unsigned level);
+
+/* The simulator engine's settings (iolab_engine_params.config of iolab_engine_sim, and the
+ * config its device_depth takes): a whole subsystem, or a lone drive's model behind a host. */
+struct iolab_sim_engine_config {
+	const struct iolab_disk_model *model; /* a lone drive (when subsys is NULL) */
+	struct iolab_host_params host;        /* its host */
+	const struct iolab_subsys *subsys;    /* the whole path, or NULL */
+};
+
 /* How the devices on one link share it. */
 enum iolab_link_kind {
 	IOLAB_LINK_BUS,       /* a host I/O bus (PCI, PCI-X, PCIe): every controller's data */

@@ -15,6 +15,7 @@
 #include "point.h"
 #include "run_internal.h"
 #include "scaleout.h"
+#include "sim_point.h"
 #include "verify_run.h"
 #include "worker_loads.h"
 
@@ -322,14 +323,14 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		   double *iops, double *mbps, const struct iolab_progress *prog,
 		   iolab_progress_fn progress, void *ctx, struct iolab_err *err)
 {
+	struct iolab_sim_engine_config sim_cfg;
 	struct point_ctl ctl = {
 		.engine = c->engine, .fds = env->fds, .nfds = env->n, .spec = &pp->spec,
 		.dist = &c->dist, .regions = env->region, .nregions = env->n,
 		.qd = slots_of(c, pp), .pace = point_pace(c, pp),
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
-		.engine_config = c->engine_config, .host = {pp->host_sched, c->sim.host_overhead_ns},
-		.subsys = env->desc, .record = c->record,
+		.engine_config = sim_point_engine(c, pp, env, &sim_cfg), .record = c->record,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
 		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
@@ -350,7 +351,7 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	/* --fault: the workers' engine is the fault engine around the one asked for */
 	struct iolab_engine_ops fault_ops;
 	struct iolab_fault_run faults;
-	struct iolab_fault_setup fault_setup = {&faults, c->engine, c->engine_config};
+	struct iolab_fault_setup fault_setup = {&faults, c->engine, ctl.engine_config};
 	/* each worker's load; the simulator runs them all in one thread against one system, which
 	 * it keeps between the runs of the point (sim_carry.c) */
 	struct worker_loads wl;

@@ -37,9 +37,7 @@ struct point_ctl {
 	uint64_t seed;
 	uint64_t ramp_ns, time_ns, bytes_per_worker;
 	bool on_error_continue;
-	const void *engine_config; /* handed to the engine (the simulator's model) */
-	struct iolab_host_params host; /* handed to the engine: the simulated host */
-	const struct iolab_subsys *subsys; /* the simulated subsystem of the point */
+	const void *engine_config; /* handed to the engine (the simulator's: sim_point_engine) */
 	struct iolab_recorder *record; /* --record, or NULL */
 	const struct iolab_replay *replay; /* iolab replay: requests from this trace, not spec */
 	const struct iolab_replay_dest *dest;

@@ -6,6 +6,7 @@
  * state), each further round or repetition continues it from where the last one left it (the
  * requests in flight at the end of a run finish uncounted before the next begins). With
  * --fresh-state every run builds its system afresh, ramp included. */
+#include "sim_point.h"
 #include "worker_loads.h"
 
 int sim_carry_get(struct sim_carry *sc, const struct iolab_config *c, const struct run_env *env,
@@ -21,9 +22,9 @@ int sim_carry_get(struct sim_carry *sc, const struct iolab_config *c, const stru
 		*e = &sc->eng;
 		return 0;
 	}
+	struct iolab_sim_engine_config cfg;
 	struct iolab_engine_params p = {
-		.fds = env->fds, .nfds = env->n, .qd = slots, .config = c->engine_config,
-		.host = {pp->host_sched, c->sim.host_overhead_ns}, .subsys = env->desc,
+		.fds = env->fds, .nfds = env->n, .qd = slots, .config = sim_point_engine(c, pp, env, &cfg),
 	};
 	sc->eng = (struct iolab_engine){.ops = c->engine};
 	int rc = c->engine->init(&sc->eng, &p, err);

@@ -97,3 +97,15 @@ void sim_point_settings(const struct iolab_config *c, const struct point_params 
 	}
 	p->model = sim_point_model(c, p);
 }
+
+const void *sim_point_engine(const struct iolab_config *c, const struct point_params *pp,
+			     const struct run_env *env, struct iolab_sim_engine_config *cfg)
+{
+	if (c->engine != &iolab_engine_sim)
+		return c->engine_config;
+	*cfg = (struct iolab_sim_engine_config){
+		.model = c->engine_config, .host = {pp->host_sched, c->sim.host_overhead_ns},
+		.subsys = env->desc,
+	};
+	return cfg;
+}

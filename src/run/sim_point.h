@@ -23,6 +23,10 @@ int sim_point_set(const struct iolab_config *c, const struct point_params *pp,
 void sim_point_release(const struct iolab_config *c, struct iolab_subsys *desc);
 /* The model point p of c ran: its drive.model setting, else c's model (a string of c). */
 const char *sim_point_model(const struct iolab_config *c, const struct iolab_point *p);
+/* The engine settings of point pp on env: for the simulator, its model, host and subsystem,
+ * filled into *cfg; for any other engine, c's own. */
+const void *sim_point_engine(const struct iolab_config *c, const struct point_params *pp,
+			     const struct run_env *env, struct iolab_sim_engine_config *cfg);
 /* Fills p's settings (and its model, for a swept drive) with point pp's values. */
 void sim_point_settings(const struct iolab_config *c, const struct point_params *pp,
 			struct iolab_point *p);

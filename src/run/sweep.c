@@ -205,9 +205,10 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 	/* A volume spreads the queue over its drives: no single device limit to report. */
 	bool lone = !desc || (desc->nvol == 1 && !desc->vol[0].level);
 	p->capacity_bytes = env_capacity(c, env);
-	const void *drive = desc ? (const void *)&desc->model[desc->drive[desc->vol[0].drive[0]].model]
-			    : c->engine_config; /* the point's own, with its settings */
-	p->device_depth = c->engine->device_depth && lone ? c->engine->device_depth(drive) : 0;
+	struct iolab_sim_engine_config drive = { /* the point's own, with its settings */
+		.model = desc ? &desc->model[desc->drive[desc->vol[0].drive[0]].model]
+			      : c->engine_config};
+	p->device_depth = c->engine->device_depth && lone ? c->engine->device_depth(&drive) : 0;
 	iolab_hist_reset(&p->dir[0].lat);
 	iolab_hist_reset(&p->dir[1].lat);
 	iolab_hist_reset(&p->issue_err);

@@ -267,8 +267,7 @@ static int setup(struct worker *w, struct loop_state *s)
 	} else {
 		struct iolab_engine_params p = {
 			.fds = c->fds, .nfds = c->nfds, .qd = qd, .bufs = s->bufs, .buf_size = bsz,
-			.config = c->engine_config, .host = c->host,
-			.subsys = c->subsys,
+			.config = c->engine_config,
 		};
 		s->own.ops = c->engine;
 		rc = c->engine->init(&s->own, &p, &w->err);

@@ -36,14 +36,15 @@ static void free_state(struct sim_state *s)
 
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
 {
-	const struct iolab_disk_model *m = p->config;
-	if (!m && !p->subsys)
+	const struct iolab_sim_engine_config *cfg = p->config;
+	const struct iolab_disk_model *m = cfg ? cfg->model : NULL;
+	if (!m && !(cfg && cfg->subsys))
 		return iolab_errf(err, EINVAL, "sim engine: no drive model given (use 'iolab sim --model')");
 	struct sim_state *s = calloc(1, sizeof(*s));
 	struct iolab_subsys *lone = NULL;
-	const struct iolab_subsys *d = p->subsys;
+	const struct iolab_subsys *d = cfg->subsys;
 	if (s && !d && (lone = malloc(sizeof(*lone)))) { /* a drive alone, as the engine's model */
-		struct iolab_sim_shape sh = {.model = m, .host = p->host, .failed = {-1, -1},
+		struct iolab_sim_shape sh = {.model = m, .host = cfg->host, .failed = {-1, -1},
 					     .drive_cache = -1};
 		if (iolab_subsys_shape(&sh, lone, err)) {
 			free(lone);
@@ -148,8 +149,8 @@ static unsigned sim_components(struct iolab_engine *e, struct iolab_comp_report 
 
 static unsigned sim_device_depth(const void *config)
 {
-	const struct iolab_disk_model *m = config;
-	return m ? m->queue_depth : 0;
+	const struct iolab_sim_engine_config *cfg = config;
+	return cfg && cfg->model ? cfg->model->queue_depth : 0;
 }
 
 static void sim_cleanup(struct iolab_engine *e)

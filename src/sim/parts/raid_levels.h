@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "iolab/engine.h"
+#include "iolab/subsys.h"
 
 #define IOLAB_RAID_MEMBERS_MAX 64 /* most members of one volume */
 
