@@ -75,7 +75,6 @@ static int grow_series(struct worker *w)
 /* The loop's counters and clocks (one per stream). */
 struct loop_clock {
 	uint64_t mstart, end, budget;
-	uint64_t last;   /* the last clock reading (a closed loop issues without one) */
 	bool stopping;
 	uint64_t t_stop; /* when the loop decided to stop: the end of the measured time */
 };
@@ -93,7 +92,7 @@ struct stream {
 	uint64_t issued;   /* --bytes: bytes of the measured time done or in flight */
 	struct buf_fill fill;  /* what writes carry (buffers.h) */
 	struct loop_clock k;
-	uint64_t next_sec, completions;
+	uint64_t next_sec;
 	unsigned sec;
 };
 
@@ -112,6 +111,7 @@ struct loop_state {
 	uint64_t *delay; /* per slot: how late its request was issued (paced loads) */
 	uint64_t wake;   /* how late the kernel wakes the thread from a sleep (ns, a running mean) */
 	uint64_t t0;     /* the loop's start, time 0 of --record */
+	uint64_t last;   /* the last clock reading (a closed loop issues without one) */
 	struct iolab_replay_src *src; /* iolab replay: the trace, else NULL (the generator) */
 	bool timed;      /* a timed replay */
 	bool *counted;   /* per slot: its I/O is in its stream's issued (every I/O after the first
@@ -353,17 +353,21 @@ static int poll_until(struct loop_state *s, uint64_t t, unsigned max)
 }
 
 /* Decides at time now whether the stream is over: its time, its bytes, a stop request. */
-static void check_stop(struct stream *st, uint64_t now)
+static void decide_stop(struct stream *st, uint64_t now)
 {
 	struct loop_clock *k = &st->k;
 	struct worker *w = st->w;
-	if (k->t_stop)
-		return;
 	if (k->stopping || now >= k->end || w->dir[0].bytes + w->dir[1].bytes >= k->budget ||
 	    atomic_load_explicit(&w->ctl->stop, memory_order_relaxed)) {
 		k->stopping = true;
 		k->t_stop = now < k->end ? now : k->end;
 	}
+}
+
+static inline void check_stop(struct stream *st, uint64_t now)
+{
+	if (!st->k.t_stop) /* the common case, kept inline: still running */
+		decide_stop(st, now);
 }
 
 /* Fills io with the trace's next request; false at its end (or a read error: noted). A timed
@@ -423,7 +427,7 @@ static unsigned issue(struct stream *st, struct loop_state *s, uint64_t now, boo
 	/* --bytes: no more I/Os once those done and in flight in the measured time make them all, so
 	 * that exactly that many bytes are transferred (fio's io_size); one that fails gives its
 	 * bytes back to be done again (io_done) */
-	bool counting = k->budget != UINT64_MAX && (paced ? now : k->last) >= k->mstart;
+	bool counting = k->budget != UINT64_MAX && (paced ? now : s->last) >= k->mstart;
 	uint64_t batch_bytes = 0;
 	unsigned n = 0;
 	while (st->nfree && (!paced || pace_due(pc) <= now)) { /* a closed loop's are due at once */
@@ -577,7 +581,6 @@ static void take_completions(struct worker *w, struct loop_state *s, int got, ui
 		struct stream *st = &s->st[s->owner[io->slot]];
 		st->freel[st->nfree++] = io;
 		st->inflight--;
-		st->completions++;
 		if (io->res != (int32_t)io->len && s->counted[io->slot])
 			st->issued -= io->len; /* failed: --bytes still wants its bytes */
 		if (s->vw && verify_complete(s->vw, io) && !c->on_error_continue)
@@ -652,9 +655,7 @@ static void run_loop(struct worker *w, struct loop_state *s)
 				break;
 			got = ops->reap(s->eng, 1, s->done, reap_max);
 		}
-		now = now_of(s->eng);
-		for (unsigned i = 0; i < s->nst; i++)
-			s->st[i].k.last = now;
+		now = s->last = now_of(s->eng);
 		if (got < 0) {
 			note_error(w, NULL, got, now);
 			break; /* the engine is broken: in-flight slots are abandoned with it */

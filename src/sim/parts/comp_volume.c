@@ -106,6 +106,7 @@ struct rebuild {
 struct volume {
 	enum iolab_raid_level level;
 	enum iolab_raid_layout layout; /* the level's (raid_levels.c) */
+	unsigned parity;               /* the level's parity units in a row */
 	unsigned n;               /* drives */
 	int failed[2];            /* the failed members (degraded mode), or -1 */
 	uint64_t unit;            /* stripe unit, in blocks */
@@ -202,7 +203,7 @@ static bool degraded(const struct volume *v, unsigned i, uint64_t lbn, uint64_t 
 /* Parity units in a row: 1 for RAID 4 and 5, 2 for RAID 6, 0 for the others. */
 static unsigned parities(const struct volume *v)
 {
-	return iolab_raid_info(v->level)->parity;
+	return v->parity;
 }
 
 /* Row s: the member of its parity unit k (0: P, 1: Q) and of its data unit j. */
@@ -711,6 +712,7 @@ int iolab_comp_volume_init(struct iolab_comp *c, struct iolab_sim *s, struct iol
 	*c = (struct iolab_comp){.ops = &iolab_comp_volume, .sim = s, .priv = v};
 	v->level = level;
 	v->layout = iolab_raid_info(level)->layout;
+	v->parity = iolab_raid_info(level)->parity;
 	bool second_only = failed[0] < 0; /* {-1, k}: one failed drive, k */
 	v->failed[0] = second_only ? failed[1] : failed[0];
 	v->failed[1] = second_only ? -1 : failed[1];
