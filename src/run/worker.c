@@ -80,20 +80,20 @@ struct loop_clock {
 };
 
 /* One worker's requests: its generator (or trace), pacer and slots; its counts go to w. */
-struct stream {
+struct stream { /* what every request touches first, the generator's large tables last */
 	struct worker *w;
-	struct iolab_gen gen;
-	struct pace pace;
 	bool paced, open;  /* not a closed loop; an open loop (rate, timed trace) */
 	bool writes;       /* its pattern writes: buffers are stamped before each write (buffers.h) */
 	bool dry;          /* its trace is over: the I/Os in flight finish and count */
 	struct iolab_io **freel; /* its free slots, nfree of them (of qd) */
 	unsigned qd, nfree, inflight;
 	uint64_t issued;   /* --bytes: bytes of the measured time done or in flight */
-	struct buf_fill fill;  /* what writes carry (buffers.h) */
 	struct loop_clock k;
 	uint64_t next_sec;
 	unsigned sec;
+	struct pace pace;
+	struct buf_fill fill;  /* what writes carry (buffers.h) */
+	struct iolab_gen gen;
 };
 
 struct loop_state {
