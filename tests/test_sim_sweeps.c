@@ -243,6 +243,35 @@ static void test_config_read_ahead(void **state)
 	json_decref(df);
 }
 
+/* --controller-overhead and --battery replace a subsystem file's controllers' own, as --cache
+ * and --read-ahead do (they were ignored with --config before). */
+static void test_config_controller_options(void **state)
+{
+	(void)state;
+	char conf[300], file[300], slow[300], nobat[300];
+	th_data_path(conf, sizeof(conf), "subsystem-example.conf"); /* 50us, write-back, battery */
+	snprintf(file, sizeof(file), "%s/ctl-file.json", th_dir);
+	snprintf(slow, sizeof(slow), "%s/ctl-slow.json", th_dir);
+	snprintf(nobat, sizeof(nobat), "%s/ctl-nobat.json", th_dir);
+	/* sequential 64 KiB writes (sim()'s pattern with --read 0) */
+	sim(file, (const char *[]){"--config", conf, "--read", "0", "--qd", "4", NULL});
+	sim(slow, (const char *[]){"--config", conf, "--controller-overhead", "2ms", "--read", "0",
+				   "--qd", "4", NULL});
+	sim(nobat, (const char *[]){"--config", conf, "--battery", "no", "--read", "0", "--qd", "4",
+				    NULL});
+	json_t *df, *ds, *dn;
+	double f = lat_mean(json_array_get(points_of(file, &df), 0));
+	double s = lat_mean(json_array_get(points_of(slow, &ds), 0));
+	double n = lat_mean(json_array_get(points_of(nobat, &dn), 0));
+	/* 2 ms a command instead of 50 us: every write waits for it */
+	assert_true(s > f + 1900);
+	/* without a battery write-back acts as write-through: writes wait for the drives */
+	assert_true(n > 2 * f);
+	json_decref(df);
+	json_decref(ds);
+	json_decref(dn);
+}
+
 /* A replay on a simulated path takes --set too. */
 static void test_replay_takes_set(void **state)
 {
@@ -268,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_job_file_keys),
 		cmocka_unit_test(test_compare_matches_settings),
 		cmocka_unit_test(test_config_read_ahead),
+		cmocka_unit_test(test_config_controller_options),
 		cmocka_unit_test(test_replay_takes_set),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -57,7 +57,8 @@ struct iolab_sim_options {
 	uint64_t cache[IOLAB_LIST_MAX];    /* controller cache sizes (sweep) */
 	unsigned char write_policy[IOLAB_LIST_MAX]; /* enum iolab_write_policy (sweep) */
 	int drive_cache;                   /* -1: as the model; 0 off; 1 on */
-	bool read_ahead_set;               /* --read-ahead given (it replaces a subsystem file's) */
+	unsigned ctl_given;                /* IOLAB_CTL_GIVEN_*: --controller-overhead, --battery,
+					      --read-ahead given (they replace a subsystem file's) */
 	char drive[IOLAB_SIM_VALUE_MAX];   /* --drive (the first of a list), "" for none */
 	unsigned nsweep;                   /* swept settings, in the order given: the first is
 					      the outermost */

@@ -93,6 +93,10 @@ struct iolab_ctl_params {
 				      of the volume, or 64 KiB) */
 };
 
+/* The controller settings the command line gave (struct iolab_ctl_params fields), which replace
+ * a subsystem file's: a mask of these. */
+enum { IOLAB_CTL_GIVEN_OVERHEAD = 1, IOLAB_CTL_GIVEN_BATTERY = 2, IOLAB_CTL_GIVEN_READ_AHEAD = 4 };
+
 #define IOLAB_SUBSYS_MAX 64     /* of each kind (drives: 256) */
 #define IOLAB_SUBSYS_DRIVES 256
 #define IOLAB_SUBSYS_NAME 32

@@ -19,7 +19,8 @@ struct iolab_sim_shape {
 	unsigned channels, controllers;         /* --channels, --controllers (0: default) */
 	struct iolab_ctl_params ctl;            /* --controller-overhead, --cache, ... */
 	bool set_cache, set_write_policy;       /* given: they replace a file's */
-	bool set_read_ahead;                    /* --read-ahead given: it replaces a file's */
+	unsigned ctl_given;                     /* IOLAB_CTL_GIVEN_*: ctl's settings given, which
+						   replace a file's */
 	int drive_cache;                        /* --drive-cache: -1 as the model, 0 off, 1 on */
 };
 

@@ -553,6 +553,7 @@ static int set_controllers(struct iolab_config *c, const char *f, const char *v,
 static int set_ctl_overhead(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	c->sim.has_ctl = true;
+	c->sim.ctl_given |= IOLAB_CTL_GIVEN_OVERHEAD;
 	return iolab_parse_duration(f, v, &c->sim.ctl.overhead_ns, err);
 }
 
@@ -590,6 +591,7 @@ static int set_write_policy(struct iolab_config *c, const char *f, const char *v
 static int set_battery(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	c->sim.has_ctl = true;
+	c->sim.ctl_given |= IOLAB_CTL_GIVEN_BATTERY;
 	return iolab_parse_bool(f, v, &c->sim.ctl.battery, err);
 }
 
@@ -597,7 +599,8 @@ static int set_read_ahead(struct iolab_config *c, const char *f, const char *v, 
 {
 	char buf[4096], *items[IOLAB_LIST_MAX];
 	int n = set_list(f, v, items, err);
-	c->sim.has_ctl = c->sim.read_ahead_set = true;
+	c->sim.has_ctl = true;
+	c->sim.ctl_given |= IOLAB_CTL_GIVEN_READ_AHEAD;
 	for (int i = n - 1; i >= 0; i--)
 		if (iolab_read_ahead_parse(f, items[i], &c->sim.ctl.read_ahead, err))
 			return -EINVAL;

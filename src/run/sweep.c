@@ -158,7 +158,7 @@ int point_shape(const struct iolab_config *swept, const struct point_params *pp,
 		.has_ctl = c->sim.has_ctl, .channel = c->sim.channel, .bus = c->sim.bus,
 		.channels = c->sim.channels, .controllers = c->sim.controllers, .ctl = c->sim.ctl,
 		.set_cache = c->sim.ncache > 0, .set_write_policy = c->sim.nwp > 0,
-		.set_read_ahead = c->sim.read_ahead_set,
+		.ctl_given = c->sim.ctl_given,
 		.drive_cache = c->sim.drive_cache,
 	};
 	sh.ctl.cache_bytes = pp->cache;

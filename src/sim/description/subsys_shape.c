@@ -136,7 +136,11 @@ static void from_file(const struct iolab_sim_shape *sh, struct iolab_subsys *s)
 			s->ctl[i].p.cache_bytes = sh->ctl.cache_bytes;
 		if (sh->set_write_policy)
 			s->ctl[i].p.write_policy = sh->ctl.write_policy;
-		if (sh->set_read_ahead)
+		if (sh->ctl_given & IOLAB_CTL_GIVEN_OVERHEAD)
+			s->ctl[i].p.overhead_ns = sh->ctl.overhead_ns;
+		if (sh->ctl_given & IOLAB_CTL_GIVEN_BATTERY)
+			s->ctl[i].p.battery = sh->ctl.battery;
+		if (sh->ctl_given & IOLAB_CTL_GIVEN_READ_AHEAD)
 			s->ctl[i].p.read_ahead = sh->ctl.read_ahead;
 	}
 	for (unsigned i = 0; i < s->ndrive; i++)
