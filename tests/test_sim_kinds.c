@@ -219,48 +219,6 @@ static void test_fixed_refusals(void **state)
 	TH_EXPECT_EXIT(o, 2, "bad.conf:1: field 'queue'");
 }
 
-/* 4 controllers, each with a channel and a RAID 0 of 50 drives: every part is reported. */
-static void test_every_part_reported(void **state)
-{
-	(void)state;
-	/* host, host stripe, 4 controllers, 4 volumes, 4 channels, 200 drives */
-	size_t cap = 64 * 1024, len = 0;
-	char *text = malloc(cap);
-	assert_non_null(text);
-	for (unsigned v = 0; v < 4; v++) {
-		len += (size_t)snprintf(text + len, cap - len, "controller c%u\nchannel ch%u controller=c%u "
-					"type=fc4\n", v, v, v);
-		for (unsigned d = 0; d < 50; d++)
-			len += (size_t)snprintf(text + len, cap - len, "drive d%u_%u channel=ch%u "
-						"model=atlas10k\n", v, d, v);
-		len += (size_t)snprintf(text + len, cap - len, "volume v%u level=raid0 drives=", v);
-		for (unsigned d = 0; d < 50; d++)
-			len += (size_t)snprintf(text + len, cap - len, "%sd%u_%u", d ? "," : "", v, d);
-		len += (size_t)snprintf(text + len, cap - len, "\n");
-	}
-	json_t *p = run_config("big", text, "4k", "256");
-	free(text);
-	json_t *c = json_object_get(p, "components");
-	assert_int_equal(json_array_size(c), 214);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(c, 213), "name")), "d3_49");
-	char conf[300];
-	snprintf(conf, sizeof(conf), "%s/big.conf", th_dir);
-	struct th_out o = th_iolab("sim", "--config", conf, "--pattern", "rand-read", "--bs", "4k",
-				   "--qd", "256", "--time", "2", "--explain", "--no-db", "--quiet", NULL);
-	assert_int_equal(o.status, 0);
-	for (unsigned v = 0; v < 4; v++)
-		for (unsigned d = 0; d < 50; d++) {
-			char row[40];
-			snprintf(row, sizeof(row), "\n  1 d%u_%u ", v, d);
-			if (!strstr(o.out, row))
-				fail_msg("--explain lacks drive d%u_%u", v, d);
-		}
-	assert_non_null(strstr(o.out, "\n  1 host-stripe "));
-	assert_non_null(strstr(o.out, "\n  1 ch3 "));
-	th_out_free(&o);
-	json_decref(p);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,7 +229,6 @@ int main(void)
 		cmocka_unit_test(test_fixed_device_iops),
 		cmocka_unit_test(test_volume_over_fixed_devices),
 		cmocka_unit_test(test_fixed_refusals),
-		cmocka_unit_test(test_every_part_reported),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }
