@@ -5,7 +5,7 @@
  * docs/subsystem-format.md is the one the registry writes; a new kind needs two files (its own
  * and the registry's line); `iolab sim kinds` lists each kind. A fixed device serves QD 1 4 KiB
  * reads at 1 / (time + 4096 / rate), on a slower channel at the channel's rate, and stands in
- * for drives in volumes. A subsystem of 4 volumes of 50 drives reports all 214 parts. */
+ * for drives in volumes (large paths reported whole: test_sim_large.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
