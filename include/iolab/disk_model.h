@@ -235,13 +235,6 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 int iolab_model_load(const char *path, struct iolab_disk_model *m, struct iolab_err *err);
 /* Loads a built-in model by name, or a model file if name contains '/' or ends in ".model". */
 int iolab_model_open(const char *name_or_path, struct iolab_disk_model *m, struct iolab_err *err);
-/* Sets one drive-level field of a finished model m from its text, through the model file's own
- * field parser (docs/model-format.md: rpm, cache_segments, seek_average_ms, ...), and derives
- * what follows from it again. Fields of the layout (block_bytes, surfaces, cylinders, blocks,
- * mapping) and the name are refused. Returns 0 or -EINVAL ("field 'rpm': '99' is out of range
- * (1000..30000)"), m then unchanged. */
-int iolab_model_set(struct iolab_disk_model *m, const char *field, const char *value,
-		    struct iolab_err *err);
 /* Writes m in the model file format. */
 int iolab_model_write(const struct iolab_disk_model *m, FILE *f);
 /* The drive fields of the model file format (those before its sections), NULL after the last. */

@@ -755,52 +755,6 @@ int iolab_model_check(const struct iolab_disk_model *m, struct iolab_err *err)
 	return rc ? rc : check_zones(m, NULL, err);
 }
 
-/* The drive fields its layout (zones, block map) is derived from when the model is read: a
- * model in use keeps them. */
-static const char *const layout_fields[] = {"name", "block_bytes", "surfaces", "cylinders",
-					    "blocks", "mapping"};
-
-int iolab_model_set(struct iolab_disk_model *m, const char *field, const char *value,
-		    struct iolab_err *err)
-{
-	bool known = false;
-	for (size_t i = 0; i < NTOP; i++)
-		known |= !strcmp(top_names[i], field);
-	if (!known)
-		return iolab_errf(err, EINVAL, "field '%s': unknown drive field (see docs/model-format.md)",
-				  field);
-	for (size_t i = 0; i < sizeof(layout_fields) / sizeof(layout_fields[0]); i++)
-		if (!strcmp(layout_fields[i], field))
-			return iolab_errf(err, EINVAL, "field '%s': the drive's layout follows from it, so "
-					  "it cannot change (write a model file)", field);
-	char v[1024];
-	if (strlen(value) >= sizeof(v))
-		return iolab_errf(err, EINVAL, "field '%s': value too long", field);
-	strcpy(v, value);
-	struct iolab_disk_model before = *m;
-	struct iolab_err why;
-	struct mparser p = {.name = "", .m = m, .err = &why};
-	int rc = top_field(&p, field, v);
-	if (!rc && !m->g4) { /* the zones' figures are derived again alike; the seek fit anew */
-		rc = iolab_model_finish(m, &why);
-	} else if (!rc && !strncmp(field, "seek_", 5) && !m->nseek) {
-		rc = iolab_errf(&why, EINVAL, "field '%s': a table layout's seek formula is fitted when "
-				"the model is read (write a model file)", field);
-	} else if (!rc) {
-		if (!m->rw_switch_given)
-			m->rw_switch_ns = m->head_switch_ns;
-		m->rev_ns = (uint64_t)llround(60e9 / m->rpm);
-	}
-	if (!rc)
-		rc = iolab_model_check(m, &why);
-	if (rc) {
-		*m = before;
-		const char *at = strstr(why.msg, "field '"); /* without the parser's "file:line: " */
-		return iolab_errf(err, -rc, "%s", at ? at : why.msg);
-	}
-	return 0;
-}
-
 int iolab_model_parse(const char *name, const char *text, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
