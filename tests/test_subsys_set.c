@@ -160,7 +160,8 @@ static void test_refusals(void **state)
 	set_refused("volume", "level", "raid0", "volume.level: a volume's 'level' names other parts or "
 		    "shapes the path");
 	set_refused("a1", "rpm", "0", "a1.rpm: model ");
-	set_refused("drive", "rpm", "99", "drive.rpm: drive 'a1': model ");
+	set_refused("drive", "rpm", "99", "drive.rpm: drive 'a1': model cheetah9LP: field 'rpm': '99' is "
+		    "out of range");
 	set_refused("drive", "cylinders", "5", "drive.cylinders: the drive's layout cannot change");
 	set_refused("raid0", "cache", "0", "raid0.cache: field 'write-policy': write-back needs a cache "
 		    "(cache=SIZE)");

@@ -127,6 +127,9 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 	edited[at] = 0;
 	snprintf(name, sizeof(name), "model %.63s", m->name);
 	int rc = iolab_model_parse(name, edited, out, err);
+	size_t nl = strlen(name); /* "model X:1: field ..." is the line written here: no line then */
+	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, ":1: ", 4))
+		memmove(err->msg + nl + 1, err->msg + nl + 3, strlen(err->msg + nl + 3) + 1);
 	free(text);
 	free(edited);
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
