@@ -20,7 +20,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 shared=$root/../shared/data/disksim
-cfg=$root/tests/data/subsystem-example.conf
+cfg=$root/examples/subsystem.conf
 
 corpus() {
     local t="--time 2 --quiet --no-db"

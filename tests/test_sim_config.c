@@ -1,5 +1,5 @@
 /* test_sim_config.c: `iolab sim --config FILE` and the path shorthands through the command line.
- * The example subsystem file (tests/data/subsystem-example.conf, docs/subsystem-format.md) runs
+ * The example subsystem file (examples/subsystem.conf, docs/subsystem-format.md) runs
  * and its report names every part of it; a controller with two volumes stripes them; closed-loop
  * clients with think time give a throughput that rises with the clients and flattens; open-loop
  * rates below capacity are met; bad files and bad shorthands are refused in one line, exit 2. */
@@ -49,7 +49,7 @@ static void test_example_file(void **state)
 {
 	(void)state;
 	char conf[PATH_MAX], opts[PATH_MAX + 128];
-	th_data_path(conf, sizeof(conf), "subsystem-example.conf");
+	th_data_path(conf, sizeof(conf), "../../examples/subsystem.conf");
 	snprintf(opts, sizeof(opts), "--config %s --pattern file-server --qd 16 --time 20", conf);
 	json_t *root, *p = json_array_get(run_json(&root, "example", opts), 0);
 	assert_string_equal(kind_of(p, "host"), "host");
@@ -151,9 +151,9 @@ static void test_refusals(void **state)
 	struct th_out o = th_iolab("sim", "--config", bad, "--time", "1", NULL);
 	TH_EXPECT_EXIT(o, 2, "bad.conf:2:", "raid5");
 	char good[PATH_MAX];
-	th_data_path(good, sizeof(good), "subsystem-example.conf");
+	th_data_path(good, sizeof(good), "../../examples/subsystem.conf");
 	o = th_iolab("sim", "--config", good, "--array", "raid0:2", "--time", "1", NULL);
-	TH_EXPECT_EXIT(o, 2, "--array", "subsystem-example.conf");
+	TH_EXPECT_EXIT(o, 2, "--array", "subsystem.conf");
 	o = th_iolab("sim", "--array", "raid0:4", "--drive", "atlas10k", "--channel", "warp", NULL);
 	TH_EXPECT_EXIT(o, 2, "--channel", "warp");
 	o = th_iolab("sim", "--array", "raid5:8", "--drive", "atlas10k", "--controllers", "3", NULL);

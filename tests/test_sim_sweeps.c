@@ -224,7 +224,7 @@ static void test_config_read_ahead(void **state)
 {
 	(void)state;
 	char conf[300], a[300], b[300], file[300];
-	th_data_path(conf, sizeof(conf), "subsystem-example.conf");
+	th_data_path(conf, sizeof(conf), "../../examples/subsystem.conf");
 	snprintf(a, sizeof(a), "%s/ra-list.json", th_dir);
 	snprintf(b, sizeof(b), "%s/ra-set.json", th_dir);
 	snprintf(file, sizeof(file), "%s/ra-file.json", th_dir);
@@ -249,7 +249,7 @@ static void test_config_controller_options(void **state)
 {
 	(void)state;
 	char conf[300], file[300], slow[300], nobat[300];
-	th_data_path(conf, sizeof(conf), "subsystem-example.conf"); /* 50us, write-back, battery */
+	th_data_path(conf, sizeof(conf), "../../examples/subsystem.conf"); /* 50us, write-back, battery */
 	snprintf(file, sizeof(file), "%s/ctl-file.json", th_dir);
 	snprintf(slow, sizeof(slow), "%s/ctl-slow.json", th_dir);
 	snprintf(nobat, sizeof(nobat), "%s/ctl-nobat.json", th_dir);

@@ -1,5 +1,5 @@
 /* test_subsys.c: the subsystem file and its interconnects (docs/subsystem-format.md). The
- * example of the format document (tests/data/subsystem-example.conf) reads into the expected
+ * example of the format document (examples/subsystem.conf) reads into the expected
  * description; defaults and references written before their part; each model loaded once;
  * every rule of the document's "Rules" refused with one line naming file, line and field;
  * iolab_subsys_check of a description built by hand; the interconnect table against the rated
@@ -73,7 +73,7 @@ static void test_example(void **state)
 	(void)state;
 	char path[512];
 	struct iolab_err err = {{0}};
-	th_data_path(path, sizeof(path), "subsystem-example.conf");
+	th_data_path(path, sizeof(path), "../../examples/subsystem.conf");
 	if (iolab_subsys_load(path, &sub, &err)) {
 		print_error("%s\n", err.msg);
 		fail();
@@ -144,7 +144,7 @@ static void test_example(void **state)
 	assert_int_equal(sub.nmodel, 0);
 }
 
-/* The first code block of docs/subsystem-format.md is tests/data/subsystem-example.conf. */
+/* The first code block of docs/subsystem-format.md is examples/subsystem.conf. */
 static void test_doc_example_is_the_data_file(void **state)
 {
 	(void)state;
@@ -153,7 +153,7 @@ static void test_doc_example_is_the_data_file(void **state)
 		skip();
 	char doc_path[512], data_path[512];
 	snprintf(doc_path, sizeof(doc_path), "%s/docs/subsystem-format.md", src);
-	th_data_path(data_path, sizeof(data_path), "subsystem-example.conf");
+	th_data_path(data_path, sizeof(data_path), "../../examples/subsystem.conf");
 	char *doc = th_read_file(doc_path, NULL), *data = th_read_file(data_path, NULL);
 	char *start = strstr(doc, "```\n");
 	assert_non_null(start);

@@ -1,5 +1,5 @@
 /* test_subsys_set.c: iolab_subsys_set, one key of a subsystem set from outside. On the example
- * of docs/subsystem-format.md (tests/data/subsystem-example.conf): a part by name, every part
+ * of docs/subsystem-format.md (examples/subsystem.conf): a part by name, every part
  * of a kind, the host, a fixed device's key; a drive field of the model file format in a copy
  * of the drive's models (derived again; the other drives keep theirs; the copy of an unchanged
  * value writes out the same model); and each refusal as one line, the description unchanged:
@@ -27,7 +27,7 @@ static int load_example(void **state)
 	(void)state;
 	char path[512];
 	struct iolab_err err = {{0}};
-	th_data_path(path, sizeof(path), "subsystem-example.conf");
+	th_data_path(path, sizeof(path), "../../examples/subsystem.conf");
 	if (iolab_subsys_load(path, &sub, &err)) {
 		print_error("%s\n", err.msg);
 		return -1;
