@@ -104,9 +104,15 @@ enum iolab_readahead {
 				  track further when the segment began on an earlier track */
 };
 
+struct iolab_ssd_model;
+
 struct iolab_disk_model {
 	char name[64];
 	char about[256];        /* drive, and where the figures came from */
+	/* A flash SSD's figures (ssd_model.h; a model file starting `device = ssd`), owned by this
+	   record; NULL: a mechanical drive. With it, only name, about, blocks, block_bytes and
+	   queue_depth of this record are used. */
+	struct iolab_ssd_model *ssd;
 	/* geometry */
 	uint32_t surfaces, cylinders, block_bytes;
 	uint64_t blocks;

@@ -130,6 +130,21 @@ struct iolab_rebuild_report {
 	int drive[2];                    /* the drives rebuilt (0-based), or -1 */
 };
 
+/* What a flash device (an SSD, docs/ssd.md) did: its FTL's and its flash dies' counts. Write
+ * amplification is flash_programs / host_pages_written (programs by GC and by the mapping table
+ * included). Erase counts are of all its blocks, as they are now. */
+struct iolab_flash_report {
+	uint64_t host_pages_written, host_pages_read; /* flash pages the host's commands touched */
+	uint64_t flash_reads, flash_programs, erases;  /* everything the dies did */
+	uint64_t gc_pages;    /* pages GC moved (each one read and one program) */
+	uint64_t map_reads;   /* reads of the mapping table (cached mapping table misses) */
+	double flash_ns;      /* die time, all dies together */
+	double gc_ns;         /* of it, GC's (its reads, programs and erases) */
+	uint32_t erase_min, erase_max;
+	double erase_mean;
+	uint32_t free_min;    /* the fewest free blocks a plane had */
+};
+
 /* What one part of a simulated I/O path did over a whole run (ramp included): for the
  * explanation of a point (which part is the bottleneck). A point holds one for every part of
  * its path: host, buses, controllers, volumes, channels and drives. */
@@ -144,6 +159,8 @@ struct iolab_comp_report {
 	double resident_ns;  /* the time requests spent in it, added up (mean queue = this / span) */
 	double span_ns;      /* the run's length in virtual time */
 	struct iolab_rebuild_report rebuild; /* a volume: its rebuild (of the last repetition) */
+	bool flash_given;    /* a flash device: flash holds its counts */
+	struct iolab_flash_report flash;
 };
 /* Adds b's counts to a (same part). */
 void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_report *b);

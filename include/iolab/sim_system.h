@@ -24,7 +24,7 @@
 #include "iolab/event_queue.h"
 #include "iolab/subsys.h"
 
-#define IOLAB_COMP_OPS_VERSION 3 /* 2: report; 3: breakdown */
+#define IOLAB_COMP_OPS_VERSION 4 /* 2: report; 3: breakdown; 4: parts, precondition */
 
 struct iolab_comp;
 
@@ -59,6 +59,14 @@ struct iolab_comp_ops {
 	/* A device (a part at the bottom of the path): adds where its commands spent their time
 	 * to *b. May be NULL (a part above the devices, or a device that keeps no breakdown). */
 	void (*breakdown)(const struct iolab_comp *c, struct iolab_breakdown *b);
+	/* A device made of parts of its own (an SSD's flash channels and dies): writes up to max of
+	 * their reports into out (names set: "ch0", "die3"; the builder puts the device's name
+	 * before them) and returns how many it has. May be NULL: none. */
+	unsigned (*parts)(const struct iolab_comp *c, struct iolab_comp_report *out, unsigned max);
+	/* --precondition of a simulated device: puts it, before it gets any request, in the state
+	 * of a device written whole and then at random until it is steady (SNIA PTS). Returns 0 or
+	 * -ENOMEM. May be NULL: the device keeps no such state. */
+	int (*precondition)(struct iolab_comp *c);
 };
 
 /* The registry of component kinds (components.c): every ops table, NULL after the last. */

@@ -866,6 +866,7 @@ void iolab_model_free(struct iolab_disk_model *m)
 	free(m->zone);
 	free(m->seek);
 	iolab_g4_free(m->g4);
+	free(m->ssd);
 	memset(m, 0, sizeof(*m));
 }
 
