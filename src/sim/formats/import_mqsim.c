@@ -460,7 +460,7 @@ static int check_named(struct mqimport *q, struct iolab_disk_model *m, struct io
 	char field[64] = "", rest[512];
 	if (sscanf(q->err->msg, "field '%63[^']'", field) != 1)
 		return rc;
-	snprintf(rest, sizeof(rest), "%s", q->err->msg + strlen(field) + 9);
+	snprintf(rest, sizeof(rest), "%s", q->err->msg + strlen(field) + 10); /* past "field 'NAME': " */
 	for (unsigned i = 0; i < sizeof(from_mqsim) / sizeof(from_mqsim[0]); i++)
 		if (!strcmp(from_mqsim[i][0], field))
 			return iolab_errf(q->err, EINVAL, "%s:%u: field '%s' (iolab's '%s'): %s", q->file,
