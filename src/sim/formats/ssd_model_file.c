@@ -50,7 +50,7 @@ static const struct field {
 	{"queue_entries", F_COUNT, OFF(queue_entries), 1e6, NULL, false},
 	{"interface_mb_s", F_MB_S, OFF(iface_rate), 0, NULL, false},
 	{"pcie_lanes", F_COUNT, 0, 32, NULL, true},
-	{"pcie_lane_gb_s", F_REAL, 0, 0, NULL, true},
+	{"pcie_lane_gb_s", F_REAL, 0, 1000, NULL, true},
 	{"command_us", F_US, OFF(command_ns), 0, NULL, false},
 	{"cache_bytes", F_BYTES, OFF(cache_bytes), 1e15, NULL, false},
 	{"cache_mib", F_MIB, OFF(cache_bytes), 1e9, NULL, true},
@@ -73,7 +73,7 @@ static const struct field {
 	{"program_msb_us", F_US, OFF(program_ns[2]), 0, NULL, false},
 	{"erase_ms", F_MS, OFF(erase_ns), 0, NULL, false},
 	{"channel_mb_s", F_MB_S, OFF(channel_rate), 0, NULL, false},
-	{"channel_mt_s", F_REAL, 0, 0, NULL, true},
+	{"channel_mt_s", F_REAL, 0, 1e6, NULL, true},
 	{"channel_width_bytes", F_COUNT, 0, 64, NULL, true},
 	{"channel_command_ns", F_NS, OFF(channel_command_ns), 0, NULL, false},
 	{"multiplane", F_BOOL, OFF(multiplane), 0, NULL, false},
@@ -259,7 +259,7 @@ static int set_field(struct sparser *p, const struct field *f, char *v)
 		*(uint64_t *)at = (uint64_t)llround(x * 1e6);
 		return 0;
 	case F_REAL:
-		if (number(p, f->key, v, 0, 1e6, false, &x))
+		if (number(p, f->key, v, 0, f->max, false, &x))
 			return -EINVAL;
 		*(!strcmp(f->key, "pcie_lane_gb_s") ? &p->lane_gb_s : &p->channel_mt_s) = x;
 		return 0;
