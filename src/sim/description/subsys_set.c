@@ -41,12 +41,15 @@ static void where(const struct ask *a, const struct target *t, struct iolab_err 
 		iolab_err_prefix(err, "%s.%s", a->part, a->key);
 }
 
+static bool has_model(const struct iolab_kind *k);
+
 /* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
- * and its name is part, or when its kind is want. */
+ * and its name is part, or when its kind is want ("drive" also takes the devices of another
+ * kind made from a model, as an SSD: `--set drive.overprovisioning=...`). */
 static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
 		     void *rec, const char *name, const char *part, const struct iolab_kind *want)
 {
-	if (want ? kind == want : !strcmp(name, part))
+	if (want ? kind == want || (want == &iolab_kind_drive && has_model(kind)) : !strcmp(name, part))
 		t[(*n)++] = (struct target){kind, i, rec, name};
 }
 
