@@ -361,6 +361,38 @@ static void test_program_suspension(void **state)
 	}
 }
 
+/* Background GC: writes of a preconditioned SSD 100 ms apart. With gc_background, GC collects
+ * in the dies' idle time and no write waits behind it; without, writes wait behind GC. */
+static void test_background_gc_in_idle_time(void **state)
+{
+	(void)state;
+	double gc_phase[2], gc_flash[2];
+	for (int bg = 0; bg < 2; bg++) {
+		struct iolab_ssd_model m = gc_ssd();
+		m.gc_background = bg ? 0.25 : 0;
+		struct rig g;
+		rig_up(&g, &m, &iolab_kind_ssd, 1);
+		assert_int_equal(g.c.ops->precondition(&g.c), 0);
+		for (unsigned i = 0; i < 400; i++) {
+			one(&g, next_rand(&g) % (g.span_blocks / 8) * 8, 8, true);
+			uint64_t later = g.sim.now + 100000000;
+			assert_int_equal(iolab_sim_advance(&g.sim, later), later);
+		}
+		struct iolab_breakdown b = {0};
+		struct iolab_comp_report rep;
+		g.c.ops->breakdown(&g.c, &b);
+		g.c.ops->report(&g.c, &rep);
+		gc_phase[bg] = phase(&b, "gc");
+		gc_flash[bg] = rep.flash.gc_ns;
+		rig_down(&g);
+	}
+	print_message("foreground: gc phase %.0f ns, GC %.0f ns; background: %.0f, %.0f\n",
+		      gc_phase[0], gc_flash[0], gc_phase[1], gc_flash[1]);
+	assert_true(gc_phase[0] > 0);
+	assert_true(gc_phase[1] == 0);
+	assert_true(gc_flash[1] > 0);
+}
+
 /* A drive line of an SSD model is the ssd kind's device: the same times. */
 static void test_drive_kind_hands_over(void **state)
 {
@@ -442,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_write_back_cache),
 		cmocka_unit_test(test_mapping_table_miss),
 		cmocka_unit_test(test_program_suspension),
+		cmocka_unit_test(test_background_gc_in_idle_time),
 		cmocka_unit_test(test_drive_kind_hands_over),
 		cmocka_unit_test(test_parts_in_path_reports),
 		cmocka_unit_test_setup_teardown(test_ssd_kind_refuses_drive_model, th_dir_setup,
