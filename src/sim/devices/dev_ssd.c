@@ -15,7 +15,9 @@
  *   a page that finds every slot taken waits for the slot's flush (the slots in the order they
  *   were filled); without one (or write-through) it completes when its programs end.
  * The host interface is the device's own link (iface_rate, one transfer at a time) or, on a
- * modelled channel, that channel (comp_link.c). The device holds queues x queue_entries
+ * modelled channel, that channel (comp_link.c), which places transfers in the order they are
+ * asked for: a read's data is put on it by an event when it is ready, the one case of two
+ * events for a command. The device holds queues x queue_entries
  * commands (NVMe submission queues, SATA's NCQ); beyond them the host holds the rest. */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@
 #include "iolab/subsys.h"
 #include "sim/devices/ssd_dev.h"
 
-enum { EV_END };
+enum { EV_END, EV_DATA };
 #define SECTOR 512u
 
 const char *const ssd_phase_name[PH_COUNT] = {"queue", "interface", "cache", "map", "wait", "gc",
@@ -96,7 +98,9 @@ static uint64_t do_read(struct ssd *s, uint64_t now, const struct iolab_sreq *r,
 	for (int i = 0; i < PH_COUNT; i++)
 		cmd->ph[i] += crit[i];
 	cmd->hit = all_hit;
-	return ssd_iface_transfer(s, (uint64_t)r->d.blocks * SECTOR, ready, cmd->ph);
+	if (s->link) /* placed on the channel when the data is ready (EV_DATA) */
+		return ready;
+	return ssd_iface_transfer(s, now, (uint64_t)r->d.blocks * SECTOR, ready, cmd->ph);
 }
 
 static uint64_t do_write(struct ssd *s, uint64_t now, const struct iolab_sreq *r, uint64_t t,
@@ -104,7 +108,7 @@ static uint64_t do_write(struct ssd *s, uint64_t now, const struct iolab_sreq *r
 {
 	uint64_t first = r->d.lbn / s->sectors_per_page;
 	uint64_t last = (r->d.lbn + r->d.blocks - 1) / s->sectors_per_page;
-	uint64_t in = ssd_iface_transfer(s, (uint64_t)r->d.blocks * SECTOR, t, cmd->ph);
+	uint64_t in = ssd_iface_transfer(s, now, (uint64_t)r->d.blocks * SECTOR, t, cmd->ph);
 	if (s->write_back) {
 		uint64_t ready = in, gc = 0;
 		for (uint64_t lpa = first; lpa <= last; lpa++) {
@@ -164,7 +168,12 @@ static int ssd_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	else
 		r->d.t_done = do_read(s, now, r, t, cmd);
 	s->inflight++;
-	iolab_sim_at(c, r->d.t_done, EV_END, (void *)(uintptr_t)k);
+	iolab_sim_at(c, r->d.t_done, s->link && !r->d.write ? EV_DATA : EV_END, (void *)(uintptr_t)k);
+	for (unsigned i = 0; i < s->nchan; i++)
+		if (s->chan[i].cal.nomem && !c->sim->error)
+			c->sim->error = -ENOMEM;
+	if (s->iface.nomem && !c->sim->error)
+		c->sim->error = -ENOMEM;
 	return 0;
 }
 
@@ -174,7 +183,12 @@ static void ssd_event(struct iolab_comp *c, unsigned what, void *arg)
 	uint32_t k = (uint32_t)(uintptr_t)arg;
 	struct ssd_cmd *cmd = &s->cmd[k - 1];
 	struct iolab_sreq *r = cmd->r;
-	(void)what;
+	if (what == EV_DATA) { /* a read's data is ready: over the modelled channel */
+		r->d.t_done = ssd_iface_transfer(s, c->sim->now, (uint64_t)r->d.blocks * SECTOR,
+						 c->sim->now, cmd->ph);
+		iolab_sim_at(c, r->d.t_done, EV_END, arg);
+		return;
+	}
 	for (int i = 0; i < PH_COUNT; i++)
 		s->ph_total[i] += cmd->ph[i];
 	s->rep.ios++;
@@ -213,7 +227,10 @@ static void ssd_cleanup(struct iolab_comp *c)
 		free(s->cmt_seen);
 		free(s->ring);
 		free(s->die);
+		for (unsigned i = 0; s->chan && i < s->nchan; i++)
+			ssd_calendar_free(&s->chan[i].cal);
 		free(s->chan);
+		ssd_calendar_free(&s->iface);
 		free(s->cmd);
 	}
 	free(s);

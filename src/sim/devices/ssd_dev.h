@@ -15,6 +15,7 @@
 #include "iolab/engine.h"
 #include "iolab/sim_system.h"
 #include "iolab/ssd_model.h"
+#include "sim/devices/ssd_calendar.h"
 #include "sim/devices/ssd_ftl.h"
 #include "sim/devices/ssd_lru.h"
 
@@ -39,7 +40,7 @@ struct ssd_die {
 };
 
 struct ssd_channel {
-	uint64_t free;
+	struct ssd_calendar cal;
 	double busy_ns;
 	uint64_t ios, bytes;
 };
@@ -70,7 +71,8 @@ struct ssd {
 	unsigned ncell;             /* latency positions of a page: 1, 2, 3 */
 	uint64_t cap, inflight;     /* commands it holds */
 	/* host interface and DRAM */
-	uint64_t iface_free, dram_free;
+	struct ssd_calendar iface;  /* its own link's transfers (no channel modelled) */
+	uint64_t dram_free;
 	double iface_busy_ns;
 	bool write_back;            /* a cache that completes writes */
 	struct ssd_lru cache;       /* the pages the data cache holds (cap 0: no cache) */
@@ -104,7 +106,7 @@ uint64_t ssd_read_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t bytes
 uint64_t ssd_program_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t t, uint64_t *ph);
 /* Moves bytes over the host interface, ready at t: returns when they are over; ph gets the wait
  * (queue) and the transfer (interface). */
-uint64_t ssd_iface_transfer(struct ssd *s, uint64_t bytes, uint64_t t, uint64_t *ph);
+uint64_t ssd_iface_transfer(struct ssd *s, uint64_t now, uint64_t bytes, uint64_t t, uint64_t *ph);
 /* dev_ssd_report.c: the component's report, breakdown and parts (sim_system.h). */
 void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out);
 void ssd_breakdown(const struct iolab_comp *c, struct iolab_breakdown *b);

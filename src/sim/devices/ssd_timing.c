@@ -52,19 +52,19 @@ static struct ssd_channel *channel_of(struct ssd *s, unsigned die)
 }
 
 /* bytes over die's channel, ready at t: returns when the transfer ends. */
-static uint64_t channel_move(struct ssd *s, unsigned die, uint64_t bytes, uint64_t t)
+static uint64_t channel_move(struct ssd *s, uint64_t now, unsigned die, uint64_t bytes, uint64_t t)
 {
 	struct ssd_channel *c = channel_of(s, die);
 	uint64_t x = s->m.channel_command_ns + ssd_xfer_ns(bytes, s->m.channel_rate);
-	c->free = max64(t, c->free) + x;
 	c->busy_ns += (double)x;
 	c->ios++;
 	c->bytes += bytes;
-	return c->free;
+	return ssd_calendar_place(&c->cal, now, t, x) + x;
 }
 
 /* GC's work gc on a plane of die di, from `from` (or when the die is free): returns its end. */
-static uint64_t gc_reserve(struct ssd *s, unsigned di, const struct ssd_gc_work *gc, uint64_t from)
+static uint64_t gc_reserve(struct ssd *s, uint64_t now, unsigned di, const struct ssd_gc_work *gc,
+			   uint64_t from)
 {
 	struct ssd_die *d = &s->die[di];
 	uint64_t start = max64(from, d->free), moved = gc->moved, erased = gc->erased;
@@ -73,11 +73,11 @@ static uint64_t gc_reserve(struct ssd *s, unsigned di, const struct ssd_gc_work 
 	if (moved && !s->m.gc_copyback) {
 		struct ssd_channel *c = channel_of(s, di);
 		uint64_t x = 2 * moved * s->page_xfer_ns;
-		c->free = max64(start + s->gc_read_ns, c->free) + x;
+		uint64_t moved_end = ssd_calendar_place(&c->cal, now, start + s->gc_read_ns, x) + x;
 		c->busy_ns += (double)x;
 		c->ios += 2 * moved;
 		c->bytes += 2 * moved * s->m.page_bytes;
-		end = max64(start + work + x, c->free + s->gc_program_ns + erased * s->m.erase_ns);
+		end = max64(start + work + x, moved_end + s->gc_program_ns + erased * s->m.erase_ns);
 	}
 	d->free = end;
 	d->gc_start = start;
@@ -105,7 +105,7 @@ static void background_gc(struct ssd *s, unsigned di, uint64_t now)
 	bool over_channel = !s->m.gc_copyback;
 	uint64_t t = d->free;
 	if (over_channel)
-		t = max64(t, channel_of(s, di)->free);
+		t = max64(t, channel_of(s, di)->cal.last_end);
 	uint64_t worst = (uint64_t)s->m.pages_per_block * (s->gc_read_ns + s->gc_program_ns +
 		(over_channel ? 2 * s->page_xfer_ns : 0)) + s->m.erase_ns;
 	uint32_t first = di * s->m.planes_per_die;
@@ -114,7 +114,7 @@ static void background_gc(struct ssd *s, unsigned di, uint64_t now)
 			struct ssd_gc_work gc = {0};
 			if (!ssd_ftl_collect(s->ftl, p, s->bg_below, &gc))
 				break;
-			t = gc_reserve(s, di, &gc, t);
+			t = gc_reserve(s, now, di, &gc, t);
 		}
 }
 
@@ -162,7 +162,7 @@ static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t p
 	}
 	d->reads++;
 	ph[PH_FLASH] += re - rs;
-	uint64_t end = channel_move(s, di, bytes, re);
+	uint64_t end = channel_move(s, now, di, bytes, re);
 	ph[PH_CHANNEL] += end - re;
 	return end;
 }
@@ -227,8 +227,8 @@ uint64_t ssd_program_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t t,
 	if (!s->m.ideal_mapping)
 		(void)cmt_hit(s, lpa);
 	if (gc.moved || gc.erased)
-		gc_reserve(s, di, &gc, now);
-	uint64_t in = channel_move(s, di, s->m.page_bytes, t);
+		gc_reserve(s, now, di, &gc, now);
+	uint64_t in = channel_move(s, now, di, s->m.page_bytes, t);
 	ph[PH_CHANNEL] += in - t;
 	struct ssd_die *d = &s->die[di];
 	uint64_t tp = s->m.program_ns[page % s->ncell], ps, pe;
@@ -255,16 +255,14 @@ uint64_t ssd_program_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t t,
 	return pe;
 }
 
-uint64_t ssd_iface_transfer(struct ssd *s, uint64_t bytes, uint64_t t, uint64_t *ph)
+uint64_t ssd_iface_transfer(struct ssd *s, uint64_t now, uint64_t bytes, uint64_t t, uint64_t *ph)
 {
 	uint64_t own = ssd_xfer_ns(bytes, s->m.iface_rate), end;
 	s->iface_busy_ns += (double)own;
-	if (s->link) {
+	if (s->link)
 		end = iolab_comp_link_transfer(s->link, (double)t, (double)(t + own), bytes);
-	} else {
-		end = max64(t, s->iface_free) + own;
-		s->iface_free = end;
-	}
+	else
+		end = ssd_calendar_place(&s->iface, now, t, own) + own;
 	ph[PH_INTERFACE] += own;
 	ph[PH_QUEUE] += end - t - own;
 	return end;
