@@ -16,6 +16,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_values.h"
+#include "sim/formats/ssd_model_file.h"
 
 struct target {
 	const struct iolab_kind *kind;
@@ -89,7 +90,7 @@ static bool model_field(const char *key)
 	for (unsigned i = 0; iolab_model_field_at(i); i++)
 		if (!strcmp(iolab_model_field_at(i), key))
 			return true;
-	return false;
+	return iolab_ssd_field(key); /* an SSD model's (ssd_model_file.c) */
 }
 
 /* m written out with "key = value" in place of its own line of that field, read back into out. */
@@ -111,7 +112,8 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
+	if (!m->ssd) /* an SSD model's first field is its `device = ssd`: the field goes after it */
+		at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
 	bool top = true; /* the drive's fields, before the first section */
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
@@ -122,6 +124,8 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 			memcpy(edited + at, l, n);
 			at += n;
 		}
+		if (m->ssd && !strncmp(l, "device", 6) && strchr(" =", l[6]))
+			at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 		l += n;
 	}
 	edited[at] = 0;
@@ -141,7 +145,7 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 			   unsigned n, const char *value, struct iolab_err *err)
 {
 	const char *key = a->key;
-	if (layout_field(key))
+	if (layout_field(key) && !s->model[((struct iolab_sub_drive *)t[0].rec)->model].ssd)
 		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
 				  "zones are laid out on it): set another model instead", a->part, key);
 	if (strpbrk(value, "#\n\r"))
