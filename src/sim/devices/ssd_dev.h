@@ -19,7 +19,13 @@
 #include "sim/devices/ssd_ftl.h"
 #include "sim/devices/ssd_lru.h"
 
-/* Where a command's time went (the breakdown's phases, in this order). */
+/* Where a command's time went (the breakdown's phases, in this order), along the path of the
+ * page it waited for last: queue, waiting for the host interface behind other commands' data;
+ * interface, the controller's command_ns and the data's own transfer time; cache, DRAM time and
+ * waiting for a free cache slot; map, the translation page read of a mapping-table miss; wait
+ * and gc, waiting for the die behind other work (gc: the share of the die's last GC in it);
+ * channel, the flash channel (waiting for it and the transfer); flash, the die's tR or tPROG
+ * (and a suspension's suspend_ns counts as wait). */
 enum ssd_phase { PH_QUEUE, PH_INTERFACE, PH_CACHE, PH_MAP, PH_WAIT, PH_GC, PH_CHANNEL, PH_FLASH,
 		 PH_COUNT };
 extern const char *const ssd_phase_name[PH_COUNT];
