@@ -420,6 +420,10 @@ static void test_ssd_kind_refuses_drive_model(void **state)
 	struct th_out o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db",
 				   "--quiet", NULL);
 	TH_EXPECT_EXIT(o, 2, "field 'model': 'atlas10k' is a drive model, not an SSD");
+	th_write_text(conf, "channel c0 type=ata133\nssd d model=nvme-ssd channel=c0\n"
+		      "volume v level=none drives=d\n");
+	o = th_iolab("sim", "--config", conf, "--time", "1", "--no-db", "--quiet", NULL);
+	TH_EXPECT_EXIT(o, 2, "ssd-drive.conf:2: field 'channel': an SSD does not hold a channel");
 	o = th_iolab("sim", "kinds", "ssd", NULL);
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "ssd NAME: "));
@@ -456,6 +460,22 @@ static void test_drive_line_of_ssd_model(void **state)
 	assert_non_null(strstr(x.out, "\n  1 7% "));
 	assert_non_null(strstr(x.out, "\n  2 28% "));
 	th_out_free(&x);
+}
+
+/* On a modelled channel of 50 MB/s the SSD's data crosses it: the channel is the bottleneck. */
+static void test_on_a_channel(void **state)
+{
+	(void)state;
+	char conf[300];
+	snprintf(conf, sizeof(conf), "%s/chan.conf", th_dir);
+	th_write_text(conf, "channel c0 type=50M\nssd d model=nvme-ssd channel=c0\n"
+		      "volume v level=none drives=d\n");
+	struct th_out o = th_iolab("sim", "--config", conf, "--pattern", "rand-read", "--bs", "128k",
+				   "--qd", "4", "--time", "0.5", "--no-db", "--quiet", "--explain", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "  1 bottleneck: c0 ("));
+	assert_non_null(strstr(o.out, "\n  1 c0           channel      100.0 "));
+	th_out_free(&o);
 }
 
 /* The path of `sim --model` on an SSD model: the device's report, then its channels and dies
@@ -513,6 +533,7 @@ int main(void)
 						th_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_drive_line_of_ssd_model, th_dir_setup,
 						th_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_on_a_channel, th_dir_setup, th_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
