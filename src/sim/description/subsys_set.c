@@ -6,7 +6,9 @@
  * keys in the registry (sim_kinds.h), read as the subsystem file's reader reads it, or, for a
  * drive, a drive field of the model file format (docs/model-format.md), applied to a copy of
  * the drive's model written out and read back, so that it is derived and checked as a model
- * file is. Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
+ * file is; the same for an SSD and the fields of an SSD model. The kind `drive` covers every
+ * device given as a drive line, an SSD's among them (a drive line of an SSD model makes an
+ * SSD). Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
  * and their wiring are the description's. On any refusal s is as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -42,11 +44,12 @@ static void where(const struct ask *a, const struct target *t, struct iolab_err 
 }
 
 /* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
- * and its name is part, or when its kind is want. */
+ * and its name is part, or when its kind is want (or is also: also_want). */
 static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
-		     void *rec, const char *name, const char *part, const struct iolab_kind *want)
+		     void *rec, const char *name, const char *part, const struct iolab_kind *want,
+		     bool also_want)
 {
-	if (want ? kind == want : !strcmp(name, part))
+	if (want ? kind == want || also_want : !strcmp(name, part))
 		t[(*n)++] = (struct target){kind, i, rec, name};
 }
 
@@ -60,16 +63,19 @@ static unsigned targets(struct iolab_subsys *s, const char *part, const struct i
 		return 1;
 	}
 	for (unsigned i = 0; i < s->nbus; i++)
-		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want);
+		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nctl; i++)
-		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want);
+		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nchan; i++)
-		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want);
-	for (unsigned i = 0; i < s->ndrive; i++)
-		consider(t, &n, iolab_device_kind(s, &s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
-			 want);
+		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want, false);
+	for (unsigned i = 0; i < s->ndrive; i++) {
+		const struct iolab_sub_drive *d = &s->drive[i];
+		bool drive_line = !d->kind || d->kind == &iolab_kind_drive;
+		consider(t, &n, iolab_device_kind(s, d), i, &s->drive[i], d->name, part, want,
+			 want == &iolab_kind_drive && drive_line);
+	}
 	for (unsigned i = 0; i < s->nvol; i++)
-		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
+		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want, false);
 	return n;
 }
 
@@ -85,15 +91,19 @@ static bool layout_field(const char *key)
 	return false;
 }
 
-static bool model_field(const char *key)
+/* A field of m's format: a drive field, or an SSD model's field (ssd_model_file.c). */
+static bool model_field(const struct iolab_disk_model *m, const char *key)
 {
+	if (m->ssd)
+		return iolab_ssd_field(key) && strcmp(key, "device");
 	for (unsigned i = 0; iolab_model_field_at(i); i++)
 		if (!strcmp(iolab_model_field_at(i), key))
 			return true;
-	return iolab_ssd_field(key); /* an SSD model's (ssd_model_file.c) */
+	return false;
 }
 
-/* m written out with "key = value" in place of its own line of that field, read back into out. */
+/* m written out with "key = value" in place of its own line of that field, read back into out.
+ * The line goes first, or after `device = ssd`, which an SSD model starts with. */
 static int model_with(const struct iolab_disk_model *m, const char *key, const char *value,
 		      struct iolab_disk_model *out, struct iolab_err *err)
 {
@@ -107,33 +117,37 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
 	fclose(f);
-	size_t klen = strlen(key), room = len + klen + strlen(value) + 8, at = 0;
+	static const char ssd_first[] = "device = ssd\n";
+	size_t klen = strlen(key), room = len + klen + strlen(value) + sizeof(ssd_first) + 8, at = 0;
 	if (!(edited = malloc(room))) {
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	if (!m->ssd) /* an SSD model's first field is its `device = ssd`: the field goes after it */
-		at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
+	unsigned key_line = m->ssd ? 2 : 1;
+	if (m->ssd)
+		at += (size_t)snprintf(edited, room, "%s", ssd_first);
+	at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 	bool top = true; /* the drive's fields, before the first section */
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
 		top = top && *l != '[';
-		bool same = top && !strncmp(l, key, klen) && strchr(" =", l[klen]);
+		bool same = top && ((!strncmp(l, key, klen) && strchr(" =", l[klen])) ||
+				    (m->ssd && !strncmp(l, ssd_first, sizeof(ssd_first) - 1)));
 		if (!same) {
 			memcpy(edited + at, l, n);
 			at += n;
 		}
-		if (m->ssd && !strncmp(l, "device", 6) && strchr(" =", l[6]))
-			at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 		l += n;
 	}
 	edited[at] = 0;
 	snprintf(name, sizeof(name), "model %.63s", m->name);
 	int rc = iolab_model_parse(name, edited, out, err);
 	size_t nl = strlen(name); /* "model X:1: field ..." is the line written here: no line then */
-	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, ":1: ", 4))
-		memmove(err->msg + nl + 1, err->msg + nl + 3, strlen(err->msg + nl + 3) + 1);
+	char at_key[16];
+	size_t al = (size_t)snprintf(at_key, sizeof(at_key), ":%u: ", key_line);
+	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, at_key, al))
+		memmove(err->msg + nl + 1, err->msg + nl + al - 1, strlen(err->msg + nl + al - 1) + 1);
 	free(text);
 	free(edited);
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
@@ -145,7 +159,7 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 			   unsigned n, const char *value, struct iolab_err *err)
 {
 	const char *key = a->key;
-	if (layout_field(key) && !s->model[((struct iolab_sub_drive *)t[0].rec)->model].ssd)
+	if (!s->model[((struct iolab_sub_drive *)t[0].rec)->model].ssd && layout_field(key))
 		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
 				  "zones are laid out on it): set another model instead", a->part, key);
 	if (strpbrk(value, "#\n\r"))
@@ -210,20 +224,27 @@ static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *er
 			  iolab_read_ahead_name(c->p.read_ahead));
 }
 
+/* A device kind whose parts have a model (a drive, an SSD): its model's fields may be set. */
+static bool has_model(const struct iolab_kind *k)
+{
+	const struct iolab_param *p = iolab_kind_param(k, "model");
+	return k->cls == IOLAB_KC_DEVICE && p && p->type == IOLAB_PT_MODEL;
+}
+
 static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsigned n,
 		   const char *value, struct iolab_err *err)
 {
 	const struct iolab_kind *k = t[0].kind;
 	const struct iolab_param *p = iolab_kind_param(k, a->key);
-	bool has_model = iolab_kind_param(k, "model") != NULL; /* a drive, an ssd */
-	if (!p && has_model && model_field(a->key))
+	if (!p && has_model(k) && model_field(&s->model[((struct iolab_sub_drive *)t[0].rec)->model],
+					      a->key))
 		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
 		iolab_kind_keys(k, keys, sizeof(keys));
 		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
 				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
-				  "its model: docs/model-format.md" : has_model ? ", or a field of its "
+				  "its model: docs/model-format.md" : has_model(k) ? ", or a field of its "
 				  "model: docs/model-format.md" : "");
 	}
 	if (p->fixed)
