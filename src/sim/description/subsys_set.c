@@ -6,7 +6,9 @@
  * keys in the registry (sim_kinds.h), read as the subsystem file's reader reads it, or, for a
  * drive, a drive field of the model file format (docs/model-format.md), applied to a copy of
  * the drive's model written out and read back, so that it is derived and checked as a model
- * file is. Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
+ * file is; the same for an SSD and the fields of an SSD model. The kind `drive` covers every
+ * device given as a drive line, an SSD's among them (a drive line of an SSD model makes an
+ * SSD). Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
  * and their wiring are the description's. On any refusal s is as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_values.h"
+#include "sim/formats/ssd_model_file.h"
 
 struct target {
 	const struct iolab_kind *kind;
@@ -41,11 +44,12 @@ static void where(const struct ask *a, const struct target *t, struct iolab_err 
 }
 
 /* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
- * and its name is part, or when its kind is want. */
+ * and its name is part, or when its kind is want (or is also: also_want). */
 static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
-		     void *rec, const char *name, const char *part, const struct iolab_kind *want)
+		     void *rec, const char *name, const char *part, const struct iolab_kind *want,
+		     bool also_want)
 {
-	if (want ? kind == want : !strcmp(name, part))
+	if (want ? kind == want || also_want : !strcmp(name, part))
 		t[(*n)++] = (struct target){kind, i, rec, name};
 }
 
@@ -59,16 +63,19 @@ static unsigned targets(struct iolab_subsys *s, const char *part, const struct i
 		return 1;
 	}
 	for (unsigned i = 0; i < s->nbus; i++)
-		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want);
+		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nctl; i++)
-		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want);
+		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nchan; i++)
-		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want);
-	for (unsigned i = 0; i < s->ndrive; i++)
-		consider(t, &n, iolab_device_kind(s, &s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
-			 want);
+		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want, false);
+	for (unsigned i = 0; i < s->ndrive; i++) {
+		const struct iolab_sub_drive *d = &s->drive[i];
+		bool drive_line = !d->kind || d->kind == &iolab_kind_drive;
+		consider(t, &n, iolab_device_kind(s, d), i, &s->drive[i], d->name, part, want,
+			 want == &iolab_kind_drive && drive_line);
+	}
 	for (unsigned i = 0; i < s->nvol; i++)
-		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
+		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want, false);
 	return n;
 }
 
@@ -84,7 +91,7 @@ static bool layout_field(const char *key)
 	return false;
 }
 
-static bool model_field(const char *key)
+static bool drive_field(const char *key)
 {
 	for (unsigned i = 0; iolab_model_field_at(i); i++)
 		if (!strcmp(iolab_model_field_at(i), key))
@@ -92,7 +99,22 @@ static bool model_field(const char *key)
 	return false;
 }
 
-/* m written out with "key = value" in place of its own line of that field, read back into out. */
+/* True if key is a field of the model file format of a target's model (t[0..n), devices):
+ * a drive field for a drive, an SSD model's field for an SSD. */
+static bool model_field(const struct iolab_subsys *s, const struct target *t, unsigned n,
+			const char *key)
+{
+	for (unsigned k = 0; k < n; k++) {
+		const struct iolab_disk_model *m = &s->model[((const struct iolab_sub_drive *)t[k].rec)->model];
+		if (m->ssd ? iolab_ssd_field(key) : drive_field(key))
+			return true;
+	}
+	return false;
+}
+
+/* m written out with "key = value" in place of its own line of that field, read back into out.
+ * An SSD model's first line stays its first (`device = ssd`: model_file.c reads a model as an
+ * SSD's when it starts so). */
 static int model_with(const struct iolab_disk_model *m, const char *key, const char *value,
 		      struct iolab_disk_model *out, struct iolab_err *err)
 {
@@ -106,18 +128,22 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
 	fclose(f);
-	size_t klen = strlen(key), room = len + klen + strlen(value) + 8, at = 0;
+	static const char device[] = "device = ssd\n";
+	size_t klen = strlen(key), room = len + klen + strlen(value) + sizeof(device) + 8, at = 0;
 	if (!(edited = malloc(room))) {
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
+	if (m->ssd)
+		at += (size_t)snprintf(edited, room, "%s", device);
+	at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 	bool top = true; /* the drive's fields, before the first section */
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
 		top = top && *l != '[';
-		bool same = top && !strncmp(l, key, klen) && strchr(" =", l[klen]);
+		bool same = top && ((!strncmp(l, key, klen) && strchr(" =", l[klen])) ||
+				    (m->ssd && !strncmp(l, device, sizeof(device) - 1)));
 		if (!same) {
 			memcpy(edited + at, l, n);
 			at += n;
@@ -141,6 +167,9 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 			   unsigned n, const char *value, struct iolab_err *err)
 {
 	const char *key = a->key;
+	if (!strcmp(key, "device"))
+		return iolab_errf(err, EINVAL, "%s.%s: a model's device (drive or SSD) cannot change: "
+				  "set another model instead", a->part, key);
 	if (layout_field(key))
 		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
 				  "zones are laid out on it): set another model instead", a->part, key);
@@ -212,7 +241,7 @@ static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsi
 	const struct iolab_kind *k = t[0].kind;
 	const struct iolab_param *p = iolab_kind_param(k, a->key);
 	bool has_model = iolab_kind_param(k, "model") != NULL; /* a drive, an ssd */
-	if (!p && has_model && model_field(a->key))
+	if (!p && has_model && model_field(s, t, n, a->key))
 		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
