@@ -91,30 +91,19 @@ static bool layout_field(const char *key)
 	return false;
 }
 
-static bool drive_field(const char *key)
+/* A field of m's format: a drive field, or an SSD model's field (ssd_model_file.c). */
+static bool model_field(const struct iolab_disk_model *m, const char *key)
 {
+	if (m->ssd)
+		return iolab_ssd_field(key) && strcmp(key, "device");
 	for (unsigned i = 0; iolab_model_field_at(i); i++)
 		if (!strcmp(iolab_model_field_at(i), key))
 			return true;
 	return false;
 }
 
-/* True if key is a field of the model file format of a target's model (t[0..n), devices):
- * a drive field for a drive, an SSD model's field for an SSD. */
-static bool model_field(const struct iolab_subsys *s, const struct target *t, unsigned n,
-			const char *key)
-{
-	for (unsigned k = 0; k < n; k++) {
-		const struct iolab_disk_model *m = &s->model[((const struct iolab_sub_drive *)t[k].rec)->model];
-		if (m->ssd ? iolab_ssd_field(key) : drive_field(key))
-			return true;
-	}
-	return false;
-}
-
 /* m written out with "key = value" in place of its own line of that field, read back into out.
- * An SSD model's first line stays its first (`device = ssd`: model_file.c reads a model as an
- * SSD's when it starts so). */
+ * The line goes first, or after `device = ssd`, which an SSD model starts with. */
 static int model_with(const struct iolab_disk_model *m, const char *key, const char *value,
 		      struct iolab_disk_model *out, struct iolab_err *err)
 {
@@ -134,8 +123,10 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
+	static const char ssd_first[] = "device = ssd\n";
+	unsigned key_line = m->ssd ? 2 : 1;
 	if (m->ssd)
-		at += (size_t)snprintf(edited, room, "%s", device);
+		at += (size_t)snprintf(edited, room, "%s", ssd_first);
 	at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 	bool top = true; /* the drive's fields, before the first section */
 	for (const char *l = text; *l;) {
@@ -143,7 +134,7 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
 		top = top && *l != '[';
 		bool same = top && ((!strncmp(l, key, klen) && strchr(" =", l[klen])) ||
-				    (m->ssd && !strncmp(l, device, sizeof(device) - 1)));
+				    (m->ssd && !strncmp(l, ssd_first, sizeof(ssd_first) - 1)));
 		if (!same) {
 			memcpy(edited + at, l, n);
 			at += n;
@@ -154,8 +145,10 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 	snprintf(name, sizeof(name), "model %.63s", m->name);
 	int rc = iolab_model_parse(name, edited, out, err);
 	size_t nl = strlen(name); /* "model X:1: field ..." is the line written here: no line then */
-	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, ":1: ", 4))
-		memmove(err->msg + nl + 1, err->msg + nl + 3, strlen(err->msg + nl + 3) + 1);
+	char at_key[16];
+	size_t al = (size_t)snprintf(at_key, sizeof(at_key), ":%u: ", key_line);
+	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, at_key, al))
+		memmove(err->msg + nl + 1, err->msg + nl + al - 1, strlen(err->msg + nl + al - 1) + 1);
 	free(text);
 	free(edited);
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
@@ -167,10 +160,7 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 			   unsigned n, const char *value, struct iolab_err *err)
 {
 	const char *key = a->key;
-	if (!strcmp(key, "device"))
-		return iolab_errf(err, EINVAL, "%s.%s: a model's device (drive or SSD) cannot change: "
-				  "set another model instead", a->part, key);
-	if (layout_field(key))
+	if (!s->model[((struct iolab_sub_drive *)t[0].rec)->model].ssd && layout_field(key))
 		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
 				  "zones are laid out on it): set another model instead", a->part, key);
 	if (strpbrk(value, "#\n\r"))
@@ -235,20 +225,27 @@ static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *er
 			  iolab_read_ahead_name(c->p.read_ahead));
 }
 
+/* A device kind whose parts have a model (a drive, an SSD): its model's fields may be set. */
+static bool has_model(const struct iolab_kind *k)
+{
+	const struct iolab_param *p = iolab_kind_param(k, "model");
+	return k->cls == IOLAB_KC_DEVICE && p && p->type == IOLAB_PT_MODEL;
+}
+
 static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsigned n,
 		   const char *value, struct iolab_err *err)
 {
 	const struct iolab_kind *k = t[0].kind;
 	const struct iolab_param *p = iolab_kind_param(k, a->key);
-	bool has_model = iolab_kind_param(k, "model") != NULL; /* a drive, an ssd */
-	if (!p && has_model && model_field(s, t, n, a->key))
+	if (!p && has_model(k) && model_field(&s->model[((struct iolab_sub_drive *)t[0].rec)->model],
+					      a->key))
 		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
 		iolab_kind_keys(k, keys, sizeof(keys));
 		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
 				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
-				  "its model: docs/model-format.md" : has_model ? ", or a field of its "
+				  "its model: docs/model-format.md" : has_model(k) ? ", or a field of its "
 				  "model: docs/model-format.md" : "");
 	}
 	if (p->fixed)

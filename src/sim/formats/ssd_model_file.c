@@ -335,11 +335,8 @@ static int resolve(struct sparser *p)
 	}
 	if (!given(p, "rga_choices")) /* MQSim: log2(Block_No_Per_Plane), GC_and_WL_Unit_Page_Level.cpp:21 */
 		s->rga_choices = s->blocks_per_plane > 1 ? (unsigned)log2(s->blocks_per_plane) : 1;
-	if (!given(p, "cmt_entry_bytes")) { /* MQSim: Address_Mapping_Unit_Page_Level.cpp:327 */
-		double phys = (double)iolab_ssd_physical_pages(s);
-		s->cmt_entry_bytes = phys >= 1 ? (uint32_t)ceil((2 * log2(phys) + s->page_bytes / 512) / 8)
-				   : 8;
-	}
+	if (!given(p, "cmt_entry_bytes"))
+		s->cmt_entry_bytes = iolab_ssd_mqsim_cmt_entry_bytes(s);
 	return 0;
 }
 
@@ -514,7 +511,10 @@ int iolab_ssd_model_write(const struct iolab_disk_model *m, FILE *f)
 			fprintf(f, "%s = %" PRIu32 "\n", fd->key, *(const uint32_t *)at);
 			break;
 		case F_BYTES:
-			fprintf(f, "%s = %" PRIu64 "\n", fd->key, *(const uint64_t *)at);
+			if (at == (const char *)&s->cache_bytes && s->cache_bytes % 1048576 == 0)
+				fprintf(f, "cache_mib = %" PRIu64 "\n", s->cache_bytes / 1048576);
+			else
+				fprintf(f, "%s = %" PRIu64 "\n", fd->key, *(const uint64_t *)at);
 			break;
 		case F_US:
 			put_scaled(f, fd->key, *(const uint64_t *)at, 3);
