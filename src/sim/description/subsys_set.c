@@ -117,13 +117,12 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
 	fclose(f);
-	static const char device[] = "device = ssd\n";
-	size_t klen = strlen(key), room = len + klen + strlen(value) + sizeof(device) + 8, at = 0;
+	static const char ssd_first[] = "device = ssd\n";
+	size_t klen = strlen(key), room = len + klen + strlen(value) + sizeof(ssd_first) + 8, at = 0;
 	if (!(edited = malloc(room))) {
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	static const char ssd_first[] = "device = ssd\n";
 	unsigned key_line = m->ssd ? 2 : 1;
 	if (m->ssd)
 		at += (size_t)snprintf(edited, room, "%s", ssd_first);

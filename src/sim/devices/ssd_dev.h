@@ -53,7 +53,8 @@ struct ssd_cmd {
 	bool hit;                   /* a read the cache served whole */
 };
 
-/* A page the cache holds dirty until its flush ends: the slots, in the order they were filled. */
+/* A slot of the write-back cache: a page it holds dirty until its flush ends. The slots are a
+ * min-heap by end: a page takes the slot freed first. */
 struct ssd_flush {
 	uint64_t end;               /* the flush's program ends */
 	uint64_t gc_ns;             /* of the flush's wait, what GC took */
@@ -76,8 +77,8 @@ struct ssd {
 	double iface_busy_ns;
 	bool write_back;            /* a cache that completes writes */
 	struct ssd_lru cache;       /* the pages the data cache holds (cap 0: no cache) */
-	struct ssd_flush *ring;     /* write-back: one per page of cache */
-	uint32_t ring_n, ring_head;
+	struct ssd_flush *slot;     /* write-back: one per page of cache, a heap */
+	uint32_t nslot;
 	/* cached mapping table */
 	bool cmt_all;               /* it holds every entry: a bitmap of entries read once */
 	uint8_t *cmt_seen;
