@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim/devices/ssd_ftl_impl.h"
 #include "iolab/ssd_model.h"
@@ -101,12 +102,26 @@ static int check_params(const struct ssd_ftl_params *p, struct iolab_err *err)
 	return 0;
 }
 
-int ftl_reset(struct ssd_ftl *f)
+/* A map of n entries, zero and costing no memory until written (calloc of a large size maps fresh
+ * pages). dense: it is about to be written whole, so the kernel is asked for huge pages (a 1 TB
+ * model's map is 256 MB: 65,536 page faults on 4 KiB pages, 128 on 2 MiB ones). */
+static uint32_t *map_new(uint64_t n, bool dense)
+{
+	uint32_t *map = calloc(n, sizeof *map);
+	uintptr_t huge = UINT64_C(2) << 20;
+	uintptr_t from = ((uintptr_t)map + huge - 1) & ~(huge - 1);
+	uintptr_t to = ((uintptr_t)map + n * sizeof *map) & ~(huge - 1);
+	if (map && dense && to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE); /* advice: its failure changes nothing */
+	return map;
+}
+
+int ftl_reset(struct ssd_ftl *f, bool dense)
 {
 	free(f->l2p);
 	free(f->p2l);
-	f->l2p = calloc(f->logical, sizeof *f->l2p);
-	f->p2l = calloc(f->physical, sizeof *f->p2l);
+	f->l2p = map_new(f->logical, dense);
+	f->p2l = map_new(f->physical, dense);
 	if (!f->l2p || !f->p2l)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < f->nplanes; i++) {
@@ -159,7 +174,7 @@ int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iol
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
 	rc = build_stripes(f, err);
-	if (!rc && ftl_reset(f))
+	if (!rc && ftl_reset(f, false))
 		rc = iolab_errf(err, ENOMEM, "out of memory for the map of %llu logical pages",
 				(unsigned long long)f->logical);
 	if (rc) {

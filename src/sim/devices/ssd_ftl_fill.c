@@ -12,8 +12,8 @@
  * - X)} with α the plane's own ratio (Desnoyers, "Analytic modeling of SSD write performance",
  * SYSTOR 2012). Greedy's state converges to LRW's as pages per block grow (each block's valid count
  * is then close to its mean, so the oldest is also the emptiest), and this is used for every
- * policy: cost-benefit and RGA settle near it; random GC's steady state has more valid pages in
- * its victims and drifts to it over about one capacity of writes.
+ * policy: cost-benefit and RGA settle near it, and random GC, whose victim is any full block,
+ * collects the mean valid fraction whatever the spread, so its WA is right from the first write.
  *
  * Layout per plane: blocks 0 .. K-1 full, oldest first (block i's valid pages are its first
  * pages), then the host's open block and GC's, partly written (all valid: the newest data), then
@@ -166,7 +166,7 @@ static int fill_steady(struct ssd_ftl *f)
 
 int ssd_ftl_precondition(struct ssd_ftl *f, enum ssd_fill fill)
 {
-	int rc = ftl_reset(f);
+	int rc = ftl_reset(f, true);
 	if (rc)
 		return rc;
 	if (fill == SSD_FILL_SEQUENTIAL)

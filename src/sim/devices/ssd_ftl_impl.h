@@ -164,8 +164,9 @@ static inline uint32_t frontier_program(struct ssd_ftl *f, struct ftl_plane *pl,
 	return ppn;
 }
 
-/* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c): 0 or -ENOMEM. */
-int ftl_reset(struct ssd_ftl *f);
+/* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c); dense: the map
+ * is about to be filled whole. 0 or -ENOMEM. */
+int ftl_reset(struct ssd_ftl *f, bool dense);
 /* Collects one victim of plane (ssd_ftl_gc.c): false when no full block holds an invalid page. */
 bool ftl_gc_one(struct ssd_ftl *f, uint32_t plane, struct ssd_gc_work *gc);
 
