@@ -220,8 +220,8 @@ uint32_t ssd_ftl_read(const struct ssd_ftl *f, uint64_t lpa, uint32_t *page, boo
 	return f->blocks[ftl_div(&f->div_ppb, ppn)].plane;
 }
 
-/* The flash page of lpa holds it no more. */
-static void invalidate(struct ssd_ftl *f, uint32_t ppn)
+/* The flash page ppn holds its logical page no more. Returns its plane. */
+static uint32_t invalidate(struct ssd_ftl *f, uint32_t ppn)
 {
 	struct ftl_block *b = &f->blocks[ftl_div(&f->div_ppb, ppn)];
 	struct ftl_plane *pl = &f->planes[b->plane];
@@ -235,6 +235,7 @@ static void invalidate(struct ssd_ftl *f, uint32_t ppn)
 	} else {
 		b->valid--;
 	}
+	return b->plane;
 }
 
 /* A plane that can take one more valid page without leaving GC stuck: the caller's, else the
@@ -258,12 +259,7 @@ uint32_t ssd_ftl_write(struct ssd_ftl *f, uint64_t lpa, uint32_t plane, uint32_t
 	if (plane >= f->nplanes)
 		plane = ssd_ftl_static_plane(f, lpa);
 	uint32_t old = f->l2p[lpa];
-	uint32_t old_plane = FTL_NIL;
-	if (old) {
-		old_plane = f->blocks[ftl_div(&f->div_ppb, old - 1)].plane;
-		invalidate(f, old - 1);
-	}
-	plane = plane_with_room(f, plane, old_plane);
+	plane = plane_with_room(f, plane, old ? invalidate(f, old - 1) : FTL_NIL);
 	struct ftl_plane *pl = &f->planes[plane];
 	while (pl->nfree <= f->p.gc_free_blocks && ftl_gc_one(f, plane, gc))
 		;
