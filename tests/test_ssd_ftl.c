@@ -434,6 +434,8 @@ static void test_bad_params_refused(void **state)
 	p = good, strcpy(p.order, "CWDD"), refused(p, "order");
 	p = good, strcpy(p.order, "CWD"), refused(p, "order");
 	p = good, p.blocks_per_plane = 1u << 20, p.pages_per_block = 1u << 12, refused(p, "blocks_per_plane");
+	p = good, p.planes = 1u << 30, p.blocks_per_plane = UINT32_MAX, p.pages_per_block = UINT32_MAX,
+	refused(p, "blocks_per_plane"); /* the product is more than 2^64 */
 	/* the largest that fits is taken */
 	struct ssd_ftl *f;
 	struct iolab_err err = {0};
