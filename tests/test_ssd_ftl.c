@@ -436,11 +436,20 @@ static void test_bad_params_refused(void **state)
 	p = good, p.blocks_per_plane = 1u << 20, p.pages_per_block = 1u << 12, refused(p, "blocks_per_plane");
 	p = good, p.planes = 1u << 30, p.blocks_per_plane = UINT32_MAX, p.pages_per_block = UINT32_MAX,
 	refused(p, "blocks_per_plane"); /* the product is more than 2^64 */
-	/* the largest that fits is taken */
-	struct ssd_ftl *f;
-	struct iolab_err err = {0};
+	/* the largest that fits is taken, and works: preconditioned full, then rewritten at random */
+	struct ssd_ftl_audit a;
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 14);
 	p = good, p.logical_pages = (uint64_t)PLANES * ((BLOCKS - GC_FREE - 2) * PAGES - 1);
-	assert_int_equal(ssd_ftl_new(&f, &p, &err), 0);
+	struct ssd_ftl *f = new_ftl(&p);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	random_writes(f, &p, &r, 1000);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_SEQUENTIAL), 0);
+	random_writes(f, &p, &r, 1000);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
 	ssd_ftl_free(f);
 }
 
