@@ -170,6 +170,36 @@ static void test_wa_fifo(void **state)
 	}
 }
 
+static double steady_wa(unsigned policy, unsigned rga_choices)
+{
+	struct ssd_ftl_params p = params(0.07, policy);
+	p.rga_choices = rga_choices;
+	struct ssd_ftl *f = new_ftl(&p);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 15);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	double wa = random_writes(f, &p, &r, p.logical_pages);
+	ssd_ftl_free(f);
+	return wa;
+}
+
+/* The policies against each other at 7 % spare: greedy takes the emptiest block, so it has the
+ * lowest WA; FIFO and cost-benefit weigh age, RGA samples 11 blocks, random none: each above
+ * greedy, random far above. RGA of one choice is random. */
+static void test_policies_ordered(void **state)
+{
+	(void)state;
+	double greedy = steady_wa(IOLAB_GC_GREEDY, 11), fifo = steady_wa(IOLAB_GC_FIFO, 11);
+	double cb = steady_wa(IOLAB_GC_COST_BENEFIT, 11), rga = steady_wa(IOLAB_GC_RGA, 11);
+	double rga1 = steady_wa(IOLAB_GC_RGA, 1), random = steady_wa(IOLAB_GC_RANDOM, 11);
+	print_message("WA at 7 %%: greedy %.3f, fifo %.3f, cost-benefit %.3f, rga(11) %.3f, rga(1) %.3f, "
+		      "random %.3f\n", greedy, fifo, cb, rga, rga1, random);
+	assert_true(greedy < fifo && greedy < cb && greedy < rga);
+	assert_true(rga < 1.1 * greedy);
+	assert_true(random > 1.5 * rga);
+	assert_true(fabs(rga1 / random - 1) < 0.03);
+}
+
 /* A scratch region (the upper half of the logical pages) is rewritten whole every round, while
  * random writes go to the lower half in between. Trimmed before the random writes, its old pages
  * are free space GC need not move; kept, GC moves them again and again. */
@@ -459,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_wa_greedy_steady),
 		cmocka_unit_test(test_wa_greedy_from_sequential),
 		cmocka_unit_test(test_wa_fifo),
+		cmocka_unit_test(test_policies_ordered),
 		cmocka_unit_test(test_trim_lowers_wa),
 		cmocka_unit_test(test_random_writes_add_up),
 		cmocka_unit_test(test_static_allocation_order),
