@@ -31,9 +31,11 @@ static uint32_t victim_fifo(struct ssd_ftl *f, struct ftl_plane *pl)
 	return FTL_NIL;
 }
 
-/* The most (1 - u) x age / 2u, u the block's valid fraction (Rosenblum & Ousterhout, "The
- * design and implementation of a log-structured file system", SOSP 1991, with a flash block's
- * cost 2u: read and program what is valid, no read of the whole segment). */
+/* The most (1 - u) x age / 2u, u the block's valid fraction, age the programs since its last one:
+ * Rosenblum & Ousterhout's cost-benefit cleaning ("The design and implementation of a
+ * log-structured file system", SOSP 1991) with a flash block's cost, 2u (read and program what is
+ * valid; no segment read), as Kawaguchi, Nishioka & Motoda use it ("A flash-memory based file
+ * system", USENIX 1995). A block with no valid page costs nothing and is taken at once. */
 static uint32_t victim_cost_benefit(struct ssd_ftl *f, struct ftl_plane *pl, uint32_t plane)
 {
 	if (pl->bucket[0] != FTL_NIL)
