@@ -17,9 +17,11 @@
  * figure is deterministic; the tolerances are those of the model, not of noise.
  *
  * Also: WA is at its steady value from the first writes after STEADY preconditioning and is
- * reached from SEQUENTIAL; TRIM of a region before it is rewritten lowers WA; random writes
- * under every policy and both allocations never fail and the counters add up (audit); static
- * allocation follows the order's letters; bad parameters are refused naming the field. */
+ * reached from SEQUENTIAL; the policies rank as they should (greedy lowest, random highest, RGA of
+ * one choice is random); TRIM of a region before it is rewritten lowers WA; random writes under
+ * every policy and both allocations never fail and the counters add up (audit); static
+ * allocation follows the order's letters; dynamic allocation piling onto one plane is moved off
+ * it; preconditioning starts from any state; bad parameters are refused naming the field. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
