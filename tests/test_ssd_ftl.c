@@ -17,9 +17,11 @@
  * figure is deterministic; the tolerances are those of the model, not of noise.
  *
  * Also: WA is at its steady value from the first writes after STEADY preconditioning and is
- * reached from SEQUENTIAL; TRIM of a region before it is rewritten lowers WA; random writes
- * under every policy and both allocations never fail and the counters add up (audit); static
- * allocation follows the order's letters; bad parameters are refused naming the field. */
+ * reached from SEQUENTIAL; the policies rank as they should (greedy lowest, random highest, RGA of
+ * one choice is random); TRIM of a region before it is rewritten lowers WA; random writes under
+ * every policy and both allocations never fail and the counters add up (audit); static
+ * allocation follows the order's letters; dynamic allocation piling onto one plane is moved off
+ * it; preconditioning starts from any state; bad parameters are refused naming the field. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -168,6 +170,36 @@ static void test_wa_fifo(void **state)
 		assert_near(what, random_writes(f, &p, &r, p.logical_pages), wa_model(&p), 0.03);
 		ssd_ftl_free(f);
 	}
+}
+
+static double steady_wa(unsigned policy, unsigned rga_choices)
+{
+	struct ssd_ftl_params p = params(0.07, policy);
+	p.rga_choices = rga_choices;
+	struct ssd_ftl *f = new_ftl(&p);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 15);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	double wa = random_writes(f, &p, &r, p.logical_pages);
+	ssd_ftl_free(f);
+	return wa;
+}
+
+/* The policies against each other at 7 % spare: greedy takes the emptiest block, so it has the
+ * lowest WA; FIFO and cost-benefit weigh age, RGA samples 11 blocks, random none: each above
+ * greedy, random far above. RGA of one choice is random. */
+static void test_policies_ordered(void **state)
+{
+	(void)state;
+	double greedy = steady_wa(IOLAB_GC_GREEDY, 11), fifo = steady_wa(IOLAB_GC_FIFO, 11);
+	double cb = steady_wa(IOLAB_GC_COST_BENEFIT, 11), rga = steady_wa(IOLAB_GC_RGA, 11);
+	double rga1 = steady_wa(IOLAB_GC_RGA, 1), random = steady_wa(IOLAB_GC_RANDOM, 11);
+	print_message("WA at 7 %%: greedy %.3f, fifo %.3f, cost-benefit %.3f, rga(11) %.3f, rga(1) %.3f, "
+		      "random %.3f\n", greedy, fifo, cb, rga, rga1, random);
+	assert_true(greedy < fifo && greedy < cb && greedy < rga);
+	assert_true(rga < 1.1 * greedy);
+	assert_true(random > 1.5 * rga);
+	assert_true(fabs(rga1 / random - 1) < 0.03);
 }
 
 /* A scratch region (the upper half of the logical pages) is rewritten whole every round, while
@@ -321,6 +353,82 @@ static void test_static_allocation_order(void **state)
 	ssd_ftl_free(f);
 }
 
+/* Dynamic allocation: the page goes to the plane the caller names, until that plane holds all the
+ * valid pages GC can keep room for; then to the plane with the fewest, and once all are full a
+ * rewrite stays on the plane of the old copy. Nothing fails and every plane keeps a free block. */
+static void test_dynamic_plane_full(void **state)
+{
+	(void)state;
+	struct ssd_ftl_params p = params(0.07, IOLAB_GC_GREEDY);
+	p.channels = 4;
+	p.blocks_per_plane = 16;
+	p.pages_per_block = 16;
+	p.allocation = IOLAB_ALLOC_DYNAMIC;
+	uint64_t room = (16 - GC_FREE - 2) * 16 - 1; /* per plane */
+	p.logical_pages = 4 * room;
+	struct ssd_ftl *f = new_ftl(&p);
+	uint32_t page;
+	for (uint64_t lpa = 0; lpa < p.logical_pages; lpa++) {
+		struct ssd_gc_work gc = {0};
+		uint32_t plane = ssd_ftl_write(f, lpa, 0, &page, &gc);
+		/* plane 0 until it is full, then the emptiest: planes 1, 2, 3 in turn */
+		assert_int_equal(plane, lpa < room ? 0 : 1 + (lpa - room) % 3);
+		assert_true(ssd_ftl_free_blocks(f, plane) >= 1);
+	}
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 12);
+	for (int i = 0; i < 20000; i++) {
+		struct ssd_gc_work gc = {0};
+		uint64_t lpa = iolab_prng_below(&r, p.logical_pages);
+		bool mapped;
+		uint32_t was = ssd_ftl_read(f, lpa, &page, &mapped);
+		assert_int_equal(ssd_ftl_write(f, lpa, 0, &page, &gc), was); /* every plane is full */
+	}
+	struct ssd_ftl_audit a;
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	ssd_ftl_free(f);
+}
+
+/* Preconditioning starts from any state: after random writes and TRIMs, SEQUENTIAL leaves every
+ * logical page mapped once in order (page k of a plane in its block k / pages_per_block), counters
+ * and erase counts at 0; STEADY leaves every logical page mapped and the GC reserve free. */
+static void test_precondition_from_any_state(void **state)
+{
+	(void)state;
+	struct ssd_ftl_params p = params(0.125, IOLAB_GC_GREEDY);
+	struct ssd_ftl *f = new_ftl(&p);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 13);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	random_writes(f, &p, &r, p.logical_pages);
+	for (uint64_t l = 0; l < 1000; l++)
+		ssd_ftl_trim(f, l);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_SEQUENTIAL), 0);
+	struct ssd_ftl_stats st;
+	struct ssd_ftl_audit a;
+	ssd_ftl_stats(f, &st);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	assert_int_equal(a.written, p.logical_pages);
+	assert_int_equal(st.host_pages + st.gc_pages + st.erases + st.trims + st.erase_max, 0);
+	for (uint64_t lpa = 0; lpa < p.logical_pages; lpa += 997) {
+		bool mapped;
+		uint32_t page;
+		assert_int_equal(ssd_ftl_read(f, lpa, &page, &mapped), ssd_ftl_static_plane(f, lpa));
+		assert_true(mapped);
+		assert_int_equal(page, (lpa / PLANES) % PAGES);
+	}
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	audit(f, &a);
+	ssd_ftl_stats(f, &st);
+	assert_int_equal(a.mapped, p.logical_pages);
+	assert_int_equal(st.free_min, GC_FREE + 1);
+	for (uint32_t i = 0; i < PLANES; i++)
+		assert_int_equal(ssd_ftl_free_blocks(f, i), GC_FREE + 1);
+	ssd_ftl_free(f);
+}
+
 static void refused(struct ssd_ftl_params p, const char *field)
 {
 	struct ssd_ftl *f = (struct ssd_ftl *)&p;
@@ -358,11 +466,22 @@ static void test_bad_params_refused(void **state)
 	p = good, strcpy(p.order, "CWDD"), refused(p, "order");
 	p = good, strcpy(p.order, "CWD"), refused(p, "order");
 	p = good, p.blocks_per_plane = 1u << 20, p.pages_per_block = 1u << 12, refused(p, "blocks_per_plane");
-	/* the largest that fits is taken */
-	struct ssd_ftl *f;
-	struct iolab_err err = {0};
+	p = good, p.planes = 1u << 30, p.blocks_per_plane = UINT32_MAX, p.pages_per_block = UINT32_MAX,
+	refused(p, "blocks_per_plane"); /* the product is more than 2^64 */
+	/* the largest that fits is taken, and works: preconditioned full, then rewritten at random */
+	struct ssd_ftl_audit a;
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 14);
 	p = good, p.logical_pages = (uint64_t)PLANES * ((BLOCKS - GC_FREE - 2) * PAGES - 1);
-	assert_int_equal(ssd_ftl_new(&f, &p, &err), 0);
+	struct ssd_ftl *f = new_ftl(&p);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	random_writes(f, &p, &r, 1000);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_SEQUENTIAL), 0);
+	random_writes(f, &p, &r, 1000);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
 	ssd_ftl_free(f);
 }
 
@@ -372,9 +491,12 @@ int main(void)
 		cmocka_unit_test(test_wa_greedy_steady),
 		cmocka_unit_test(test_wa_greedy_from_sequential),
 		cmocka_unit_test(test_wa_fifo),
+		cmocka_unit_test(test_policies_ordered),
 		cmocka_unit_test(test_trim_lowers_wa),
 		cmocka_unit_test(test_random_writes_add_up),
 		cmocka_unit_test(test_static_allocation_order),
+		cmocka_unit_test(test_dynamic_plane_full),
+		cmocka_unit_test(test_precondition_from_any_state),
 		cmocka_unit_test(test_bad_params_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,11 +103,15 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 	uint32_t ppb = f->ppb, k = f->bpp - f->p.gc_free_blocks - 3;
 	uint64_t host = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
 	uint64_t gcw = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
-	/* the frontiers take what the full blocks cannot hold, and no more than n */
-	while (host + gcw + (uint64_t)k * ppb < n)
-		host < ppb - 1 ? host++ : gcw++;
-	while (host + gcw > n)
-		host > 0 ? host-- : gcw--;
+	/* the open blocks hold what the full blocks cannot (less than a block: ssd_ftl_new's room),
+	 * and no more than the plane's pages */
+	uint64_t over = n > (uint64_t)k * ppb ? n - (uint64_t)k * ppb : 0;
+	if (host + gcw < over)
+		host = over - gcw;
+	if (host + gcw > n) {
+		host = host < n ? host : n;
+		gcw = n - host;
+	}
 	valid_counts(count, k, ppb, n - host - gcw);
 
 	uint64_t step = n > 1 ? (uint64_t)((double)n * 0.6180339887498949) : 1, at = 0;
@@ -166,13 +170,11 @@ static int fill_steady(struct ssd_ftl *f)
 
 int ssd_ftl_precondition(struct ssd_ftl *f, enum ssd_fill fill)
 {
-	int rc = ftl_reset(f, true);
-	if (rc)
-		return rc;
+	ftl_reset(f, true);
 	if (fill == SSD_FILL_SEQUENTIAL)
 		fill_sequential(f);
-	else if ((rc = fill_steady(f)))
-		return rc;
+	else if (fill_steady(f))
+		return -ENOMEM;
 	uint32_t free_min = f->bpp;
 	for (uint32_t i = 0; i < f->nplanes; i++)
 		if (f->planes[i].nfree < free_min)
