@@ -355,6 +355,10 @@ static void test_subsys_set(void **state)
 	struct iolab_ssd_model want = *was;
 	want.overprovisioning = 0.125;
 	same_ssd(&want, m->ssd);
+	/* every drive-like device, by the kind's name, as --set drive.FIELD names them */
+	if (iolab_subsys_set(&sub, "drive", "overprovisioning", "28%", &err))
+		fail_msg("%s", err.msg);
+	assert_true(sub.model[sub.drive[0].model].ssd->overprovisioning == 0.28);
 	/* a geometry field may change too: the model is derived again */
 	if (iolab_subsys_set(&sub, "d1", "blocks_per_plane", "1024", &err))
 		fail_msg("%s", err.msg);
