@@ -293,7 +293,7 @@ static void test_write_back_cache(void **state)
 	m.cache_write_back = true;
 	m.cache_page_ns = 2000;
 	struct rig g;
-	rig_up(&g, &m, &iolab_kind_ssd, 1);
+	rig_up(&g, &m, &iolab_kind_ssd, 8);
 	uint64_t w = one(&g, 0, 32, true);
 	assert_int_equal(w, m.command_ns + xfer(16384, m.iface_rate) + m.cache_page_ns);
 	uint64_t r = one(&g, 0, 32, false);
@@ -302,11 +302,12 @@ static void test_write_back_cache(void **state)
 	g.c.ops->breakdown(&g.c, &b);
 	assert_int_equal(b.read_hits, 1);
 	/* Five more pages at once: the cache holds four unflushed, the fifth waits for a flush. */
-	g.sim.now += 10000000; /* all flushed */
-	uint64_t t0 = g.sim.now, last = 0;
+	uint64_t t0 = g.sim.now + 10000000; /* the flushes of those two ended long before */
+	assert_int_equal(iolab_sim_advance(&g.sim, t0), t0);
 	for (unsigned i = 0; i < 5; i++)
-		submit_at(&g, &g.req[0], (uint64_t)(i + 1) * 32, 32, true), last = g.req[0].d.t_done;
-	assert_true(last - t0 > m.program_ns[0]);
+		submit_at(&g, &g.req[i], (uint64_t)(i + 1) * 32, 32, true);
+	assert_true(g.req[3].d.t_done - t0 < m.program_ns[0]);
+	assert_true(g.req[4].d.t_done - t0 > m.program_ns[0]);
 	while (iolab_sim_step(&g.sim))
 		g.sim.ndone = 0;
 	rig_down(&g);
@@ -354,7 +355,8 @@ static void test_program_suspension(void **state)
 		rig_up(&g, &m, &iolab_kind_ssd, 2);
 		submit_at(&g, &g.req[0], 0, 32, true); /* program runs 500 us */
 		uint64_t wdone = g.req[0].d.t_done;
-		g.sim.now += 100000;
+		uint64_t later = g.sim.now + 100000; /* the program runs */
+		assert_int_equal(iolab_sim_advance(&g.sim, later), later);
 		submit_at(&g, &g.req[1], 32, 8, false);
 		uint64_t lat = g.req[1].d.t_done - g.sim.now;
 		uint64_t alone = m.command_ns + m.read_ns[0] + m.channel_command_ns +
