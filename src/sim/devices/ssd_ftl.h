@@ -59,9 +59,13 @@ void ssd_ftl_free(struct ssd_ftl *f);
 uint32_t ssd_ftl_read(const struct ssd_ftl *f, uint64_t lpa, uint32_t *page, bool *mapped);
 /* The plane static allocation gives lpa. */
 uint32_t ssd_ftl_static_plane(const struct ssd_ftl *f, uint64_t lpa);
-/* Writes lpa to plane (UINT32_MAX: the plane allocation gives it) and invalidates its old
+/* Writes lpa (below logical_pages) to plane (UINT32_MAX: the plane allocation gives it; for
+ * DYNAMIC the caller names the plane, else the static one is taken) and invalidates its old
  * copy. When the plane's free blocks are at the GC limit, GC collects victims on it first: their
- * work is added to *gc. Returns the plane; *page: the page's index in its block. */
+ * work is added to *gc. Never fails. Returns the plane written; *page: the page's index in its
+ * block. The plane is the one asked for unless that plane already holds all the valid pages GC
+ * can keep room for (only a dynamic allocation that piles onto one plane gets there): then the
+ * plane of lpa's old copy, else the plane holding the fewest valid pages. */
 uint32_t ssd_ftl_write(struct ssd_ftl *f, uint64_t lpa, uint32_t plane, uint32_t *page,
 		       struct ssd_gc_work *gc);
 /* Background GC: collects one victim on plane if it has fewer than below free blocks. Returns
@@ -83,5 +87,15 @@ enum ssd_fill {
  * seconds for a 1 TB model. Returns 0 or -ENOMEM. */
 int ssd_ftl_precondition(struct ssd_ftl *f, enum ssd_fill fill);
 void ssd_ftl_stats(const struct ssd_ftl *f, struct ssd_ftl_stats *out);
+
+/* A check of the whole state, for tests: the map both ways, every block's valid count, every
+ * plane's free queue, buckets and fill order. Fills *out; returns 0, or -EIO with err naming the
+ * first inconsistency. Reads every page: slow on a large model. */
+struct ssd_ftl_audit {
+	uint64_t mapped;            /* logical pages mapped */
+	uint64_t valid;             /* flash pages holding one */
+	uint64_t written;           /* flash pages programmed since their block's last erase */
+};
+int ssd_ftl_audit(const struct ssd_ftl *f, struct ssd_ftl_audit *out, struct iolab_err *err);
 
 #endif
