@@ -68,6 +68,10 @@ static void test_builtin_runs(void **state)
 		struct iolab_disk_model m;
 		struct iolab_err err;
 		assert_int_equal(iolab_model_open(iolab_model_builtin_name(i), &m, &err), 0);
+		if (m.ssd) { /* no zones: an SSD maps pages (test_ssd_model.c) */
+			iolab_model_free(&m);
+			continue;
+		}
 		unsigned stretches = 0;
 		for (unsigned zi = 0; zi < m.nzones; zi++) {
 			const struct iolab_zone *z = &m.zone[zi];

@@ -110,6 +110,9 @@ static const struct iolab_probe_backend_ops sim_ops = {
 int iolab_probe_backend_sim(struct iolab_probe_backend *b, const struct iolab_disk_model *m,
 			    struct iolab_err *err)
 {
+	if (m->ssd) /* the probe measures what a rotating drive is made of */
+		return iolab_errf(err, EINVAL, "model %s is an SSD (device = ssd): the probe measures "
+				  "rotating drives", m->name);
 	struct sim_priv *s = calloc(1, sizeof(*s));
 	if (!s || !(s->d = iolab_disk_new(m))) {
 		free(s);

@@ -23,6 +23,7 @@
 #include "sim/devices/layout.h"
 #include "sim/devices/layout_g4.h"
 #include "sim/devices/layout_sparing.h"
+#include "sim/formats/ssd_model_file.h"
 
 enum msec { SEC_TOP, SEC_SEEK, SEC_ZONE, SEC_G4 };
 
@@ -370,6 +371,8 @@ static int top_field(struct mparser *p, const char *k, char *v)
 	}
 	if (!strcmp(k, "about"))
 		return text(p, k, v, ABOUT_MAX_BYTES, m->about);
+	if (!strcmp(k, "device")) /* `device = disk`, the first field (iolab_model_device) */
+		return 0;
 	if (!strcmp(k, "block_bytes"))
 		return u32(p, k, v, 512, 65536, &m->block_bytes);
 	if (!strcmp(k, "surfaces"))
@@ -467,6 +470,9 @@ static int top_field(struct mparser *p, const char *k, char *v)
 		rc = cache_field(p, k, v);
 	if (rc == 1)
 		rc = link_field(p, k, v);
+	if (rc == 1 && iolab_ssd_field(k))
+		return ferr(p, k, "an SSD field in a drive model (an SSD model starts with 'device = "
+			    "ssd')", NULL);
 	return rc != 1 ? rc : ferr(p, k, "unknown field (see docs/model-format.md)", NULL);
 }
 
@@ -758,6 +764,9 @@ int iolab_model_check(const struct iolab_disk_model *m, struct iolab_err *err)
 int iolab_model_parse(const char *name, const char *text, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
+	int device = iolab_model_device(name, text, err);
+	if (device)
+		return device < 0 ? device : iolab_ssd_model_parse(name, text, m, err);
 	m->block_bytes = 512;
 	m->queue_depth = 1;
 	m->read_joins_readahead = true;
@@ -909,6 +918,8 @@ int iolab_model_write(const struct iolab_disk_model *m, FILE *f)
 {
 	static const char *const sched[] = {"fcfs", "sstf", "clook", "sptf"};
 	static const char *const ra_modes[] = {"", "none", "track", "cylinder", "segment", "next-track"};
+	if (m->ssd)
+		return iolab_ssd_model_write(m, f);
 	fprintf(f, "# iolab drive model (format: docs/model-format.md)\n");
 	fprintf(f, "name = %s\nabout = %s\n\n", m->name, m->about);
 	fprintf(f, "# geometry\nblock_bytes = %u\nsurfaces = %u\ncylinders = %u\nblocks = %" PRIu64
