@@ -84,4 +84,14 @@ enum ssd_fill {
 int ssd_ftl_precondition(struct ssd_ftl *f, enum ssd_fill fill);
 void ssd_ftl_stats(const struct ssd_ftl *f, struct ssd_ftl_stats *out);
 
+/* A check of the whole state, for tests: the map both ways, every block's valid count, every
+ * plane's free queue, buckets and fill order. Fills *out; returns 0, or -EIO with err naming the
+ * first inconsistency. Reads every page: slow on a large model. */
+struct ssd_ftl_audit {
+	uint64_t mapped;            /* logical pages mapped */
+	uint64_t valid;             /* flash pages holding one */
+	uint64_t written;           /* flash pages programmed since their block's last erase */
+};
+int ssd_ftl_audit(const struct ssd_ftl *f, struct ssd_ftl_audit *out, struct iolab_err *err);
+
 #endif
