@@ -53,7 +53,7 @@ static void test_registry_entries_are_whole(void **state)
 			assert_true(p->min <= p->max);
 		}
 	}
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 8);
 }
 
 static void test_doc_table_is_the_registry(void **state)
@@ -115,7 +115,7 @@ static void test_kinds_command(void **state)
 	th_out_free(&o);
 	o = th_iolab("sim", "kinds", "disk", NULL);
 	TH_EXPECT_EXIT(o, 2, "sim kinds: 'disk' is not a kind (host, bus, controller, channel, drive, "
-		       "volume, fixed)");
+		       "volume, fixed, ssd)");
 }
 
 /* Runs `sim --config` of text at QD qd (random reads of bs, 2 s) and returns point 1's JSON. */

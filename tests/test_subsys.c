@@ -620,7 +620,10 @@ static void test_link_table(void **state)
 		{"pci64-66", 533, IOLAB_LINK_BUS, 0}, {"pcix-133", 1066, IOLAB_LINK_BUS, 0},
 		{"pcie1x1", 250, IOLAB_LINK_BUS, 0}, {"pcie1x4", 1000, IOLAB_LINK_BUS, 0},
 		{"pcie1x8", 2000, IOLAB_LINK_BUS, 0}, {"pcie2x4", 2000, IOLAB_LINK_BUS, 0},
-		{"pcie2x8", 4000, IOLAB_LINK_BUS, 0}, {"pcie3x8", 7877, IOLAB_LINK_BUS, 0},
+		{"pcie2x8", 4000, IOLAB_LINK_BUS, 0}, {"pcie3x4", 3938, IOLAB_LINK_BUS, 0},
+		{"pcie3x8", 7877, IOLAB_LINK_BUS, 0}, {"pcie3x16", 15754, IOLAB_LINK_BUS, 0},
+		{"pcie4x4", 7877, IOLAB_LINK_BUS, 0}, {"pcie4x8", 15754, IOLAB_LINK_BUS, 0},
+		{"pcie4x16", 31508, IOLAB_LINK_BUS, 0},
 		{"fast-scsi", 10, IOLAB_LINK_SHARED, 8}, {"fast-wide-scsi", 20, IOLAB_LINK_SHARED, 16},
 		{"ultra-scsi", 20, IOLAB_LINK_SHARED, 8}, {"wide-ultra-scsi", 40, IOLAB_LINK_SHARED, 16},
 		{"ultra2-scsi", 80, IOLAB_LINK_SHARED, 16}, {"ultra160", 160, IOLAB_LINK_SHARED, 16},
@@ -656,7 +659,8 @@ static void test_link_table(void **state)
 	 * cost fewer microseconds than Ultra160's phases. */
 	assert_true(fabs(133 * iolab_link_at(0)->efficiency - 100) < 1);
 	assert_true(iolab_link_at(7)->efficiency == 0.8);
-	assert_true(iolab_link_at(16)->overhead_ns < iolab_link_at(15)->overhead_ns);
+	assert_string_equal(iolab_link_at(21)->name, "ultra320");
+	assert_true(iolab_link_at(21)->overhead_ns < iolab_link_at(20)->overhead_ns);
 }
 
 static void test_link_parse(void **state)
@@ -683,6 +687,13 @@ static void test_link_parse(void **state)
 	assert_true(t.rated_mb_s == 1.5 * 1073741824 / 1e6);
 	assert_int_equal(iolab_link_parse("f", "100MB/s", true, &t, &err), 0);
 	assert_true(t.rated_mb_s == 100);
+	/* a PCIe name with a hyphen between generation and width is the name in the table */
+	static const char *const hyphen[][2] = {{"pcie3-x8", "pcie3x8"}, {"PCIe3-X4", "pcie3x4"},
+						{"pcie4-x16", "pcie4x16"}, {"pcie1-x1", "pcie1x1"}};
+	for (unsigned i = 0; i < sizeof(hyphen) / sizeof(hyphen[0]); i++) {
+		assert_int_equal(iolab_link_parse("f", hyphen[i][0], true, &t, &err), 0);
+		assert_string_equal(t.name, hyphen[i][1]);
+	}
 
 	static const struct {
 		const char *text;
@@ -707,6 +718,12 @@ static void test_link_parse(void **state)
 		{"1000000000000000000000000000000000000000000000000000000000000000000", false,
 		 "is neither"},
 		{"0000000000000000000000000000000000000040M", false, "is too long"},
+		{"pcie3-x", true, "f: 'pcie3-x' is neither an I/O bus"},
+		{"pcie-x8", true, "f: 'pcie-x8' is neither an I/O bus"},
+		{"pcie3--x8", true, "f: 'pcie3--x8' is neither an I/O bus"},
+		{"pcie3-x8a", true, "f: 'pcie3-x8a' is neither an I/O bus"},
+		{"pcie3-x2", true, "f: 'pcie3-x2' is neither an I/O bus"},
+		{"pcie3-x8", false, "f: 'pcie3-x8' is a host I/O bus, not a drive channel"},
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&err, 0, sizeof(err));

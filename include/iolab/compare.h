@@ -15,7 +15,8 @@
  *   points     [{key: {pattern, bs, qd, read_pct, workers, clients, think_s, target_iops, ...},
  *                name: "file-server bs 4k qd 16",
  *                values: [per run: {iops, mb_per_s, lat_mean_us, pct: {iops, mb_per_s,
- *                         lat_mean_us}} or null],
+ *                         lat_mean_us}, write_amplification (a point of simulated SSDs
+ *                         only: shown, not compared)} or null],
  *                gain: {iops, mb_per_s, lat_mean_us} (gain mode),
  *                error_pct: {iops, mb_per_s, lat_mean_us} (error mode: 100 * (pred - meas) / meas)}]
  *   unmatched  [{run: index into runs, name, key}]: points some run lacks

@@ -1,5 +1,5 @@
 /* sim_kinds.h: the registry of the kinds of parts a subsystem is made of (host, bus,
- * controller, channel, volume, and the device kinds: drive, fixed). Each kind is one file that
+ * controller, channel, volume, and the device kinds: drive, fixed, ssd). Each kind is one file that
  * holds its component ops (sim_system.h) and its table of keys; the list of kinds is
  * src/sim/core/components.c. The subsystem file's reader, the checks, the builder, `iolab sim
  * kinds`, the key tables of docs/subsystem-format.md and iolab_subsys_set all work from these
@@ -114,8 +114,9 @@ const struct iolab_param *iolab_kind_param(const struct iolab_kind *k, const cha
 void iolab_kind_keys(const struct iolab_kind *k, char *buf, size_t n);
 /* The kinds' names, comma-separated, into buf. */
 void iolab_kind_names(char *buf, size_t n);
-/* A device's kind (a drive when d->kind is NULL, as in descriptions built by hand). */
-const struct iolab_kind *iolab_device_kind(const struct iolab_sub_drive *d);
+/* The kind of device d of s (a drive when d->kind is NULL, as in descriptions built by hand;
+ * an ssd when a drive's model is an SSD model). */
+const struct iolab_kind *iolab_device_kind(const struct iolab_subsys *s, const struct iolab_sub_drive *d);
 /* The blocks device i of s holds and their size. */
 void iolab_subsys_device_geometry(const struct iolab_subsys *s, unsigned i, uint64_t *blocks,
 				  uint32_t *block_bytes);
@@ -130,6 +131,6 @@ void iolab_kinds_write_markdown(FILE *f);
 
 /* The registered kinds. */
 extern const struct iolab_kind iolab_kind_host, iolab_kind_bus, iolab_kind_controller,
-	iolab_kind_channel, iolab_kind_volume, iolab_kind_drive;
+	iolab_kind_channel, iolab_kind_volume, iolab_kind_drive, iolab_kind_ssd;
 
 #endif

@@ -41,7 +41,13 @@ struct iolab_sim_engine_config {
 	const struct iolab_disk_model *model; /* a lone drive (when subsys is NULL) */
 	struct iolab_host_params host;        /* its host */
 	const struct iolab_subsys *subsys;    /* the whole path, or NULL */
+	bool precondition;                    /* --precondition: each device that has the
+						 component op precondition (sim_system.h) gets
+						 it once, after the path is built */
 };
+/* True if cfg's path has a device that --precondition changes (one whose component has the
+ * precondition op: an SSD); a path of mechanical drives keeps no such state. */
+bool iolab_sim_preconditions(const struct iolab_sim_engine_config *cfg);
 
 /* How the devices on one link share it. */
 enum iolab_link_kind {

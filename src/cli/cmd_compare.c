@@ -314,7 +314,24 @@ static void print_table(FILE *f, const struct table *t)
 	}
 }
 
-/* The points as a table: a column per run ("value (pct%)"), and the gain or the error. */
+/* True if a compared or unmatched point of res has a write amplification (simulated SSDs). */
+static bool any_wa(const json_t *res)
+{
+	size_t i, r;
+	const json_t *p, *v;
+	json_array_foreach(json_object_get(res, "points"), i, p)
+		json_array_foreach(json_object_get(p, "values"), r, v)
+			if (json_is_number(json_object_get(v, "write_amplification")))
+				return true;
+	json_array_foreach(json_object_get(res, "unmatched"), i, p)
+		if (json_is_number(json_object_get(json_object_get(p, "values"), "write_amplification")))
+			return true;
+	return false;
+}
+
+/* The points as a table: a column per run ("value (pct%)", and its write amplification beside
+ * it when a point of simulated SSDs has one: "4000.0 (100.0%) WA 4.18"), and the gain or the
+ * error. */
 static int points_table(FILE *f, const json_t *res, int metric)
 {
 	const char *mode = json_string_value(json_object_get(res, "mode")), *mn = metric_names[metric];
@@ -331,13 +348,17 @@ static int points_table(FILE *f, const json_t *res, int metric)
 		snprintf(t.cell[0][n + 1], CELL, gain ? "gain" : "error");
 	size_t i;
 	const json_t *p;
+	bool wa = any_wa(res);
 	json_array_foreach(points, i, p) {
 		snprintf(t.cell[i + 1][0], CELL, "%s", json_string_value(json_object_get(p, "name")));
 		for (size_t r = 0; r < n; r++) {
 			const json_t *v = json_array_get(json_object_get(p, "values"), r);
-			char a[48], b[48];
-			snprintf(t.cell[i + 1][r + 1], CELL, "%s (%s)", fmt_value(json_object_get(v, mn), metric, a, sizeof(a)),
-				 fmt_pct(json_object_get(json_object_get(v, "pct"), mn), "%.1f%%", b, sizeof(b)));
+			char a[48], b[48], c[48] = "";
+			if (wa)
+				fmt_pct(json_object_get(v, "write_amplification"), " WA %.2f", c, sizeof(c));
+			snprintf(t.cell[i + 1][r + 1], CELL, "%s (%s)%s", fmt_value(json_object_get(v, mn), metric, a, sizeof(a)),
+				 fmt_pct(json_object_get(json_object_get(v, "pct"), mn), "%.1f%%", b, sizeof(b)),
+				 !wa ? "" : *c == ' ' ? c : " WA -");
 		}
 		if (gain)
 			fmt_pct(json_object_get(json_object_get(p, "gain"), mn), "%+.1f pp", t.cell[i + 1][n + 1], CELL);
@@ -500,7 +521,8 @@ static void add_settings(json_t *sets, const json_t *key)
 }
 
 static void csv_row(FILE *f, const json_t *res, const json_t *name, bool matched, size_t r, const json_t *key,
-		    const json_t *values, const json_t *gain, const json_t *error, const json_t *sets)
+		    const json_t *values, const json_t *gain, const json_t *error, bool wa,
+		    const json_t *sets)
 {
 	const json_t *run = json_array_get(json_object_get(res, "runs"), r);
 	iolab_csv_text(f, json_string_value(name));
@@ -517,6 +539,8 @@ static void csv_row(FILE *f, const json_t *res, const json_t *name, bool matched
 		csv_value(f, json_object_get(gain, metric_names[m]));
 	for (size_t m = 0; m < 3; m++)
 		csv_value(f, json_object_get(error, metric_names[m]));
+	if (wa)
+		csv_value(f, json_object_get(values, "write_amplification"));
 	size_t i;
 	const json_t *set;
 	json_array_foreach(sets, i, set)
@@ -531,6 +555,9 @@ static void write_csv(FILE *f, const json_t *res)
 		fprintf(f, ",%s", csv_key_fields[k]);
 	fputs(",iops,mb_per_s,lat_mean_us,pct_iops,pct_mb_per_s,pct_lat_mean_us,gain_iops,gain_mb_per_s,"
 	      "gain_lat_mean_us,error_iops,error_mb_per_s,error_lat_mean_us", f);
+	bool wa = any_wa(res); /* a column of simulated SSDs' write amplification */
+	if (wa)
+		fputs(",write_amplification", f);
 	size_t i, r;
 	const json_t *p, *v;
 	json_t *sets = json_array(); /* the swept settings in the keys: a column each, at the end */
@@ -546,10 +573,10 @@ static void write_csv(FILE *f, const json_t *res)
 	json_array_foreach(json_object_get(res, "points"), i, p)
 		json_array_foreach(json_object_get(p, "values"), r, v)
 			csv_row(f, res, json_object_get(p, "name"), true, r, json_object_get(p, "key"), v,
-				json_object_get(p, "gain"), json_object_get(p, "error_pct"), sets);
+				json_object_get(p, "gain"), json_object_get(p, "error_pct"), wa, sets);
 	json_array_foreach(json_object_get(res, "unmatched"), i, p)
 		csv_row(f, res, json_object_get(p, "name"), false, (size_t)json_integer_value(json_object_get(p, "run")),
-			json_object_get(p, "key"), json_object_get(p, "values"), NULL, NULL, sets);
+			json_object_get(p, "key"), json_object_get(p, "values"), NULL, NULL, wa, sets);
 	json_decref(sets);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iolab/engine.h"
+#include "iolab/flash_report.h"
 
 static const struct iolab_engine_ops *const registry[] = {
 	&iolab_engine_io_uring,
@@ -60,5 +61,9 @@ void iolab_comp_report_add(struct iolab_comp_report *a, const struct iolab_comp_
 	a->span_ns += b->span_ns;
 	if (b->rebuild.rate_bytes_s)
 		a->rebuild = b->rebuild;
+	if (b->flash_given) { /* flash_report.h */
+		iolab_flash_report_add(&a->flash, &b->flash);
+		a->flash_given = true;
+	}
 }
 

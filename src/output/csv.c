@@ -1,11 +1,14 @@
 /* csv.c: one CSV row per point, for spreadsheets and scripts. Latencies in microseconds.
  * Text fields are quoted as RFC 4180 says (a field holding a comma, a quote or a line break is
- * enclosed in quotes, its quotes doubled); a figure that does not apply is an empty field. */
+ * enclosed in quotes, its quotes doubled); a figure that does not apply is an empty field. The
+ * columns of simulated SSDs (write amplification, GC's share of the flash time) are there when a
+ * point has one, before those of the swept settings. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/flash_report.h"
 #include "iolab/host_queue.h"
 #include "output_common.h"
 
@@ -59,6 +62,20 @@ static void csv_load(FILE *f, const struct iolab_point *p)
 		fprintf(f, ",");
 }
 
+/* The point's flash devices together: write amplification and GC's share of the flash time;
+ * empty where there is no figure. */
+static void csv_flash(FILE *f, const struct iolab_point *p)
+{
+	struct iolab_flash_report sum;
+	bool any = iolab_flash_total(p->comp, p->ncomp, &sum) > 0;
+	double v[2] = {any ? iolab_flash_wa(&sum) : -1, any ? iolab_flash_gc_share(&sum) : -1};
+	for (unsigned i = 0; i < 2; i++)
+		if (v[i] >= 0)
+			fprintf(f, ",%.4f", v[i]);
+		else
+			fputc(',', f);
+}
+
 /* iolab replay: its mode; a timed one's issue error and latency from the actual issue. */
 static void csv_replay(FILE *f, const struct iolab_point *p)
 {
@@ -83,6 +100,13 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 		   "target_iops,issue_delay_mean_us,cpu_user_pct,cpu_sys_pct,errors,partial,warnings,"
 		   "replay,issue_error_p50_us,issue_error_p99_us,issue_error_max_us,lat_issued_p50_us,"
 		   "lat_issued_p99_us");
+	bool flash = false;
+	for (unsigned i = 0; i < r->n; i++) {
+		struct iolab_flash_report sum;
+		flash |= iolab_flash_total(r->point[i].comp, r->point[i].ncomp, &sum) > 0;
+	}
+	if (flash)
+		fprintf(f, ",write_amplification,gc_share");
 	const char *set[SETTINGS_COLUMNS]; /* the swept settings: a column each, at the end */
 	unsigned nset = settings_columns(r, set, SETTINGS_COLUMNS);
 	for (unsigned s = 0; s < nset; s++) {
@@ -136,6 +160,8 @@ int iolab_output_csv(FILE *f, const struct iolab_results *r, struct iolab_err *e
 			p->partial);
 		csv_warnings(f, p);
 		csv_replay(f, p);
+		if (flash)
+			csv_flash(f, p);
 		for (unsigned s = 0; s < nset; s++) {
 			const char *v = point_setting(p, set[s]);
 			fputc(',', f);

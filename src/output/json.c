@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iolab/device_info.h"
+#include "iolab/flash_report.h"
 #include "iolab/host_queue.h"
 #include "iolab/utf8.h"
 #include "output_common.h"
@@ -80,6 +81,28 @@ static json_t *rebuild_obj(const struct iolab_rebuild_report *r)
 			 (json_int_t)r->rate_bytes_s, "done_bytes", (json_int_t)r->done_bytes,
 			 "total_bytes", (json_int_t)r->total_bytes, "finished", r->ns >= 0, "seconds",
 			 r->ns >= 0 ? json_real(r->ns / 1e9) : json_null());
+}
+
+/* v, or null when it is negative (a ratio with nothing to divide: flash_report.h). */
+static json_t *ratio_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+/* A flash device's (or flash die's) counts and what they make. */
+static json_t *flash_obj(const struct iolab_flash_report *f)
+{
+	json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I}",
+		"host_pages_written", (json_int_t)f->host_pages_written, "host_pages_read",
+		(json_int_t)f->host_pages_read, "flash_reads", (json_int_t)f->flash_reads,
+		"flash_programs", (json_int_t)f->flash_programs, "erases", (json_int_t)f->erases,
+		"gc_pages", (json_int_t)f->gc_pages, "map_reads", (json_int_t)f->map_reads,
+		"flash_ns", f->flash_ns, "gc_ns", f->gc_ns, "erase_min", (json_int_t)f->erase_min,
+		"erase_max", (json_int_t)f->erase_max, "erase_mean", f->erase_mean, "free_min",
+		(json_int_t)f->free_min);
+	json_object_set_new(o, "write_amplification", ratio_or_null(iolab_flash_wa(f)));
+	json_object_set_new(o, "gc_share", ratio_or_null(iolab_flash_gc_share(f)));
+	return o;
 }
 
 /* A point's load model: clients and their think time, or an open loop's target rate and
@@ -349,9 +372,16 @@ static json_t *point_obj(const struct iolab_point *p)
 			f.achieved_mb_s);
 		if (!strcmp(c->kind, "controller"))
 			json_object_set_new(o, "cache_hits", json_integer((json_int_t)c->hits));
+		if (c->flash_given)
+			json_object_set_new(o, "flash", flash_obj(&c->flash));
 		json_array_append_new(comps, o);
 	}
 	json_object_set_new(o, "components", comps);
+	struct iolab_flash_report flash; /* the point's flash devices together */
+	if (iolab_flash_total(p->comp, p->ncomp, &flash)) {
+		json_object_set_new(o, "write_amplification", ratio_or_null(iolab_flash_wa(&flash)));
+		json_object_set_new(o, "gc_share", ratio_or_null(iolab_flash_gc_share(&flash)));
+	}
 	const struct iolab_comp_report *b = bottleneck(p), *top = busiest(p);
 	json_object_set_new(o, "bottleneck", iolab_json_text(b ? b->name : NULL));
 	json_object_set_new(o, "busiest", iolab_json_text(top ? top->name : NULL));

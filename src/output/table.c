@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/flash_report.h"
 #include "iolab/host_queue.h"
 #include "output_common.h"
 
@@ -184,9 +185,76 @@ static void steady_lines(FILE *f, const struct iolab_results *r)
 	}
 }
 
+/* The point's write amplification (its flash devices together), or -1 when it has none or
+ * they wrote no page. */
+static double point_wa(const struct iolab_point *p)
+{
+	struct iolab_flash_report sum;
+	return iolab_flash_total(p->comp, p->ncomp, &sum) ? iolab_flash_wa(&sum) : -1;
+}
+
+/* The busiest of the parts of kind `kind` ("flash-channel", "flash-die") that p's device
+ * p->comp[k] holds (reported after it, named "<its name>.<part>"), or NULL. */
+static const struct iolab_comp_report *busiest_part(const struct iolab_point *p, unsigned k,
+						    const char *kind)
+{
+	const struct iolab_comp_report *best = NULL;
+	double top = -1;
+	size_t len = strlen(p->comp[k].name);
+	for (unsigned j = k + 1; j < p->ncomp; j++) {
+		const struct iolab_comp_report *c = &p->comp[j];
+		if (strncmp(c->name, p->comp[k].name, len) || c->name[len] != '.')
+			break;
+		struct comp_figures cf;
+		comp_figures(c, &cf);
+		if (!strcmp(c->kind, kind) && cf.utilization > top) {
+			top = cf.utilization;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* --explain of a flash device (p->comp[k]): write amplification, GC's share of the dies' time,
+ * what the dies did, the spread of the blocks' erase counts, and its busiest flash channel and
+ * die. */
+static void explain_flash(FILE *f, unsigned i, const struct iolab_point *p, unsigned k)
+{
+	const struct iolab_comp_report *c = &p->comp[k];
+	const struct iolab_flash_report *fl = &c->flash;
+	double wa = iolab_flash_wa(fl), gc = iolab_flash_gc_share(fl);
+	char was[24] = "-", gcs[24] = "-";
+	if (wa >= 0)
+		snprintf(was, sizeof(was), "%.2f", wa);
+	if (gc >= 0)
+		snprintf(gcs, sizeof(gcs), "%.1f %%", 100 * gc);
+	fprintf(f, "%3u %s: write amplification %s, GC %s of the flash time; flash reads %llu, "
+		"programs %llu, erases %llu; erase counts %u..%u (mean %.1f)\n", i + 1, c->name, was,
+		gcs, (unsigned long long)fl->flash_reads, (unsigned long long)fl->flash_programs,
+		(unsigned long long)fl->erases, fl->erase_min, fl->erase_max, fl->erase_mean);
+	const struct iolab_comp_report *ch = busiest_part(p, k, "flash-channel"),
+				       *die = busiest_part(p, k, "flash-die");
+	if (!ch && !die)
+		return;
+	fprintf(f, "%3u %s: busiest", i + 1, c->name);
+	struct comp_figures cf;
+	if (ch) {
+		comp_figures(ch, &cf);
+		fprintf(f, " flash channel %s (%.1f %% busy)%s", ch->name, 100 * cf.utilization,
+			die ? "," : "");
+	}
+	if (die) {
+		comp_figures(die, &cf);
+		fprintf(f, " die %s (%.1f %% busy)", die->name, 100 * cf.utilization);
+	}
+	fputc('\n', f);
+}
+
 /* --explain: what each part of a simulated path did, per point, and the bottleneck: the
  * busiest part if it is saturated (SATURATED_UTIL), else that none is and what load was
- * offered (then the load, not the path, set the figures). */
+ * offered (then the load, not the path, set the figures). A flash device's channels and dies
+ * (there may be dozens) are not rows: lines under its row say what they did (the JSON has
+ * each), and the bottleneck is any part, one of them included. */
 static void explain(FILE *f, const struct iolab_results *r)
 {
 	bool any = false;
@@ -202,6 +270,8 @@ static void explain(FILE *f, const struct iolab_results *r)
 		const struct iolab_point *p = &r->point[i];
 		for (unsigned k = 0; k < p->ncomp; k++) {
 			const struct iolab_comp_report *c = &p->comp[k];
+			if (!strncmp(c->kind, "flash-", 6))
+				continue; /* explain_flash: under its device's row */
 			struct comp_figures cf;
 			comp_figures(c, &cf);
 			char idle[16] = "", rated[16] = "";
@@ -216,6 +286,9 @@ static void explain(FILE *f, const struct iolab_results *r)
 				fprintf(f, "%3s %-12s %-10s %7s %7s %10llu cache hits\n", "", "", "", "", "",
 					(unsigned long long)c->hits);
 		}
+		for (unsigned k = 0; k < p->ncomp; k++)
+			if (iolab_comp_is_flash_device(&p->comp[k]))
+				explain_flash(f, i, p, k);
 		const struct iolab_comp_report *b = bottleneck(p), *top = busiest(p);
 		struct comp_figures tf;
 		char load[96];
@@ -320,8 +393,9 @@ static void worker_lines(FILE *f, const struct iolab_results *r)
 
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
-	bool reps = false, simulated = false, volume = false, ctl = false;
+	bool reps = false, simulated = false, volume = false, ctl = false, wa = false;
 	for (unsigned i = 0; i < r->n; i++) {
+		wa |= point_wa(&r->point[i]) >= 0; /* a column of write amplification */
 		reps |= r->point[i].reps > 1;
 		simulated |= r->point[i].host_sched >= 0;
 		volume |= r->point[i].array_drives > 0 || r->point[i].stripe > 0;
@@ -349,9 +423,10 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	enum load_col col = load_col(r);
 	static const char *const col_name[] = {"qd", "clients", "rate/s", "load"};
 	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
-	fprintf(f, "%-16s %5s %4s %3s %*s %11s %9s %9s %9s %9s %6s %8s %9s%s\n", "pattern",
+	fprintf(f, "%-16s %5s %4s %3s %*s %11s %9s %9s %9s %9s %6s %8s %9s%s%s\n", "pattern",
 		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
-		simulated ? "host" : "dev qd", "cpu u/s", reps ? "  IOPS sd  (min..max)  95% CI IOPS, MB/s" : "");
+		simulated ? "host" : "dev qd", "cpu u/s", wa ? "     WA" : "",
+		reps ? "  IOPS sd  (min..max)  95% CI IOPS, MB/s" : "");
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -395,6 +470,13 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
 			p->qd_reached, devq, cpu);
+		if (wa) {
+			double w = point_wa(p);
+			if (w >= 0)
+				fprintf(f, " %6.2f", w);
+			else
+				fprintf(f, " %6s", "-");
+		}
 		if (p->reps > 1)
 			fprintf(f, "  %7.0f  (%.0f..%.0f)  \u00b1 %.0f, \u00b1 %.1f", p->iops.stddev, p->iops.min,
 				p->iops.max, p->iops.ci95, p->mbps.ci95);
@@ -424,6 +506,9 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	if (r->n)
 		footer(f, &r->point[0]);
 	load_footer(f, r);
+	if (wa)
+		fprintf(f, "WA = write amplification of the simulated SSDs: flash pages programmed per "
+			"page the host wrote (GC's copies and the mapping table's included)\n");
 	if (r->interrupted)
 		fprintf(f, "interrupted: the last point is partial\n");
 }

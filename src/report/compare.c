@@ -15,6 +15,7 @@
  * Figures: iops and mb_per_s as the run wrote them, lat_mean_us the mean of reads and writes
  * weighted by their I/Os (as the results store's points.lat_mean_us). pct = value / reference's
  * value * 100 (lower is better for latency); null where either is missing or the reference is 0.
+ * A point of simulated SSDs carries its write amplification beside them, shown, not compared.
  */
 #include <errno.h>
 #include <math.h>
@@ -522,6 +523,17 @@ static json_t *metric_triplet(const double *v)
 	return o;
 }
 
+/* A run's values of point p: the metrics v, and beside them, not compared, the write
+ * amplification of a point of simulated SSDs (points[].write_amplification). */
+static json_t *point_values(const json_t *p, const double *v)
+{
+	json_t *o = metric_triplet(v);
+	const json_t *wa = json_object_get(p, "write_amplification");
+	if (o && json_is_number(wa))
+		json_object_set_new(o, "write_amplification", json_real(json_number_value(wa)));
+	return o;
+}
+
 /* The point object of a compared row; adds each run's pct of it to logs for the overall. */
 static json_t *row_object(const struct ctx *c, const struct row *row, unsigned vary, double *sum_log,
 			  size_t *nlog, double (*errs)[NMETRIC], size_t k)
@@ -548,7 +560,7 @@ static json_t *row_object(const struct ctx *c, const struct row *row, unsigned v
 			if (r == c->b)
 				pct[1][m] = pc[m];
 		}
-		json_t *vo = metric_triplet(v);
+		json_t *vo = point_values(p, v);
 		json_object_set_new(vo, "pct", metric_triplet(pc));
 		json_array_append_new(values, vo);
 	}
@@ -653,7 +665,7 @@ static int assemble(const struct ctx *c, json_t **out, struct iolab_err *err)
 					      json_pack("{sI ss sO sI so so}", "run", (json_int_t)r, "name", name,
 							"key", c->runs[r].keys[i], "point", (json_int_t)i,
 							"missing_in", missing_in(c, r, c->runs[r].keys[i]),
-							"values", metric_triplet(v)));
+							"values", point_values(p, v)));
 		}
 	json_object_set_new(res, "runs", runs);
 	json_object_set_new(res, "points", points);

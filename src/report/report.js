@@ -496,16 +496,20 @@ function steadyChart(grid, run) {
 		  {legend: true, xlog: false, xint: true});
 }
 
+/* The points' figures; a column of write amplification when a point has one (simulated SSDs). */
 function pointsTable(run) {
 	const pts = runPoints(run);
 	const vary = varying(pts);
+	const wa = pts.some(p => isNum(p.write_amplification));
 	const t = el('table', {}, el('tr', {}, ...['#', 'point', 'IOPS', 'MB/s', 'mean µs', 'p50 µs',
-		'p99 µs', 'p99.9 µs', 'bottleneck'].map(h => el('th', {}, h))));
+		'p99 µs', 'p99.9 µs', ...(wa ? ['WA'] : []), 'bottleneck'].map(h => el('th', {}, h))));
 	pts.forEach((p, i) => {
 		const l = p.lat_us || {};
 		t.appendChild(el('tr', {}, el('td', {class: 'num'}, i + 1), el('td', {}, pointName(p, vary)),
 			...[p.iops, p.mb_per_s, l.mean, l.p50, l.p99, l['p99.9']]
 				.map(v => el('td', {class: 'num'}, fmtNum(v))),
+			...(wa ? [el('td', {class: 'num'}, isNum(p.write_amplification) ?
+					p.write_amplification.toFixed(2) : '–')] : []),
 			el('td', {}, p.bottleneck || '–')));
 	});
 	return t;
@@ -618,15 +622,21 @@ function comparisonTable(c, n) {
 		...['usd_per_gb', 'usd_per_iops', 'usd_per_mb_s'].map(k =>
 			el('td', {class: 'num'}, isNum(r[k]) ? '$' + r[k].toPrecision(3) : '–')))));
 	out.appendChild(rt);
-	/* the points: per run the value and its pct, then gain or error */
+	/* the points: per run the value and its pct (and the write amplification of simulated
+	 * SSDs, side by side, not compared), then gain or error */
+	const pointsOf = Array.isArray(c.points) ? c.points : [];
+	const wa = pointsOf.some(p => Array.isArray(p.values) &&
+				 p.values.some(v => v && isNum(v.write_amplification)));
 	const head1 = el('tr', {}, el('th', {rowspan: 2}, 'point'));
 	const head2 = el('tr', {});
 	runs.forEach((r, i) => {
-		head1.appendChild(el('th', {colspan: ms.length * 2}, cmpRunName(r, i)));
+		head1.appendChild(el('th', {colspan: ms.length * 2 + (wa ? 1 : 0)}, cmpRunName(r, i)));
 		for (const m of ms) {
 			head2.appendChild(el('th', {}, cmpMetricNames[m] || m));
 			head2.appendChild(el('th', {}, '%'));
 		}
+		if (wa)
+			head2.appendChild(el('th', {}, 'WA'));
 	});
 	const extra = mode === 'gain' ? 'gain' : mode === 'error' ? 'error_pct' : null;
 	if (extra) {
@@ -635,7 +645,7 @@ function comparisonTable(c, n) {
 			head2.appendChild(el('th', {}, cmpMetricNames[m] || m));
 	}
 	const t = el('table', {class: 'cmp-points'}, head1, head2);
-	for (const p of Array.isArray(c.points) ? c.points : []) {
+	for (const p of pointsOf) {
 		const tr = el('tr', {}, el('td', {}, p.name || JSON.stringify(p.key || {})));
 		runs.forEach((r, i) => {
 			const v = Array.isArray(p.values) ? p.values[i] : null;
@@ -643,6 +653,9 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {class: 'num'}, v ? fmtNum(v[m]) : '–'));
 				tr.appendChild(el('td', {class: 'num'}, v && v.pct ? fmtPct(v.pct[m]) : '–'));
 			}
+			if (wa)
+				tr.appendChild(el('td', {class: 'num'}, v && isNum(v.write_amplification) ?
+						  v.write_amplification.toFixed(2) : '–'));
 		});
 		if (extra)
 			for (const m of ms)
@@ -658,6 +671,8 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {}, ''));
 				tr.appendChild(el('td', {class: 'num'}, Array.isArray(o[m]) ? fmtPct(o[m][i]) : '–'));
 			}
+			if (wa)
+				tr.appendChild(el('td', {}, ''));
 		});
 		if (extra)
 			for (const m of ms)

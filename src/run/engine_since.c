@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "iolab/flash_report.h"
 #include "run_internal.h"
 
 int engine_mark(struct iolab_engine *e, struct engine_mark *m)
@@ -31,7 +32,8 @@ static void breakdown_sub(struct iolab_breakdown *a, const struct iolab_breakdow
 	a->read_partial_hits -= b->read_partial_hits;
 }
 
-/* A part's counts less those it had at the mark; its rate and rebuild are as they are now. */
+/* A part's counts less those it had at the mark; its rate, rebuild and flash state (erase
+ * counts, free blocks) are as they are now. */
 static void report_sub(struct iolab_comp_report *a, const struct iolab_comp_report *b)
 {
 	a->ios -= b->ios;
@@ -40,6 +42,8 @@ static void report_sub(struct iolab_comp_report *a, const struct iolab_comp_repo
 	a->busy_ns -= b->busy_ns;
 	a->resident_ns -= b->resident_ns;
 	a->span_ns -= b->span_ns;
+	if (a->flash_given && b->flash_given)
+		iolab_flash_report_sub(&a->flash, &b->flash);
 }
 
 void engine_since(struct iolab_engine *e, const struct engine_mark *m, struct worker *w)

@@ -735,7 +735,8 @@ static const struct option_entry table[] = {
 	 set_steady},
 	{{"fresh-state", NULL, "simulated: start every round, repeat and ramp from an empty system (default: they continue its state: caches, dirty data, positions, rebuild, time)"},
 	 set_fresh_state},
-	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k direct"},
+	{{"precondition", NULL, "before the points, write the targets whole twice, sequentially, 128k "
+			      "direct; a simulated SSD starts written whole and then at random"},
 	 set_precondition},
 	{{"on-error", "stop|continue", "what an I/O error does: stop the run (default), or count it and go on (exit 1 at the end)"},
 	 set_on_error},
@@ -800,7 +801,7 @@ static const char *const exclusive[][2] = {
 /* Options only a measurement of real targets uses; a simulation refuses them. */
 static const char *const targets_only[] = {
 	"size", "engine", "direct", "buffered", "invalidate", "no-invalidate", "destroy-data",
-	"precondition", "split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
+	"split", "fault", "verify", "verify-only", "verify-journal", "buffer-pattern",
 };
 
 const char *iolab_option_excludes(const char *name)

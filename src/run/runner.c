@@ -113,10 +113,14 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 	if (c->faults.n && (c->engine->flags & IOLAB_ENGINE_VIRTUAL))
 		return iolab_errf(err, EINVAL, "--fault: engine '%s' keeps its own clock: faults wrap "
 				  "io_uring, libaio, psync and null", c->engine->name);
-	if (c->precondition && (c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL)))
+	/* the simulator preconditions its devices (engine_sim.c); other engines without targets
+	 * have nothing to precondition */
+	if (c->precondition && (c->engine->flags & (IOLAB_ENGINE_NO_IO | IOLAB_ENGINE_VIRTUAL)) &&
+	    c->engine != &iolab_engine_sim)
 		return iolab_errf(err, EINVAL, "--precondition: engine '%s' has no target to write",
 				  c->engine->name);
 	writes |= c->precondition; /* the same permission as a write pattern */
+	bool preconditions = false; /* a simulated device --precondition changes */
 	rc = env_open(c, writes, env, progress, ctx, err);
 	if (rc)
 		return rc;
@@ -132,10 +136,21 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 		}
 		if (!rc)
 			rc = run_check_point(c, env, k, &pp, err);
+		if (!rc && c->precondition && env->no_io) {
+			struct iolab_sim_engine_config cfg;
+			preconditions |= iolab_sim_preconditions(sim_point_engine(c, &pp, env, &cfg));
+		}
 		if (!rc && !rr) {
 			struct iolab_gen g;
 			rc = iolab_gen_init(&g, &pp.spec, &c->dist, env->region, env->n, 0, 1, 0, err);
 		}
+	}
+	if (!rc && c->precondition && env->no_io && !preconditions && progress) {
+		struct iolab_progress note = {
+			.kind = IOLAB_PROGRESS_NOTE,
+			.what = "--precondition has no effect on a simulated drive: only a simulated SSD "
+				"keeps a state to precondition"};
+		progress(&note, ctx);
 	}
 	return rc;
 }
@@ -193,7 +208,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		env_close(&env, true);
 		return rc;
 	}
-	if (c->precondition)
+	if (c->precondition && !env.no_io) /* the simulator's devices: when their path is built */
 		rc = iolab_cluster_agree(run_precondition(&env, res, progress, ctx, err), err->msg, err);
 	if (!rc && (c->verify || c->verify_only))
 		rc = iolab_cluster_agree(env_open_verify(c, &env, err), err->msg, err);

@@ -105,7 +105,7 @@ const void *sim_point_engine(const struct iolab_config *c, const struct point_pa
 		return c->engine_config;
 	*cfg = (struct iolab_sim_engine_config){
 		.model = c->engine_config, .host = {pp->host_sched, c->sim.host_overhead_ns},
-		.subsys = env->desc,
+		.subsys = env->desc, .precondition = c->precondition,
 	};
 	return cfg;
 }

@@ -14,6 +14,7 @@
 
 extern const struct iolab_comp_ops iolab_comp_fixed;
 extern const struct iolab_kind iolab_kind_fixed;
+extern const struct iolab_comp_ops iolab_comp_ssd;
 
 static const struct iolab_comp_ops *const kinds[] = {
 	&iolab_comp_host,
@@ -25,6 +26,7 @@ static const struct iolab_comp_ops *const kinds[] = {
 	&iolab_comp_share,
 	&iolab_comp_concat,
 	&iolab_comp_fixed,
+	&iolab_comp_ssd,
 };
 
 /* The kinds of a subsystem file's lines, in the order the docs describe them. */
@@ -36,6 +38,7 @@ static const struct iolab_kind *const part_kinds[] = {
 	&iolab_kind_drive,
 	&iolab_kind_volume,
 	&iolab_kind_fixed,
+	&iolab_kind_ssd,
 };
 
 const struct iolab_comp_ops *iolab_comp_kind_at(unsigned i)
@@ -92,13 +95,16 @@ void iolab_kind_names(char *buf, size_t n)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", iolab_kind_at(i)->name);
 }
 
-const struct iolab_kind *iolab_device_kind(const struct iolab_sub_drive *d)
+const struct iolab_kind *iolab_device_kind(const struct iolab_subsys *s, const struct iolab_sub_drive *d)
 {
-	return d->kind ? d->kind : &iolab_kind_drive;
+	const struct iolab_kind *k = d->kind ? d->kind : &iolab_kind_drive;
+	if (k == &iolab_kind_drive && d->model < s->nmodel && s->model[d->model].ssd)
+		return &iolab_kind_ssd; /* a drive line of an SSD model */
+	return k;
 }
 
 void iolab_subsys_device_geometry(const struct iolab_subsys *s, unsigned i, uint64_t *blocks,
 				  uint32_t *block_bytes)
 {
-	iolab_device_kind(&s->drive[i])->device->geometry(s, &s->drive[i], blocks, block_bytes);
+	iolab_device_kind(s, &s->drive[i])->device->geometry(s, &s->drive[i], blocks, block_bytes);
 }

@@ -4,10 +4,13 @@
  * lone drive. Requests of the generator enter the host at the system's virtual time; reap()
  * runs the system's events until requests finish, and the engine's clock is the system's. Byte
  * offsets become blocks of the drives' block size; with the load aimed at volumes by name
- * (--target), a request of target t goes to t's range of the volumes joined end to end. */
+ * (--target), a request of target t goes to t's range of the volumes joined end to end. With
+ * --precondition, every device that keeps a state of its own (an SSD's FTL) is put in its
+ * steady state once the path is built, before the first request. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "iolab/engine.h"
 #include "iolab/sim_kinds.h"
@@ -34,36 +37,92 @@ static void free_state(struct sim_state *s)
 	free(s);
 }
 
+/* The subsystem cfg describes into *d: its own, or a lone drive's shaped into *lone (malloc'd;
+ * the caller frees it). Returns 0, or -EINVAL/-ENOMEM with err set. */
+static int path_of(const struct iolab_sim_engine_config *cfg, const struct iolab_subsys **d,
+		   struct iolab_subsys **lone, struct iolab_err *err)
+{
+	*lone = NULL;
+	*d = cfg->subsys;
+	if (*d)
+		return 0;
+	if (!(*lone = malloc(sizeof(**lone))))
+		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
+	struct iolab_sim_shape sh = {.model = cfg->model, .host = cfg->host, .failed = {-1, -1},
+				     .drive_cache = -1};
+	if (iolab_subsys_shape(&sh, *lone, err)) {
+		free(*lone);
+		*lone = NULL;
+		return -EINVAL;
+	}
+	*d = *lone;
+	return 0;
+}
+
+/* The kind that builds device d of s: its own, or for a drive line whose model is an SSD's,
+ * the kind of the devices such models make. */
+static const struct iolab_comp_ops *device_ops(const struct iolab_subsys *s,
+					       const struct iolab_sub_drive *d)
+{
+	const struct iolab_kind *k = iolab_device_kind(d);
+	if (k == &iolab_kind_drive && s->model[d->model].ssd && iolab_kind_find("ssd"))
+		k = iolab_kind_find("ssd");
+	return k->ops;
+}
+
+bool iolab_sim_preconditions(const struct iolab_sim_engine_config *cfg)
+{
+	struct iolab_subsys *lone = NULL;
+	const struct iolab_subsys *d = NULL;
+	struct iolab_err err;
+	if (cfg && (cfg->model || cfg->subsys))
+		path_of(cfg, &d, &lone, &err);
+	bool any = false;
+	for (unsigned i = 0; d && i < d->ndrive && !any; i++) {
+		const struct iolab_comp_ops *ops = device_ops(d, &d->drive[i]);
+		any = ops && ops->precondition;
+	}
+	free(lone);
+	return any;
+}
+
+/* --precondition: every device of the path that keeps a state of its own gets its steady one. */
+static int precondition(struct sim_state *s, struct iolab_err *err)
+{
+	for (unsigned i = 0; i < s->path.ndrive; i++) {
+		struct iolab_comp *dev = s->path.drive[i];
+		int rc = dev->ops->precondition ? dev->ops->precondition(dev) : 0;
+		if (rc)
+			return iolab_errf(err, -rc, "sim engine: --precondition: %s", strerror(-rc));
+	}
+	return 0;
+}
+
 static int sim_init(struct iolab_engine *e, const struct iolab_engine_params *p, struct iolab_err *err)
 {
 	const struct iolab_sim_engine_config *cfg = p->config;
 	const struct iolab_disk_model *m = cfg ? cfg->model : NULL;
 	if (!m && !(cfg && cfg->subsys))
 		return iolab_errf(err, EINVAL, "sim engine: no drive model given (use 'iolab sim --model')");
+	struct iolab_subsys *lone;
+	const struct iolab_subsys *d;
+	int rc = path_of(cfg, &d, &lone, err);
+	if (rc)
+		return rc;
 	struct sim_state *s = calloc(1, sizeof(*s));
-	struct iolab_subsys *lone = NULL;
-	const struct iolab_subsys *d = cfg->subsys;
-	if (s && !d && (lone = malloc(sizeof(*lone)))) { /* a drive alone, as the engine's model */
-		struct iolab_sim_shape sh = {.model = m, .host = cfg->host, .failed = {-1, -1},
-					     .drive_cache = -1};
-		if (iolab_subsys_shape(&sh, lone, err)) {
-			free(lone);
-			free(s);
-			return -EINVAL;
-		}
-		d = lone;
-	}
-	if (!s || !d || !(s->req = calloc(p->qd, sizeof(*s->req))) || iolab_sim_init(&s->sys, p->qd)) {
+	if (!s || !(s->req = calloc(p->qd, sizeof(*s->req))) || iolab_sim_init(&s->sys, p->qd)) {
 		free(lone);
 		if (s)
 			free_state(s);
 		return iolab_errf(err, ENOMEM, "sim engine: out of memory");
 	}
-	int rc = iolab_path_build(&s->path, &s->sys, d, p->qd, err);
+	rc = iolab_path_build(&s->path, &s->sys, d, p->qd, err);
 	if (!rc) { /* the host addresses the volumes' blocks */
 		uint64_t blocks;
 		iolab_subsys_device_geometry(d, d->vol[0].drive[0], &blocks, &s->block_bytes);
 	}
+	if (!rc && cfg->precondition)
+		rc = precondition(s, err);
 	for (unsigned t = 0; !rc && t < d->ntarget; t++)
 		s->target_lbn[t] = iolab_subsys_target_lbn(d, t);
 	s->ntarget = rc ? 0 : d->ntarget;

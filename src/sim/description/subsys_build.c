@@ -209,7 +209,7 @@ static int build_devices(struct iolab_path *p, const struct iolab_subsys *s, str
 		const struct iolab_link_type *t = d->channel >= 0 ? &s->chan[d->channel].type : NULL;
 		struct iolab_comp *link = d->channel >= 0 && chan[d->channel] ? &chan[d->channel]->c : NULL;
 		struct part *x = add_part(p, P_DEVICE, d->name);
-		int rc = iolab_device_kind(d)->device->build(&x->c, p->sim, s, d, t, link);
+		int rc = iolab_device_kind(s, d)->device->build(&x->c, p->sim, s, d, t, link);
 		if (rc)
 			return fail(err, rc, d->name);
 		p->drive[i] = &x->c;
@@ -436,6 +436,27 @@ void iolab_path_free(struct iolab_path *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The reports of a device's own parts (an SSD's flash channels and dies) into out[k..max), each
+ * named "<device>.<part>"; returns how many it has. */
+static unsigned device_parts(const struct part *x, struct iolab_comp_report *out, unsigned k,
+			     unsigned max)
+{
+	if (!x->c.ops->parts)
+		return 0;
+	unsigned n = x->c.ops->parts(&x->c, k < max ? out + k : NULL, k < max ? max - k : 0);
+	for (unsigned j = k; j < k + n && j < max; j++) { /* the device's name cut to fit */
+		char part[sizeof(out->name)];
+		size_t pl = strnlen(out[j].name, sizeof(part) - 2), room = sizeof(part) - 2 - pl;
+		size_t dl = strnlen(x->name, room);
+		memcpy(part, out[j].name, pl);
+		memcpy(out[j].name, x->name, dl);
+		out[j].name[dl] = '.';
+		memcpy(out[j].name + dl + 1, part, pl);
+		out[j].name[dl + 1 + pl] = 0;
+	}
+	return n;
+}
+
 unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report *out, unsigned max)
 {
 	unsigned k = 0;
@@ -452,6 +473,7 @@ unsigned iolab_path_reports(const struct iolab_path *p, struct iolab_comp_report
 				snprintf(out[k].name, sizeof(out->name), "%.31s", p->part[i].name);
 			}
 			k++;
+			k += device_parts(&p->part[i], out, k, max);
 		}
 	for (unsigned i = 0; i < k && i < max; i++)
 		out[i].span_ns = (double)p->sim->now;

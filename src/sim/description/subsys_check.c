@@ -71,7 +71,7 @@ static unsigned collect_names(const struct ctx *c, struct named *n)
 	for (unsigned i = 0; i < s->nchan; i++)
 		n[k++] = (struct named){"channel", s->chan[i].name, W(c, chan, i)};
 	for (unsigned i = 0; i < s->ndrive; i++)
-		n[k++] = (struct named){iolab_device_kind(&s->drive[i])->name, s->drive[i].name,
+		n[k++] = (struct named){iolab_device_kind(s, &s->drive[i])->name, s->drive[i].name,
 					W(c, drive, i)};
 	for (unsigned i = 0; i < s->nvol; i++)
 		n[k++] = (struct named){"volume", s->vol[i].name, W(c, vol, i)};
@@ -226,7 +226,7 @@ static int check_drives(const struct ctx *c)
 		if (d->channel < -1 || d->channel >= (int)s->nchan)
 			return fail(c, "drive", d->name, line, "channel", "channel index %d is out of "
 				    "range", d->channel);
-		const struct iolab_kind *k = iolab_device_kind(d);
+		const struct iolab_kind *k = iolab_device_kind(s, d);
 		if (k->device->check && k->device->check(s, d, c->err)) {
 			if (c->w)
 				iolab_err_prefix(c->err, "%s:%u", c->w->file, line);

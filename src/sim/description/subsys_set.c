@@ -65,7 +65,7 @@ static unsigned targets(struct iolab_subsys *s, const char *part, const struct i
 	for (unsigned i = 0; i < s->nchan; i++)
 		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want);
 	for (unsigned i = 0; i < s->ndrive; i++)
-		consider(t, &n, iolab_device_kind(&s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
+		consider(t, &n, iolab_device_kind(s, &s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
 			 want);
 	for (unsigned i = 0; i < s->nvol; i++)
 		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
@@ -211,14 +211,16 @@ static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsi
 {
 	const struct iolab_kind *k = t[0].kind;
 	const struct iolab_param *p = iolab_kind_param(k, a->key);
-	if (!p && k == &iolab_kind_drive && model_field(a->key))
+	bool has_model = iolab_kind_param(k, "model") != NULL; /* a drive, an ssd */
+	if (!p && has_model && model_field(a->key))
 		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
 		iolab_kind_keys(k, keys, sizeof(keys));
 		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
 				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
-				  "its model: docs/model-format.md" : "");
+				  "its model: docs/model-format.md" : has_model ? ", or a field of its "
+				  "model: docs/model-format.md" : "");
 	}
 	if (p->fixed)
 		return iolab_errf(err, EINVAL, "%s.%s: a %s's '%s' names other parts or shapes the "

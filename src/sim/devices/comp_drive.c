@@ -204,10 +204,20 @@ void iolab_comp_drive_attach(struct iolab_comp *c, struct iolab_comp *link)
 }
 
 /* The drive as a device kind of a subsystem file (sim_kinds.h): a mechanical drive of a model
- * (disk.c), its write cache as the line says. */
+ * (disk.c), its write cache as the line says. A drive whose model is an SSD model is the ssd
+ * kind's (dev_ssd.c): these hand it over. */
+static bool ssd_model(const struct iolab_subsys *s, const struct iolab_sub_drive *d)
+{
+	return d->model < s->nmodel && s->model[d->model].ssd;
+}
+
 static void drive_geometry(const struct iolab_subsys *s, const struct iolab_sub_drive *d,
 			   uint64_t *blocks, uint32_t *block_bytes)
 {
+	if (ssd_model(s, d)) {
+		iolab_kind_ssd.device->geometry(s, d, blocks, block_bytes);
+		return;
+	}
 	*blocks = s->model[d->model].blocks;
 	*block_bytes = s->model[d->model].block_bytes;
 }
@@ -220,7 +230,7 @@ static int drive_check(const struct iolab_subsys *s, const struct iolab_sub_driv
 	if (d->write_cache < -1 || d->write_cache > 1)
 		return iolab_errf(err, EINVAL, "field 'write-cache': %d is not -1 (as the model), 0 or 1",
 				  d->write_cache);
-	return 0;
+	return ssd_model(s, d) ? iolab_kind_ssd.device->check(s, d, err) : 0;
 }
 
 /* Its own copy of its model: the write cache as the description says, and on a modelled
@@ -230,6 +240,8 @@ static int drive_build(struct iolab_comp *c, struct iolab_sim *sim, const struct
 		       const struct iolab_sub_drive *d, const struct iolab_link_type *t,
 		       struct iolab_comp *link)
 {
+	if (ssd_model(s, d))
+		return iolab_kind_ssd.device->build(c, sim, s, d, t, link);
 	struct iolab_disk_model *m = malloc(sizeof(*m));
 	if (!m)
 		return -ENOMEM;

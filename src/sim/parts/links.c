@@ -16,8 +16,10 @@
  *    transactions free the bus while a read waits): 0.85, an estimate. Overhead: two short
  *    transactions (descriptor read, status write) of about 0.5 us each at 33 MHz (arbitration,
  *    address and initial latency of up to 16 clocks of 30 ns): 1 us; 0.5 us at 66 and 133 MHz.
- *  - PCI Express: the rates are per direction after line coding (250 MB/s per lane for 1.x,
- *    500 for 2.0, 985 for 3.0 after 128b/130b). Each transaction-layer packet adds about 24 bytes
+ *  - PCI Express: the rates are per direction after line coding (PCI Express Base
+ *    Specification 4.0, section 4.2: 2.5 GT/s per lane for 1.x and 5 GT/s for 2.0 with 8b/10b,
+ *    250 and 500 MB/s; 8 GT/s for 3.0 and 16 GT/s for 4.0 with 128b/130b, 984.6 and 1969.2
+ *    MB/s), times the lanes: pcie3x4 3938 (the link of an NVMe SSD), pcie4x16 31508. Each transaction-layer packet adds about 24 bytes
  *    of framing, sequence number, header and LCRC to its payload (128 bytes on most systems),
  *    and acknowledgement and flow-control DLLPs take a few percent more: efficiency 0.8.
  *    Overhead 1 us: a descriptor read is a memory read round trip of about a microsecond.
@@ -76,7 +78,12 @@ static const struct iolab_link_type links[] = {
 	{"pcie1x8", IOLAB_LINK_BUS, 2000, 0.8, 1 * US, 0},
 	{"pcie2x4", IOLAB_LINK_BUS, 2000, 0.8, 1 * US, 0},
 	{"pcie2x8", IOLAB_LINK_BUS, 4000, 0.8, 1 * US, 0},
+	{"pcie3x4", IOLAB_LINK_BUS, 3938, 0.8, 1 * US, 0},
 	{"pcie3x8", IOLAB_LINK_BUS, 7877, 0.8, 1 * US, 0},
+	{"pcie3x16", IOLAB_LINK_BUS, 15754, 0.8, 1 * US, 0},
+	{"pcie4x4", IOLAB_LINK_BUS, 7877, 0.8, 1 * US, 0},
+	{"pcie4x8", IOLAB_LINK_BUS, 15754, 0.8, 1 * US, 0},
+	{"pcie4x16", IOLAB_LINK_BUS, 31508, 0.8, 1 * US, 0},
 	/* parallel SCSI */
 	{"fast-scsi", IOLAB_LINK_SHARED, 10, 0.95, 20 * US, 8},
 	{"fast-wide-scsi", IOLAB_LINK_SHARED, 20, 0.95, 20 * US, 16},
@@ -138,14 +145,32 @@ static int neither(const char *field, const char *text, bool bus, struct iolab_e
 			  names(bus, list, sizeof(list)));
 }
 
-int iolab_link_parse(const char *field, const char *text, bool bus, struct iolab_link_type *out,
+/* A PCIe name written with a hyphen between generation and width ("pcie3-x8") as its name in
+ * the table ("pcie3x8") into buf; any other text as it is. */
+static const char *canonical(const char *text, char *buf, size_t n)
+{
+	if (strncasecmp(text, "pcie", 4))
+		return text;
+	size_t gen = strspn(text + 4, "0123456789");
+	const char *dash = text + 4 + gen, *width = dash + 2;
+	if (!gen || dash[0] != '-' || tolower((unsigned char)dash[1]) != 'x' ||
+	    !isdigit((unsigned char)width[0]) || width[strspn(width, "0123456789")] ||
+	    strlen(text) >= n)
+		return text;
+	snprintf(buf, n, "%.*s%s", (int)(dash - text), text, dash + 1);
+	return buf;
+}
+
+int iolab_link_parse(const char *field, const char *given, bool bus, struct iolab_link_type *out,
 		     struct iolab_err *err)
 {
+	char buf[sizeof(out->name)];
+	const char *text = canonical(given, buf, sizeof(buf));
 	for (unsigned i = 0; i < NLINKS; i++) {
 		if (strcasecmp(text, links[i].name))
 			continue;
 		if ((links[i].kind == IOLAB_LINK_BUS) != bus)
-			return iolab_errf(err, EINVAL, "%s: '%.100s' is %s, not %s", field, text,
+			return iolab_errf(err, EINVAL, "%s: '%.100s' is %s, not %s", field, given,
 					  bus ? "a drive channel" : "a host I/O bus",
 					  bus ? "an I/O bus" : "a drive channel");
 		*out = links[i];
@@ -156,12 +181,12 @@ int iolab_link_parse(const char *field, const char *text, bool bus, struct iolab
 	if (len >= 2 && !strcmp(text + len - 2, "/s"))
 		len -= 2;
 	if (len == 0 || len >= sizeof(num) || !isdigit((unsigned char)text[0]))
-		return neither(field, text, bus, err);
+		return neither(field, given, bus, err);
 	memcpy(num, text, len);
 	num[len] = 0;
 	uint64_t v;
 	if (iolab_parse_size(field, num, &v, err))
-		return neither(field, text, bus, err);
+		return neither(field, given, bus, err);
 	if ((double)v < RATE_MIN || (double)v > RATE_MAX)
 		return iolab_errf(err, EINVAL, "%s: '%.100s' is out of range (a rate of 1000 bytes/s to "
 				  "10 TB/s)", field, text);
