@@ -321,6 +321,82 @@ static void test_static_allocation_order(void **state)
 	ssd_ftl_free(f);
 }
 
+/* Dynamic allocation: the page goes to the plane the caller names, until that plane holds all the
+ * valid pages GC can keep room for; then to the plane with the fewest, and once all are full a
+ * rewrite stays on the plane of the old copy. Nothing fails and every plane keeps a free block. */
+static void test_dynamic_plane_full(void **state)
+{
+	(void)state;
+	struct ssd_ftl_params p = params(0.07, IOLAB_GC_GREEDY);
+	p.channels = 4;
+	p.blocks_per_plane = 16;
+	p.pages_per_block = 16;
+	p.allocation = IOLAB_ALLOC_DYNAMIC;
+	uint64_t room = (16 - GC_FREE - 2) * 16 - 1; /* per plane */
+	p.logical_pages = 4 * room;
+	struct ssd_ftl *f = new_ftl(&p);
+	uint32_t page;
+	for (uint64_t lpa = 0; lpa < p.logical_pages; lpa++) {
+		struct ssd_gc_work gc = {0};
+		uint32_t plane = ssd_ftl_write(f, lpa, 0, &page, &gc);
+		/* plane 0 until it is full, then the emptiest: planes 1, 2, 3 in turn */
+		assert_int_equal(plane, lpa < room ? 0 : 1 + (lpa - room) % 3);
+		assert_true(ssd_ftl_free_blocks(f, plane) >= 1);
+	}
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 12);
+	for (int i = 0; i < 20000; i++) {
+		struct ssd_gc_work gc = {0};
+		uint64_t lpa = iolab_prng_below(&r, p.logical_pages);
+		bool mapped;
+		uint32_t was = ssd_ftl_read(f, lpa, &page, &mapped);
+		assert_int_equal(ssd_ftl_write(f, lpa, 0, &page, &gc), was); /* every plane is full */
+	}
+	struct ssd_ftl_audit a;
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	ssd_ftl_free(f);
+}
+
+/* Preconditioning starts from any state: after random writes and TRIMs, SEQUENTIAL leaves every
+ * logical page mapped once in order (page k of a plane in its block k / pages_per_block), counters
+ * and erase counts at 0; STEADY leaves every logical page mapped and the GC reserve free. */
+static void test_precondition_from_any_state(void **state)
+{
+	(void)state;
+	struct ssd_ftl_params p = params(0.125, IOLAB_GC_GREEDY);
+	struct ssd_ftl *f = new_ftl(&p);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 13);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	random_writes(f, &p, &r, p.logical_pages);
+	for (uint64_t l = 0; l < 1000; l++)
+		ssd_ftl_trim(f, l);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_SEQUENTIAL), 0);
+	struct ssd_ftl_stats st;
+	struct ssd_ftl_audit a;
+	ssd_ftl_stats(f, &st);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	assert_int_equal(a.written, p.logical_pages);
+	assert_int_equal(st.host_pages + st.gc_pages + st.erases + st.trims + st.erase_max, 0);
+	for (uint64_t lpa = 0; lpa < p.logical_pages; lpa += 997) {
+		bool mapped;
+		uint32_t page;
+		assert_int_equal(ssd_ftl_read(f, lpa, &page, &mapped), ssd_ftl_static_plane(f, lpa));
+		assert_true(mapped);
+		assert_int_equal(page, (lpa / PLANES) % PAGES);
+	}
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	audit(f, &a);
+	ssd_ftl_stats(f, &st);
+	assert_int_equal(a.mapped, p.logical_pages);
+	assert_int_equal(st.free_min, GC_FREE + 1);
+	for (uint32_t i = 0; i < PLANES; i++)
+		assert_int_equal(ssd_ftl_free_blocks(f, i), GC_FREE + 1);
+	ssd_ftl_free(f);
+}
+
 static void refused(struct ssd_ftl_params p, const char *field)
 {
 	struct ssd_ftl *f = (struct ssd_ftl *)&p;
@@ -375,6 +451,8 @@ int main(void)
 		cmocka_unit_test(test_trim_lowers_wa),
 		cmocka_unit_test(test_random_writes_add_up),
 		cmocka_unit_test(test_static_allocation_order),
+		cmocka_unit_test(test_dynamic_plane_full),
+		cmocka_unit_test(test_precondition_from_any_state),
 		cmocka_unit_test(test_bad_params_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,28 +102,28 @@ static int check_params(const struct ssd_ftl_params *p, struct iolab_err *err)
 	return 0;
 }
 
-/* A map of n entries, zero and costing no memory until written (calloc of a large size maps fresh
- * pages). dense: it is about to be written whole, so the kernel is asked for huge pages (a 1 TB
- * model's map is 256 MB: 65,536 page faults on 4 KiB pages, 128 on 2 MiB ones). */
-static uint32_t *map_new(uint64_t n, bool dense)
+/* The kernel is asked for huge pages for a map about to be written whole (a 1 TB model's l2p is
+ * 256 MB: 65,536 page faults on 4 KiB pages, 128 on 2 MiB ones). Advice: its failure changes
+ * nothing. */
+static void advise_huge(void *map, uint64_t bytes)
 {
-	uint32_t *map = calloc(n, sizeof *map);
 	uintptr_t huge = UINT64_C(2) << 20;
 	uintptr_t from = ((uintptr_t)map + huge - 1) & ~(huge - 1);
-	uintptr_t to = ((uintptr_t)map + n * sizeof *map) & ~(huge - 1);
-	if (map && dense && to > from)
-		madvise((void *)from, to - from, MADV_HUGEPAGE); /* advice: its failure changes nothing */
-	return map;
+	uintptr_t to = ((uintptr_t)map + bytes) & ~(huge - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE);
 }
 
-int ftl_reset(struct ssd_ftl *f, bool dense)
+void ftl_reset(struct ssd_ftl *f, bool dense)
 {
-	free(f->l2p);
-	free(f->p2l);
-	f->l2p = map_new(f->logical, dense);
-	f->p2l = map_new(f->physical, dense);
-	if (!f->l2p || !f->p2l)
-		return -ENOMEM;
+	if (f->seq) { /* pages were programmed since the maps were last clear */
+		memset(f->l2p, 0, f->logical * sizeof *f->l2p);
+		memset(f->p2l, 0, f->physical * sizeof *f->p2l);
+	}
+	if (dense) {
+		advise_huge(f->l2p, f->logical * sizeof *f->l2p);
+		advise_huge(f->p2l, f->physical * sizeof *f->p2l);
+	}
 	for (uint32_t i = 0; i < f->nplanes; i++) {
 		struct ftl_plane *pl = &f->planes[i];
 		*pl = (struct ftl_plane){
@@ -142,7 +142,6 @@ int ftl_reset(struct ssd_ftl *f, bool dense)
 	f->seq = 0;
 	memset(&f->st, 0, sizeof f->st);
 	f->st.free_min = f->bpp;
-	return 0;
 }
 
 int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iolab_err *err)
@@ -173,14 +172,19 @@ int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iol
 		ssd_ftl_free(f);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	rc = build_stripes(f, err);
-	if (!rc && ftl_reset(f, false))
+	/* calloc of a large size maps fresh pages: the map costs memory as it is written */
+	f->l2p = calloc(f->logical, sizeof *f->l2p);
+	f->p2l = calloc(f->physical, sizeof *f->p2l);
+	if (!f->l2p || !f->p2l)
 		rc = iolab_errf(err, ENOMEM, "out of memory for the map of %llu logical pages",
 				(unsigned long long)f->logical);
+	else
+		rc = build_stripes(f, err);
 	if (rc) {
 		ssd_ftl_free(f);
 		return rc;
 	}
+	ftl_reset(f, false);
 	*out = f;
 	return 0;
 }
@@ -216,8 +220,8 @@ uint32_t ssd_ftl_read(const struct ssd_ftl *f, uint64_t lpa, uint32_t *page, boo
 	return f->blocks[ftl_div(&f->div_ppb, ppn)].plane;
 }
 
-/* The flash page of lpa holds it no more. */
-static void invalidate(struct ssd_ftl *f, uint32_t ppn)
+/* The flash page ppn holds its logical page no more. Returns its plane. */
+static uint32_t invalidate(struct ssd_ftl *f, uint32_t ppn)
 {
 	struct ftl_block *b = &f->blocks[ftl_div(&f->div_ppb, ppn)];
 	struct ftl_plane *pl = &f->planes[b->plane];
@@ -231,6 +235,7 @@ static void invalidate(struct ssd_ftl *f, uint32_t ppn)
 	} else {
 		b->valid--;
 	}
+	return b->plane;
 }
 
 /* A plane that can take one more valid page without leaving GC stuck: the caller's, else the
@@ -254,12 +259,7 @@ uint32_t ssd_ftl_write(struct ssd_ftl *f, uint64_t lpa, uint32_t plane, uint32_t
 	if (plane >= f->nplanes)
 		plane = ssd_ftl_static_plane(f, lpa);
 	uint32_t old = f->l2p[lpa];
-	uint32_t old_plane = FTL_NIL;
-	if (old) {
-		old_plane = f->blocks[ftl_div(&f->div_ppb, old - 1)].plane;
-		invalidate(f, old - 1);
-	}
-	plane = plane_with_room(f, plane, old_plane);
+	plane = plane_with_room(f, plane, old ? invalidate(f, old - 1) : FTL_NIL);
 	struct ftl_plane *pl = &f->planes[plane];
 	while (pl->nfree <= f->p.gc_free_blocks && ftl_gc_one(f, plane, gc))
 		;

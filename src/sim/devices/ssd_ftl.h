@@ -59,9 +59,13 @@ void ssd_ftl_free(struct ssd_ftl *f);
 uint32_t ssd_ftl_read(const struct ssd_ftl *f, uint64_t lpa, uint32_t *page, bool *mapped);
 /* The plane static allocation gives lpa. */
 uint32_t ssd_ftl_static_plane(const struct ssd_ftl *f, uint64_t lpa);
-/* Writes lpa to plane (UINT32_MAX: the plane allocation gives it) and invalidates its old
+/* Writes lpa (below logical_pages) to plane (UINT32_MAX: the plane allocation gives it; for
+ * DYNAMIC the caller names the plane, else the static one is taken) and invalidates its old
  * copy. When the plane's free blocks are at the GC limit, GC collects victims on it first: their
- * work is added to *gc. Returns the plane; *page: the page's index in its block. */
+ * work is added to *gc. Never fails. Returns the plane written; *page: the page's index in its
+ * block. The plane is the one asked for unless that plane already holds all the valid pages GC
+ * can keep room for (only a dynamic allocation that piles onto one plane gets there): then the
+ * plane of lpa's old copy, else the plane holding the fewest valid pages. */
 uint32_t ssd_ftl_write(struct ssd_ftl *f, uint64_t lpa, uint32_t plane, uint32_t *page,
 		       struct ssd_gc_work *gc);
 /* Background GC: collects one victim on plane if it has fewer than below free blocks. Returns

@@ -166,13 +166,11 @@ static int fill_steady(struct ssd_ftl *f)
 
 int ssd_ftl_precondition(struct ssd_ftl *f, enum ssd_fill fill)
 {
-	int rc = ftl_reset(f, true);
-	if (rc)
-		return rc;
+	ftl_reset(f, true);
 	if (fill == SSD_FILL_SEQUENTIAL)
 		fill_sequential(f);
-	else if ((rc = fill_steady(f)))
-		return rc;
+	else if (fill_steady(f))
+		return -ENOMEM;
 	uint32_t free_min = f->bpp;
 	for (uint32_t i = 0; i < f->nplanes; i++)
 		if (f->planes[i].nfree < free_min)

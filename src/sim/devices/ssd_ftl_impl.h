@@ -57,7 +57,7 @@ struct ssd_ftl {
 	struct ftl_plane *planes;
 	uint32_t *buckets;                /* nplanes x (ppb + 1) */
 	uint32_t *stripe_plane;           /* lpa mod nplanes -> plane (static allocation) */
-	uint64_t seq;                     /* pages programmed, ever */
+	uint64_t seq;                     /* pages programmed since the last ftl_reset */
 	struct iolab_prng rng;
 	struct ssd_ftl_stats st;
 };
@@ -164,9 +164,10 @@ static inline uint32_t frontier_program(struct ssd_ftl *f, struct ftl_plane *pl,
 	return ppn;
 }
 
-/* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c); dense: the map
- * is about to be filled whole. 0 or -ENOMEM. */
-int ftl_reset(struct ssd_ftl *f, bool dense);
+/* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c). The maps are
+ * zeroed in place if anything was programmed since they were last clear (cheaper than freeing
+ * them and faulting fresh pages in again); dense: they are about to be filled whole. */
+void ftl_reset(struct ssd_ftl *f, bool dense);
 /* Collects one victim of plane (ssd_ftl_gc.c): false when no full block holds an invalid page. */
 bool ftl_gc_one(struct ssd_ftl *f, uint32_t plane, struct ssd_gc_work *gc);
 
