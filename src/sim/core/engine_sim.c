@@ -64,10 +64,7 @@ static int path_of(const struct iolab_sim_engine_config *cfg, const struct iolab
 static const struct iolab_comp_ops *device_ops(const struct iolab_subsys *s,
 					       const struct iolab_sub_drive *d)
 {
-	const struct iolab_kind *k = iolab_device_kind(d);
-	if (k == &iolab_kind_drive && s->model[d->model].ssd && iolab_kind_find("ssd"))
-		k = iolab_kind_find("ssd");
-	return k->ops;
+	return iolab_device_kind(s, d)->ops;
 }
 
 bool iolab_sim_preconditions(const struct iolab_sim_engine_config *cfg)
