@@ -18,12 +18,16 @@
 #   - Dynamic_Wearleveling_Enabled, Static_Wearleveling_Enabled: false (iolab has no wear
 #     levelling; its allocator takes free blocks in FIFO order);
 #   - Enabled_Preconditioning: true for the loads iolab runs with --precondition, else false;
+#   - Enable_ResponseTime_Logging true, ResponseTime_Logging_Period_Length 1 ns: MQSim then logs
+#     at (nearly) every completion the time and the mean delay since its last line (whole us;
+#     IO_Flow_Base.cpp:238-244), which gives the last completion and a p99 (below);
 #   - Block_No_Per_Plane: $RW_BLOCKS (default 256: a 64 GiB device) for the preconditioned
 #     random-write load only. MQSim's preconditioning draws the live pages one random number at
 #     a time into a std::map (ssd/FTL.cpp:84-429): for the whole 512 GiB device that took more
 #     than 10 minutes and 6 GB here; RW_BLOCKS=2048 runs it at full size.
-# iolab runs the model `iolab model import-mqsim` makes of that same file (for the unchanged
-# device that is the built-in mqsim-default; the script checks this and says when it differs).
+# iolab runs its built-in model mqsim-default, MQSim's ssdconfig.xml field by field
+# (models/mqsim-default.model; the script checks it against `iolab model import-mqsim` of its
+# own file and says when they differ), for the rw load a copy with $RW_BLOCKS blocks per plane.
 # Settings kept as they are, though iolab models them differently (docs/ssd.md, "not
 # modelled"):
 #   - Transaction_Scheduling_Policy PRIORITY_OUT_OF_ORDER: with one flow of one priority it is
@@ -45,7 +49,10 @@
 # The loads (the same requests in both tools where the tool allows):
 #   tpcc, wsrch   the shared traces $TRACES/tpcc-small.trace and wsrch-small.trace, timed:
 #                 MQSim: a trace flow (IO_Flow_Parameter_Set_Trace_Based, Relay_Count 1);
-#                 iolab: iolab replay TRACE --format mqsim --model M --mode timed. The drive
+#                 iolab: iolab replay TRACE --format mqsim --model M --mode timed --qd 4096
+#                 (4096, the most replay takes, is above either trace's peak of requests in
+#                 flight, as MQSim's IO_Queue_Depth 65535 is, so no request waits for a slot
+#                 in the host: the issue error is 0). The drive
 #                 is fresh in both (Enabled_Preconditioning false: MQSim's
 #                 Initial_Occupancy_Percentage is then unused).
 #   rr            4 KiB random reads at QD 32 for $T_SYN simulated seconds, fresh drive:
@@ -68,11 +75,18 @@
 #                 iolab ... --pattern seq-read --bs 128k --qd 8; MQSim: STREAMING, 256 sectors.
 #
 # The figures:
-#   IOPS          iolab: the point's iops (JSON). MQSim: the flow's IOPS, requests over the
-#                 simulated time (for a trace, up to its last completion).
+#   IOPS          iolab: the point's iops (JSON). MQSim: its own IOPS field divides by whole
+#                 simulated seconds (the integer division Simulator->Time() /
+#                 SIM_TIME_TO_SECONDS_COEFF, IO_Flow_Base.cpp:546: "inf" under 1 s), so the script
+#                 computes it: a synthetic load's Request_Count / T_SYN; a trace's requests over
+#                 the time from its first arrival to MQSim's last completion (the last line of
+#                 its response-time log), which is what iolab's timed replay measures.
 #   mean, p99     latency in us. iolab: lat_us.mean and lat_us.p99 (a timed replay: from each
 #                 request's trace time). MQSim: End_to_End_Request_Delay (from the request's
-#                 arrival, whole us); MQSim reports no percentiles, so its p99 is "-".
+#                 arrival, whole us); MQSim reports no percentiles, so its p99 is that of the
+#                 lines of its response-time log (each line the mean end-to-end delay of the
+#                 requests completed since the line before: one request, or a few that completed
+#                 in the same ns, so the figure is close to the requests' p99, in whole us).
 #   WA            flash pages programmed / flash pages the host's writes touched.
 #                 iolab: the SSD component's flash counts, flash_programs / host_pages_written.
 #                 MQSim reports commands, not pages (SSDDevice.FTL in its output XML):
@@ -146,8 +160,8 @@ ssdconfig() {
 		<PCIe_Lane_Bandwidth>1.00000</PCIe_Lane_Bandwidth>
 		<PCIe_Lane_Count>4</PCIe_Lane_Count>
 		<SATA_Processing_Delay>400000</SATA_Processing_Delay>
-		<Enable_ResponseTime_Logging>false</Enable_ResponseTime_Logging>
-		<ResponseTime_Logging_Period_Length>1000000</ResponseTime_Logging_Period_Length>
+		<Enable_ResponseTime_Logging>true</Enable_ResponseTime_Logging>
+		<ResponseTime_Logging_Period_Length>1</ResponseTime_Logging_Period_Length>
 	</Host_Parameter_Set>
 	<Device_Parameter_Set>
 		<Seed>321</Seed>
@@ -286,19 +300,25 @@ trace_write_pages() {
     } END {print p + 0}' "$1"
 }
 
-# model_for BLOCKS: an iolab model of the device with BLOCKS blocks per plane, imported from the
-# same XML MQSim gets; prints its path.
+# model_for BLOCKS: the iolab model of the device with BLOCKS blocks per plane: the built-in
+# mqsim-default for 2048, else a copy of models/mqsim-default.model with blocks_per_plane and
+# rga_choices (MQSim's RGA samples log2(Block_No_Per_Plane) blocks) changed; prints its name or
+# path.
 model_for() {
-    local m="$work/mq-$1.model"
-    if [[ ! -f $m ]]; then
-        ssdconfig "$work/mq-$1.xml" false "$1"
-        "$IOLAB" model import-mqsim "$work/mq-$1.xml" -o "$m" >/dev/null ||
-            die "iolab model import-mqsim $work/mq-$1.xml failed"
+    if (($1 == 2048)); then
+        echo mqsim-default
+        return
     fi
+    local m="$work/mqsim-$1.model" d=0 b=$1
+    while ((b > 1)); do b=$((b / 2)); d=$((d + 1)); done
+    sed -e "s/^name *=.*/name = mqsim-$1/" -e "s/^blocks_per_plane *=.*/blocks_per_plane = $1/" \
+        -e "s/^rga_choices *=.*/rga_choices = $d/" "$root/models/mqsim-default.model" >"$m"
+    grep -q "^blocks_per_plane = $1\$" "$m" || die "could not set blocks_per_plane in $m"
     echo "$m"
 }
 
 rows=()
+first_ns= # a trace's first arrival (ns), for MQSim's IOPS
 # run_mqsim LOAD PRECONDITION BLOCKS HOST_PAGES WRITER ARGS...: MQSim on its device (BLOCKS blocks
 # per plane, Enabled_Preconditioning PRECONDITION) and the workload 'WRITER FILE ARGS...' writes;
 # appends a row. HOST_PAGES: the flash pages the load's writes touch, or "each" (every write
@@ -315,14 +335,21 @@ run_mqsim() {
     t1=$(now)
     local out="$d/wl_scenario_1.xml"
     [[ -f $out ]] || die "MQSim wrote no $out (load $load)"
-    local iops lat p mp cp mcp s wa
-    iops=$(xml_tag "$out" IOPS)
+    local iops lat p mp cp mcp s wa p99 log="$d/wl.IO_Flow.No_0.log" n
+    n=$(xml_tag "$out" Request_Count)
     lat=$(xml_tag "$out" End_to_End_Request_Delay)
+    [[ -s $log ]] || die "MQSim wrote no response-time log $log (load $load)"
+    p99=$(awk '{print $3}' "$log" | sort -n | awk '{v[NR] = $1} END {i = int(NR * 0.99 + 0.999999); if (i < 1) i = 1; print v[i]}')
+    if [[ -n $first_ns ]]; then # a trace: from its first arrival to the last completion
+        iops=$(awk -v n="$n" -v f="$first_ns" 'END {printf "%.0f", n / ($1 * 1000 - f) * 1e9}' "$log")
+    else
+        iops=$(awk -v n="$n" -v t="$T_SYN" 'BEGIN {printf "%.0f", n / t}')
+    fi
     p=$(xml_attr "$out" Issued_Flash_Program_CMD)
     mp=$(xml_attr "$out" Issued_Flash_Multiplane_Program_CMD)
     cp=$(xml_attr "$out" Issued_Flash_Copyback_Program_CMD)
     mcp=$(xml_attr "$out" Issued_Flash_Multiplane_Copyback_Program_CMD)
-    [[ $iops && $lat && $p && $mp && $cp && $mcp ]] || die "MQSim's $out lacks a figure (load $load)"
+    [[ $n && $lat && $p && $mp && $cp && $mcp ]] || die "MQSim's $out lacks a figure (load $load)"
     s=$((p + cp + PLANES * (mp + mcp)))
     [[ $host_pages == each ]] && host_pages=$(xml_tag "$out" Write_Request_Count)
     if ((host_pages > 0)); then
@@ -330,8 +357,8 @@ run_mqsim() {
     else
         wa=-
     fi
-    rows+=("$load|MQSim|$(printf '%.0f' "$iops")|$lat|-|$wa|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')")
-    echo "$load MQSim: $(xml_tag "$out" Request_Count) requests; programmed $s pages (Program $p, Multiplane $mp, Copyback $cp, Multiplane_Copyback $mcp) for $host_pages host pages; GC executions $(xml_attr "$out" Total_GC_Executions), $(xml_attr "$out" Average_Page_Movement_For_GC) pages moved each; CMT misses for reads $(xml_attr "$out" CMT_Misses_For_Read) of $(xml_attr "$out" Total_CMT_Queries_For_Reads)" >>"$work/notes"
+    rows+=("$load|MQSim|$iops|$lat|$p99|$wa|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')")
+    echo "$load MQSim: $n requests; programmed $s pages (Program $p, Multiplane $mp, Copyback $cp, Multiplane_Copyback $mcp) for $host_pages host pages; GC executions $(xml_attr "$out" Total_GC_Executions), $(xml_attr "$out" Average_Page_Movement_For_GC) pages moved each; CMT misses for reads $(xml_attr "$out" CMT_Misses_For_Read) of $(xml_attr "$out" Total_CMT_Queries_For_Reads)" >>"$work/notes"
 }
 
 # run_iolab LOAD ARGS...: the iolab command with --json; appends a row.
@@ -353,12 +380,18 @@ run_iolab() {
 
 : >"$work/notes"
 full=$(model_for 2048)
-if "$IOLAB" model show mqsim-default >"$work/builtin.txt" 2>/dev/null &&
-    "$IOLAB" model show "$full" >"$work/imported.txt" 2>/dev/null; then
-    if ! diff <(grep -v '^\(name\|about\|#\)' "$work/builtin.txt") <(grep -v '^\(name\|about\|#\)' "$work/imported.txt") >"$work/model.diff"; then
-        echo "note: the model imported from the script's ssdconfig.xml differs from the built-in mqsim-default:" >>"$work/notes"
-        cat "$work/model.diff" >>"$work/notes"
+"$IOLAB" model show mqsim-default >/dev/null 2>&1 || die "$IOLAB has no mqsim-default model"
+# The built-in model against iolab's own import of the same ssdconfig.xml, where iolab has one.
+ssdconfig "$work/ssdconfig.xml" false 2048
+if "$IOLAB" model import-mqsim "$work/ssdconfig.xml" -o "$work/imported.model" >/dev/null 2>&1; then
+    strip() { grep -v '^[[:space:]]*\(#\|$\|name\|about\)' "$1" | sed 's/[[:space:]]*#.*//'; }
+    if diff <(strip "$root/models/mqsim-default.model") <(strip "$work/imported.model") >"$work/model.diff"; then
+        echo "iolab model import-mqsim of the script's ssdconfig.xml = the built-in mqsim-default (every field)" >>"$work/notes"
+    else
+        { echo "iolab model import-mqsim of the script's ssdconfig.xml differs from mqsim-default:"; cat "$work/model.diff"; } >>"$work/notes"
     fi
+else
+    echo "this iolab has no 'model import-mqsim': the built-in mqsim-default is used as it is" >>"$work/notes"
 fi
 
 for load in $LOADS; do
@@ -368,8 +401,10 @@ for load in $LOADS; do
         trace="$TRACES/$load-small.trace"
         [[ -f $trace ]] || die "$trace not found (set TRACES)"
         trace=$(cd "$(dirname "$trace")" && pwd)/$(basename "$trace")
+        first_ns=$(awk 'NF == 5 {print $1 + 0; exit}' "$trace")
         run_mqsim "$load" false 2048 "$(trace_write_pages "$trace")" workload_trace "$trace"
-        run_iolab "$load" replay "$trace" --format mqsim --model "$full" --mode timed
+        first_ns=
+        run_iolab "$load" replay "$trace" --format mqsim --model "$full" --mode timed --qd 4096
         ;;
     rr)
         run_mqsim rr false 2048 0 workload_synth 100 RANDOM_UNIFORM 8 32 0
