@@ -20,7 +20,7 @@
 # This is a benchmark, not a test: it exits 0 after a complete run whatever the figures.
 # Environment: IOLAB (default build/iolab), REPLAY (build/bench/sim_replay), TRACES (default
 #              ../shared/data/disksim beside the repository), FALLBACK (atlas10k), REPS (100),
-#              CLI_REPS (20), MODELS (default: every model `iolab models` lists).
+#              CLI_REPS (20), MODELS (default: every drive model `iolab models` lists, not the SSDs).
 # Run: bench/sim-validate-speed.sh after building (cmake --build build) in Release.
 set -euo pipefail
 
@@ -41,7 +41,7 @@ done
 [[ -x $IOLAB ]] || die "$IOLAB not found: build it first (cmake --build build)"
 [[ -x $REPLAY ]] || die "$REPLAY not found: build it first (cmake --build build)"
 [[ -d $TRACES ]] || die "$TRACES not found: set TRACES to the directory of the DiskSim validation traces"
-MODELS=${MODELS:-$("$IOLAB" models | awk '{print $1}')}
+MODELS=${MODELS:-$("$IOLAB" models | awk '$2 != "SSD:" {print $1}')}  # drives: SSDs have no DiskSim traces
 [[ -n $MODELS ]] || die "no models"
 
 pin=()

@@ -143,7 +143,7 @@ static void test_refusals(void **state)
 {
 	(void)state;
 	set_refused("ctl9", "cache", "1M", "ctl9.cache: no part or kind 'ctl9' in the simulated path "
-		    "(kinds: host, bus, controller, channel, drive, volume, fixed; or a part's name)");
+		    "(kinds: host, bus, controller, channel, drive, volume, fixed, ssd; or a part's name)");
 	set_refused("fixed", "time", "1ms", "fixed.time: the simulated path has no fixed");
 	set_refused("raid0", "size", "1M", "raid0.size: a controller has no key 'size' (bus, overhead, "
 		    "cache, write-policy, battery, read-ahead, read-ahead-size)");

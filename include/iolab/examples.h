@@ -1,7 +1,7 @@
-/* examples.h: the example files shipped with iolab (examples/: subsystem files *.conf and job
- * files *.job), compiled into the binary so that `--config NAME` and `--job NAME` find one by
- * its file name when no file of that name is in the current directory, as a drive model's
- * built-in name is found (examples.c). */
+/* examples.h: the example files shipped with iolab (examples/: subsystem files *.conf, job
+ * files *.job, and MQSim's ssdconfig.xml), compiled into the binary so that `--config NAME`,
+ * `--job NAME` and `model import-mqsim NAME` find one by its file name when no file of that
+ * name is in the current directory, as a drive model's built-in name is found (examples.c). */
 #ifndef IOLAB_EXAMPLES_H
 #define IOLAB_EXAMPLES_H
 

@@ -25,6 +25,10 @@ int cmd_engines(int argc, char **argv);
 /* `iolab model import-disksim|show|list` and `iolab models` (cmd_model.c). */
 int cmd_model(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+/* The SSD side of `iolab model` (cmd_model_ssd.c): import-mqsim, and show for an SSD model. */
+struct iolab_disk_model;
+int model_import_mqsim(int argc, char **argv);
+int model_show_ssd(const struct iolab_disk_model *m, bool json);
 /* `iolab trace formats|info|convert|import` (cmd_trace.c). */
 int cmd_trace(int argc, char **argv);
 /* `iolab trace record --device DEV` (cmd_record.c): argv[0] is "record". */

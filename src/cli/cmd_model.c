@@ -1,5 +1,6 @@
 /* cmd_model.c: `iolab model import-disksim | show | list` and `iolab models`: drive models for
- * the simulator (docs/model-format.md). */
+ * the simulator (docs/model-format.md); the SSD side (import-mqsim, showing an SSD model) is
+ * cmd_model_ssd.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,12 +20,17 @@ static const char *const sched_names[] = {"fcfs", "sstf", "clook", "sptf"};
 static void help_model(void)
 {
 	printf("usage: iolab model import-disksim FILE.diskspecs -o OUT.model [--force]\n"
+	       "       iolab model import-mqsim FILE.xml -o OUT.model [--force]\n"
 	       "       iolab model show NAME|FILE [--json]\n"
 	       "       iolab model list\n\n"
-	       "Drive models for the simulator ('iolab sim'); the format is docs/model-format.md.\n"
+	       "Drive and SSD models for the simulator ('iolab sim'); the format is\n"
+	       "docs/model-format.md (an SSD model starts 'device = ssd': \"SSD models\").\n"
 	       "  import-disksim  convert a DiskSim 4.0 drive (its .diskspecs, the .model it sources\n"
 	       "                  and that file's .seek curve) into a model file\n"
-	       "  show            capacity, rotation, seek figures and the zone table of a model\n"
+	       "  import-mqsim    convert MQSim's SSD configuration (ssdconfig.xml) into an SSD\n"
+	       "                  model file\n"
+	       "  show            capacity, rotation, seek figures and the zone table of a drive\n"
+	       "                  model; capacity, flash array and the model file of an SSD model\n"
 	       "  list            the built-in models (same as 'iolab models')\n\n"
 	       "NAME is a built-in model; a FILE is any argument that holds '/' or ends in '.model'.\n"
 	       "'iolab model COMMAND --help' for each command's options.\n");
@@ -53,9 +59,9 @@ static void help_show(void)
 
 static void help_list(const char *cmd)
 {
-	printf("usage: iolab %s\n\nLists the built-in drive models, one a line: name, then what the "
-	       "drive is and\nwhere its figures come from. Use them with 'iolab model show NAME' and "
-	       "'iolab sim'.\n", cmd);
+	printf("usage: iolab %s\n\nLists the built-in drive and SSD models, one a line: name, then "
+	       "(an SSD) 'SSD:',\nthen what the device is and where its figures come from. Use them "
+	       "with\n'iolab model show NAME' and 'iolab sim'.\n", cmd);
 }
 
 static bool is_help(const char *a)
@@ -332,6 +338,11 @@ static int show(int argc, char **argv)
 	if (iolab_model_open(argv[optind], &m, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
+	if (m.ssd) {
+		int rc = model_show_ssd(&m, json);
+		iolab_model_free(&m);
+		return rc;
+	}
 	struct figures f;
 	derive(&m, &f);
 	int rc = EXIT_OK;
@@ -362,7 +373,10 @@ static int list_models(const char *cmd, int argc, char **argv)
 			status = cli_errorf(EXIT_FAILED, "built-in model %s: %s", name, err.msg);
 			continue;
 		}
-		printf("%-12s %s\n", name, m.about);
+		if (m.ssd) /* the built-in SSDs are marked: their name, then "SSD:" */
+			printf("%-12s SSD: %s\n", name, m.about);
+		else
+			printf("%-12s %s\n", name, m.about);
 		iolab_model_free(&m);
 	}
 	return status;
@@ -376,8 +390,8 @@ int cmd_models(int argc, char **argv)
 int cmd_model(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_errorf(EXIT_USAGE, "model: which command? import-disksim, show or list (see 'iolab "
-				       "model --help')");
+		return cli_errorf(EXIT_USAGE, "model: which command? import-disksim, import-mqsim, show or "
+				       "list (see 'iolab model --help')");
 	const char *sub = argv[1];
 	if (is_help(sub) || !strcmp(sub, "help")) {
 		help_model();
@@ -385,9 +399,12 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!strcmp(sub, "import-disksim"))
 		return import_disksim(argc - 1, argv + 1);
+	if (!strcmp(sub, "import-mqsim"))
+		return model_import_mqsim(argc - 1, argv + 1);
 	if (!strcmp(sub, "show"))
 		return show(argc - 1, argv + 1);
 	if (!strcmp(sub, "list"))
 		return list_models("model list", argc - 1, argv + 1);
-	return cli_errorf(EXIT_USAGE, "model: unknown command '%s' (import-disksim, show or list)", sub);
+	return cli_errorf(EXIT_USAGE, "model: unknown command '%s' (import-disksim, import-mqsim, show "
+			  "or list)", sub);
 }

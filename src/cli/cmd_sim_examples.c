@@ -1,6 +1,7 @@
 /* cmd_sim_examples.c: `iolab sim examples` lists the example files shipped inside iolab
- * (examples/: subsystem files for --config, job files for --job; examples.h), each with its
- * title; `iolab sim examples NAME` prints one, to read or to save and edit. */
+ * (examples/: subsystem files for --config, job files for --job, MQSim's ssdconfig.xml for
+ * model import-mqsim; examples.h), each with its title; `iolab sim examples NAME` prints one,
+ * to read or to save and edit. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@ static void help(void)
 {
 	printf("usage: iolab sim examples [NAME]\n\n"
 	       "Lists the example files shipped inside iolab: subsystem files (*.conf) for\n"
-	       "--config NAME and job files (*.job) for --job NAME. A name is found among them when\n"
+	       "--config NAME, job files (*.job) for --job NAME, and MQSim's ssdconfig.xml for\n"
+	       "'iolab model import-mqsim ssdconfig.xml'. A name is found among them when\n"
 	       "no file of that name is in the current directory. With NAME, prints that file\n"
 	       "(iolab sim examples two-volumes.conf > my.conf gives a copy to edit).\n");
 }

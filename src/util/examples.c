@@ -16,6 +16,8 @@ const char *iolab_example_name(unsigned i)
 void iolab_example_title(unsigned i, char *out, unsigned len)
 {
 	const char *t = i < iolab_builtin_nexamples ? iolab_builtin_examples[i].text : "";
+	if (!strncmp(t, "<?xml", 5)) /* an XML file: its first comment's first line */
+		t = strstr(t, "<!--") ? strstr(t, "<!--") + 4 : "";
 	while (*t == '#' || *t == ' ')
 		t++;
 	size_t n = strcspn(t, "\n");

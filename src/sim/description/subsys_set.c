@@ -16,6 +16,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_values.h"
+#include "sim/formats/ssd_model_file.h"
 
 struct target {
 	const struct iolab_kind *kind;
@@ -84,15 +85,19 @@ static bool layout_field(const char *key)
 	return false;
 }
 
-static bool model_field(const char *key)
+/* A field of m's format: a drive field, or an SSD model's field (ssd_model_file.c). */
+static bool model_field(const struct iolab_disk_model *m, const char *key)
 {
+	if (m->ssd)
+		return iolab_ssd_field(key) && strcmp(key, "device");
 	for (unsigned i = 0; iolab_model_field_at(i); i++)
 		if (!strcmp(iolab_model_field_at(i), key))
 			return true;
 	return false;
 }
 
-/* m written out with "key = value" in place of its own line of that field, read back into out. */
+/* m written out with "key = value" in place of its own line of that field, read back into out.
+ * The line goes first, or after `device = ssd`, which an SSD model starts with. */
 static int model_with(const struct iolab_disk_model *m, const char *key, const char *value,
 		      struct iolab_disk_model *out, struct iolab_err *err)
 {
@@ -111,13 +116,18 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	at += (size_t)snprintf(edited, room, "%s = %s\n", key, value);
+	static const char ssd_first[] = "device = ssd\n";
+	unsigned key_line = m->ssd ? 2 : 1;
+	if (m->ssd)
+		at += (size_t)snprintf(edited, room, "%s", ssd_first);
+	at += (size_t)snprintf(edited + at, room - at, "%s = %s\n", key, value);
 	bool top = true; /* the drive's fields, before the first section */
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
 		top = top && *l != '[';
-		bool same = top && !strncmp(l, key, klen) && strchr(" =", l[klen]);
+		bool same = top && ((!strncmp(l, key, klen) && strchr(" =", l[klen])) ||
+				    (m->ssd && !strncmp(l, ssd_first, sizeof(ssd_first) - 1)));
 		if (!same) {
 			memcpy(edited + at, l, n);
 			at += n;
@@ -128,8 +138,10 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 	snprintf(name, sizeof(name), "model %.63s", m->name);
 	int rc = iolab_model_parse(name, edited, out, err);
 	size_t nl = strlen(name); /* "model X:1: field ..." is the line written here: no line then */
-	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, ":1: ", 4))
-		memmove(err->msg + nl + 1, err->msg + nl + 3, strlen(err->msg + nl + 3) + 1);
+	char at_key[16];
+	size_t al = (size_t)snprintf(at_key, sizeof(at_key), ":%u: ", key_line);
+	if (rc && !strncmp(err->msg, name, nl) && !strncmp(err->msg + nl, at_key, al))
+		memmove(err->msg + nl + 1, err->msg + nl + al - 1, strlen(err->msg + nl + al - 1) + 1);
 	free(text);
 	free(edited);
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
@@ -141,7 +153,7 @@ static int set_model_field(struct iolab_subsys *s, const struct ask *a, struct t
 			   unsigned n, const char *value, struct iolab_err *err)
 {
 	const char *key = a->key;
-	if (layout_field(key))
+	if (!s->model[((struct iolab_sub_drive *)t[0].rec)->model].ssd && layout_field(key))
 		return iolab_errf(err, EINVAL, "%s.%s: the drive's layout cannot change (its model's "
 				  "zones are laid out on it): set another model instead", a->part, key);
 	if (strpbrk(value, "#\n\r"))
@@ -206,21 +218,27 @@ static int cache_used(const struct iolab_sub_controller *c, struct iolab_err *er
 			  iolab_read_ahead_name(c->p.read_ahead));
 }
 
+/* A device kind whose parts have a model (a drive, an SSD): its model's fields may be set. */
+static bool has_model(const struct iolab_kind *k)
+{
+	const struct iolab_param *p = iolab_kind_param(k, "model");
+	return k->cls == IOLAB_KC_DEVICE && p && p->type == IOLAB_PT_MODEL;
+}
+
 static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsigned n,
 		   const char *value, struct iolab_err *err)
 {
 	const struct iolab_kind *k = t[0].kind;
 	const struct iolab_param *p = iolab_kind_param(k, a->key);
-	bool has_model = iolab_kind_param(k, "model") != NULL; /* a drive, an ssd */
-	if (!p && has_model && model_field(a->key))
+	if (!p && has_model(k) && model_field(&s->model[((struct iolab_sub_drive *)t[0].rec)->model],
+					      a->key))
 		return set_model_field(s, a, t, n, value, err);
 	if (!p) {
 		char keys[300];
 		iolab_kind_keys(k, keys, sizeof(keys));
 		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
 				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
-				  "its model: docs/model-format.md" : has_model ? ", or a field of its "
-				  "model: docs/model-format.md" : "");
+				  "its model: docs/model-format.md" : "");
 	}
 	if (p->fixed)
 		return iolab_errf(err, EINVAL, "%s.%s: a %s's '%s' names other parts or shapes the "

@@ -199,3 +199,12 @@ bool iolab_ssd_order_valid(const char *order)
 			return false;
 	return true;
 }
+
+uint32_t iolab_ssd_mqsim_cmt_entry_bytes(const struct iolab_ssd_model *m)
+{
+	double phys = (double)iolab_ssd_physical_pages(m);
+	if (phys < 1)
+		return 8;
+	double bytes = ceil((2 * log2(phys) + m->page_bytes / 512) / 8);
+	return bytes < 1 ? 1 : bytes > 64 ? 64 : (uint32_t)bytes;
+}

@@ -50,7 +50,7 @@ static const struct field {
 	{"queue_entries", F_COUNT, OFF(queue_entries), 1e6, NULL, false},
 	{"interface_mb_s", F_MB_S, OFF(iface_rate), 0, NULL, false},
 	{"pcie_lanes", F_COUNT, 0, 32, NULL, true},
-	{"pcie_lane_gb_s", F_REAL, 0, 0, NULL, true},
+	{"pcie_lane_gb_s", F_REAL, 0, 1000, NULL, true},
 	{"command_us", F_US, OFF(command_ns), 0, NULL, false},
 	{"cache_bytes", F_BYTES, OFF(cache_bytes), 1e15, NULL, false},
 	{"cache_mib", F_MIB, OFF(cache_bytes), 1e9, NULL, true},
@@ -73,7 +73,7 @@ static const struct field {
 	{"program_msb_us", F_US, OFF(program_ns[2]), 0, NULL, false},
 	{"erase_ms", F_MS, OFF(erase_ns), 0, NULL, false},
 	{"channel_mb_s", F_MB_S, OFF(channel_rate), 0, NULL, false},
-	{"channel_mt_s", F_REAL, 0, 0, NULL, true},
+	{"channel_mt_s", F_REAL, 0, 1e6, NULL, true},
 	{"channel_width_bytes", F_COUNT, 0, 64, NULL, true},
 	{"channel_command_ns", F_NS, OFF(channel_command_ns), 0, NULL, false},
 	{"multiplane", F_BOOL, OFF(multiplane), 0, NULL, false},
@@ -259,7 +259,7 @@ static int set_field(struct sparser *p, const struct field *f, char *v)
 		*(uint64_t *)at = (uint64_t)llround(x * 1e6);
 		return 0;
 	case F_REAL:
-		if (number(p, f->key, v, 0, 1e6, false, &x))
+		if (number(p, f->key, v, 0, f->max, false, &x))
 			return -EINVAL;
 		*(!strcmp(f->key, "pcie_lane_gb_s") ? &p->lane_gb_s : &p->channel_mt_s) = x;
 		return 0;
@@ -335,11 +335,8 @@ static int resolve(struct sparser *p)
 	}
 	if (!given(p, "rga_choices")) /* MQSim: log2(Block_No_Per_Plane), GC_and_WL_Unit_Page_Level.cpp:21 */
 		s->rga_choices = s->blocks_per_plane > 1 ? (unsigned)log2(s->blocks_per_plane) : 1;
-	if (!given(p, "cmt_entry_bytes")) { /* MQSim: Address_Mapping_Unit_Page_Level.cpp:327 */
-		double phys = (double)iolab_ssd_physical_pages(s);
-		s->cmt_entry_bytes = phys >= 1 ? (uint32_t)ceil((2 * log2(phys) + s->page_bytes / 512) / 8)
-				   : 8;
-	}
+	if (!given(p, "cmt_entry_bytes"))
+		s->cmt_entry_bytes = iolab_ssd_mqsim_cmt_entry_bytes(s);
 	return 0;
 }
 
@@ -514,7 +511,10 @@ int iolab_ssd_model_write(const struct iolab_disk_model *m, FILE *f)
 			fprintf(f, "%s = %" PRIu32 "\n", fd->key, *(const uint32_t *)at);
 			break;
 		case F_BYTES:
-			fprintf(f, "%s = %" PRIu64 "\n", fd->key, *(const uint64_t *)at);
+			if (at == (const char *)&s->cache_bytes && s->cache_bytes % 1048576 == 0)
+				fprintf(f, "cache_mib = %" PRIu64 "\n", s->cache_bytes / 1048576);
+			else
+				fprintf(f, "%s = %" PRIu64 "\n", fd->key, *(const uint64_t *)at);
 			break;
 		case F_US:
 			put_scaled(f, fd->key, *(const uint64_t *)at, 3);

@@ -43,5 +43,8 @@ bool iolab_ssd_field(const char *key);
 uint64_t iolab_ssd_planes(const struct iolab_ssd_model *m);
 uint32_t iolab_ssd_gc_reserve_blocks(const struct iolab_ssd_model *m);
 bool iolab_ssd_order_valid(const char *order);
+/* MQSim's size of a cached mapping entry: ceil((2 log2(physical pages) + sectors a page) / 8)
+ * bytes (Address_Mapping_Unit_Page_Level.cpp); 8 for an empty array. */
+uint32_t iolab_ssd_mqsim_cmt_entry_bytes(const struct iolab_ssd_model *m);
 
 #endif
