@@ -1,8 +1,8 @@
 /* ssd_ftl_speed.c: how fast the SSD's flash translation layer (src/sim/devices/ssd_ftl.h) is,
  * without time or a device around it: builds an FTL of CAPACITY_GIB logical GiB in 16 KiB pages
- * (8 channels x 4 chips x 2 dies x 2 planes, 256 pages a block, SPARE_PCT spare as MQSim's
- * Overprovisioning_Ratio, GC_PCT of each plane's blocks kept free as its GC_Exec_Threshold),
- * preconditions it SEQUENTIAL and then STEADY, then does WRITES uniform random single-page writes
+ * (8 channels x 2 chips x 2 dies x 2 planes, 512 pages a block, as the built-in nvme-ssd;
+ * SPARE_PCT spare as MQSim's Overprovisioning_Ratio, GC_PCT of each plane's blocks kept free as
+ * its GC_Exec_Threshold), preconditions it SEQUENTIAL and then STEADY, then does WRITES uniform random single-page writes
  * under greedy GC, and prints one line:
  *
  *   ssd_ftl gib=G logical_pages=N sequential_s=S steady_s=S writes=W writes_per_s=X wa=A
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct ssd_ftl_params p = {
-		.channels = 8, .chips = 4, .dies = 2, .planes = 2, .pages_per_block = 256,
+		.channels = 8, .chips = 2, .dies = 2, .planes = 2, .pages_per_block = 512,
 		.logical_pages = (uint64_t)(gib * 65536), .gc_policy = IOLAB_GC_GREEDY,
 		.allocation = IOLAB_ALLOC_STATIC, .order = "CWDP", .seed = 1,
 	};

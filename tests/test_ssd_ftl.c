@@ -17,9 +17,11 @@
  * figure is deterministic; the tolerances are those of the model, not of noise.
  *
  * Also: WA is at its steady value from the first writes after STEADY preconditioning and is
- * reached from SEQUENTIAL; TRIM of a region before it is rewritten lowers WA; random writes
- * under every policy and both allocations never fail and the counters add up (audit); static
- * allocation follows the order's letters; bad parameters are refused naming the field. */
+ * reached from SEQUENTIAL; the policies rank as they should (greedy lowest, random highest, RGA of
+ * one choice is random); TRIM of a region before it is rewritten lowers WA; random writes under
+ * every policy and both allocations never fail and the counters add up (audit); static
+ * allocation follows the order's letters; dynamic allocation piling onto one plane is moved off
+ * it; preconditioning starts from any state; bad parameters are refused naming the field. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -168,6 +170,36 @@ static void test_wa_fifo(void **state)
 		assert_near(what, random_writes(f, &p, &r, p.logical_pages), wa_model(&p), 0.03);
 		ssd_ftl_free(f);
 	}
+}
+
+static double steady_wa(unsigned policy, unsigned rga_choices)
+{
+	struct ssd_ftl_params p = params(0.07, policy);
+	p.rga_choices = rga_choices;
+	struct ssd_ftl *f = new_ftl(&p);
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 15);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	double wa = random_writes(f, &p, &r, p.logical_pages);
+	ssd_ftl_free(f);
+	return wa;
+}
+
+/* The policies against each other at 7 % spare: greedy takes the emptiest block, so it has the
+ * lowest WA; FIFO and cost-benefit weigh age, RGA samples 11 blocks, random none: each above
+ * greedy, random far above. RGA of one choice is random. */
+static void test_policies_ordered(void **state)
+{
+	(void)state;
+	double greedy = steady_wa(IOLAB_GC_GREEDY, 11), fifo = steady_wa(IOLAB_GC_FIFO, 11);
+	double cb = steady_wa(IOLAB_GC_COST_BENEFIT, 11), rga = steady_wa(IOLAB_GC_RGA, 11);
+	double rga1 = steady_wa(IOLAB_GC_RGA, 1), random = steady_wa(IOLAB_GC_RANDOM, 11);
+	print_message("WA at 7 %%: greedy %.3f, fifo %.3f, cost-benefit %.3f, rga(11) %.3f, rga(1) %.3f, "
+		      "random %.3f\n", greedy, fifo, cb, rga, rga1, random);
+	assert_true(greedy < fifo && greedy < cb && greedy < rga);
+	assert_true(rga < 1.1 * greedy);
+	assert_true(random > 1.5 * rga);
+	assert_true(fabs(rga1 / random - 1) < 0.03);
 }
 
 /* A scratch region (the upper half of the logical pages) is rewritten whole every round, while
@@ -434,11 +466,22 @@ static void test_bad_params_refused(void **state)
 	p = good, strcpy(p.order, "CWDD"), refused(p, "order");
 	p = good, strcpy(p.order, "CWD"), refused(p, "order");
 	p = good, p.blocks_per_plane = 1u << 20, p.pages_per_block = 1u << 12, refused(p, "blocks_per_plane");
-	/* the largest that fits is taken */
-	struct ssd_ftl *f;
-	struct iolab_err err = {0};
+	p = good, p.planes = 1u << 30, p.blocks_per_plane = UINT32_MAX, p.pages_per_block = UINT32_MAX,
+	refused(p, "blocks_per_plane"); /* the product is more than 2^64 */
+	/* the largest that fits is taken, and works: preconditioned full, then rewritten at random */
+	struct ssd_ftl_audit a;
+	struct iolab_prng r;
+	iolab_prng_seed(&r, 14);
 	p = good, p.logical_pages = (uint64_t)PLANES * ((BLOCKS - GC_FREE - 2) * PAGES - 1);
-	assert_int_equal(ssd_ftl_new(&f, &p, &err), 0);
+	struct ssd_ftl *f = new_ftl(&p);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_STEADY), 0);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
+	random_writes(f, &p, &r, 1000);
+	assert_int_equal(ssd_ftl_precondition(f, SSD_FILL_SEQUENTIAL), 0);
+	random_writes(f, &p, &r, 1000);
+	audit(f, &a);
+	assert_int_equal(a.mapped, p.logical_pages);
 	ssd_ftl_free(f);
 }
 
@@ -448,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_wa_greedy_steady),
 		cmocka_unit_test(test_wa_greedy_from_sequential),
 		cmocka_unit_test(test_wa_fifo),
+		cmocka_unit_test(test_policies_ordered),
 		cmocka_unit_test(test_trim_lowers_wa),
 		cmocka_unit_test(test_random_writes_add_up),
 		cmocka_unit_test(test_static_allocation_order),

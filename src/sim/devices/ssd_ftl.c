@@ -77,10 +77,12 @@ static int check_params(const struct ssd_ftl_params *p, struct iolab_err *err)
 				  "least gc_free_blocks + 3 = %llu (the free reserve, the host's and GC's "
 				  "open blocks, one block of data)", p->blocks_per_plane,
 				  (unsigned long long)p->gc_free_blocks + 3);
-	uint64_t physical = planes * p->blocks_per_plane * p->pages_per_block;
-	if (physical >= UINT32_MAX)
-		return iolab_errf(err, EINVAL, "field 'blocks_per_plane': %llu flash pages in all, the "
-				  "map holds fewer than 2^32", (unsigned long long)physical);
+	/* planes and blocks_per_plane are below 2^32: their product fits, and then so does x pages */
+	uint64_t blocks = planes * p->blocks_per_plane;
+	if (blocks >= UINT32_MAX || blocks * p->pages_per_block >= UINT32_MAX)
+		return iolab_errf(err, EINVAL, "field 'blocks_per_plane': %llu blocks of %u pages in all, "
+				  "the map holds fewer than 2^32 pages", (unsigned long long)blocks,
+				  p->pages_per_block);
 	if (p->logical_pages == 0)
 		return iolab_errf(err, EINVAL, "field 'logical_pages': must be at least 1");
 	/* GC on a plane can always free a block while its valid pages fit in the blocks that are

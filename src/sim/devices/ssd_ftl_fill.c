@@ -103,11 +103,15 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 	uint32_t ppb = f->ppb, k = f->bpp - f->p.gc_free_blocks - 3;
 	uint64_t host = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
 	uint64_t gcw = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
-	/* the frontiers take what the full blocks cannot hold, and no more than n */
-	while (host + gcw + (uint64_t)k * ppb < n)
-		host < ppb - 1 ? host++ : gcw++;
-	while (host + gcw > n)
-		host > 0 ? host-- : gcw--;
+	/* the open blocks hold what the full blocks cannot (less than a block: ssd_ftl_new's room),
+	 * and no more than the plane's pages */
+	uint64_t over = n > (uint64_t)k * ppb ? n - (uint64_t)k * ppb : 0;
+	if (host + gcw < over)
+		host = over - gcw;
+	if (host + gcw > n) {
+		host = host < n ? host : n;
+		gcw = n - host;
+	}
 	valid_counts(count, k, ppb, n - host - gcw);
 
 	uint64_t step = n > 1 ? (uint64_t)((double)n * 0.6180339887498949) : 1, at = 0;

@@ -11,8 +11,8 @@
 #include "sim/devices/ssd_ftl_impl.h"
 #include "iolab/ssd_model.h"
 
-/* Random picks of a full block with an invalid page before falling back to greedy (only blocks
- * that are all valid or not full are rejected; in steady state nearly every pick is taken). */
+/* Random draws of a full block with an invalid page before falling back to greedy (blocks that
+ * are all valid or not full are drawn again; in steady state nearly every draw is taken). */
 #define RANDOM_TRIES 32
 
 static uint32_t victim_greedy(struct ssd_ftl *f, struct ftl_plane *pl)
@@ -31,9 +31,11 @@ static uint32_t victim_fifo(struct ssd_ftl *f, struct ftl_plane *pl)
 	return FTL_NIL;
 }
 
-/* The most (1 - u) x age / 2u, u the block's valid fraction (Rosenblum & Ousterhout, "The
- * design and implementation of a log-structured file system", SOSP 1991, with a flash block's
- * cost 2u: read and program what is valid, no read of the whole segment). */
+/* The most (1 - u) x age / 2u, u the block's valid fraction, age the programs since its last one:
+ * Rosenblum & Ousterhout's cost-benefit cleaning ("The design and implementation of a
+ * log-structured file system", SOSP 1991) with a flash block's cost, 2u (read and program what is
+ * valid; no segment read), as Kawaguchi, Nishioka & Motoda use it ("A flash-memory based file
+ * system", USENIX 1995). A block with no valid page costs nothing and is taken at once. */
 static uint32_t victim_cost_benefit(struct ssd_ftl *f, struct ftl_plane *pl, uint32_t plane)
 {
 	if (pl->bucket[0] != FTL_NIL)
@@ -53,11 +55,16 @@ static uint32_t victim_cost_benefit(struct ssd_ftl *f, struct ftl_plane *pl, uin
 	return best;
 }
 
-/* A full block of plane drawn at random; FTL_NIL if the draw is not one. */
-static uint32_t random_full(struct ssd_ftl *f, uint32_t plane)
+/* A full block of plane holding an invalid page, drawn at random (blocks that are not are drawn
+ * again, RANDOM_TRIES times at most); FTL_NIL if none was found. */
+static uint32_t random_victim(struct ssd_ftl *f, uint32_t plane)
 {
-	uint32_t blk = plane * f->bpp + iolab_prng_below32(iolab_prng_next(&f->rng), f->bpp);
-	return f->blocks[blk].state == BLK_FULL ? blk : FTL_NIL;
+	for (unsigned tries = 0; tries < RANDOM_TRIES; tries++) {
+		uint32_t blk = plane * f->bpp + iolab_prng_below32(iolab_prng_next(&f->rng), f->bpp);
+		if (f->blocks[blk].state == BLK_FULL && f->blocks[blk].valid < f->ppb)
+			return blk;
+	}
+	return FTL_NIL;
 }
 
 /* Van Houdt's d-choices ("A mean field model for a class of garbage collection algorithms in
@@ -66,26 +73,14 @@ static uint32_t random_full(struct ssd_ftl *f, uint32_t plane)
 static uint32_t victim_rga(struct ssd_ftl *f, uint32_t plane)
 {
 	uint32_t best = FTL_NIL;
-	for (unsigned got = 0, tries = 0; got < f->p.rga_choices && tries < RANDOM_TRIES * f->p.rga_choices;
-	     tries++) {
-		uint32_t blk = random_full(f, plane);
+	for (unsigned i = 0; i < f->p.rga_choices; i++) {
+		uint32_t blk = random_victim(f, plane);
 		if (blk == FTL_NIL)
-			continue;
-		got++;
+			break;
 		if (best == FTL_NIL || f->blocks[blk].valid < f->blocks[best].valid)
 			best = blk;
 	}
-	return best != FTL_NIL && f->blocks[best].valid < f->ppb ? best : FTL_NIL;
-}
-
-static uint32_t victim_random(struct ssd_ftl *f, uint32_t plane)
-{
-	for (unsigned tries = 0; tries < RANDOM_TRIES; tries++) {
-		uint32_t blk = random_full(f, plane);
-		if (blk != FTL_NIL && f->blocks[blk].valid < f->ppb)
-			return blk;
-	}
-	return FTL_NIL;
+	return best;
 }
 
 static uint32_t pick_victim(struct ssd_ftl *f, uint32_t plane)
@@ -103,7 +98,7 @@ static uint32_t pick_victim(struct ssd_ftl *f, uint32_t plane)
 		blk = victim_rga(f, plane);
 		break;
 	case IOLAB_GC_RANDOM:
-		blk = victim_random(f, plane);
+		blk = random_victim(f, plane);
 		break;
 	default:
 		break;
