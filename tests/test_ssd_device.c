@@ -426,6 +426,38 @@ static void test_ssd_kind_refuses_drive_model(void **state)
 	th_out_free(&o);
 }
 
+/* A subsystem line `drive d model=nvme-ssd` and `ssd d model=nvme-ssd` make the same device;
+ * --set of an SSD model's field makes a sweep of it. */
+static void test_drive_line_of_ssd_model(void **state)
+{
+	(void)state;
+	char a[300], b[300];
+	snprintf(a, sizeof(a), "%s/a.conf", th_dir);
+	snprintf(b, sizeof(b), "%s/b.conf", th_dir);
+	th_write_text(a, "drive d model=nvme-ssd\nvolume v level=none drives=d\n");
+	th_write_text(b, "ssd d model=nvme-ssd\nvolume v level=none drives=d\n");
+	struct th_out x = th_iolab("sim", "--config", a, "--pattern", "rand-read", "--bs", "4k", "--qd",
+				   "8", "--time", "0.05", "--no-db", "--quiet", "--explain", NULL);
+	struct th_out y = th_iolab("sim", "--config", b, "--pattern", "rand-read", "--bs", "4k", "--qd",
+				   "8", "--time", "0.05", "--no-db", "--quiet", "--explain", NULL);
+	assert_int_equal(x.status, 0);
+	assert_int_equal(y.status, 0);
+	char *cut_x = strstr(x.out, "simulated subsystem"), *cut_y = strstr(y.out, "simulated subsystem");
+	assert_non_null(cut_x);
+	assert_non_null(cut_y);
+	*cut_x = *cut_y = 0; /* the lines after name the file */
+	assert_string_equal(x.out, y.out);
+	assert_non_null(strstr(x.out, " d            ssd "));
+	th_out_free(&x);
+	th_out_free(&y);
+	x = th_iolab("sim", "--model", "nvme-ssd", "--set", "drive.overprovisioning=7%,28%", "--pattern",
+		     "rand-read", "--time", "0.02", "--no-db", "--quiet", NULL);
+	assert_int_equal(x.status, 0);
+	assert_non_null(strstr(x.out, "\n  1 7% "));
+	assert_non_null(strstr(x.out, "\n  2 28% "));
+	th_out_free(&x);
+}
+
 /* The path of `sim --model` on an SSD model: the device's report, then its channels and dies
  * named "<device>.ch0", ... */
 static void test_parts_in_path_reports(void **state)
@@ -478,6 +510,8 @@ int main(void)
 		cmocka_unit_test(test_drive_kind_hands_over),
 		cmocka_unit_test(test_parts_in_path_reports),
 		cmocka_unit_test_setup_teardown(test_ssd_kind_refuses_drive_model, th_dir_setup,
+						th_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_drive_line_of_ssd_model, th_dir_setup,
 						th_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,8 +12,8 @@
  * - a write: its data crosses the host interface; with a write-back cache it completes once
  *   its pages are in DRAM (cache_page_ns each), each page's flush to flash placed at once in
  *   the background; the cache holds at most cache_bytes of pages whose flush has not ended, so
- *   a page that finds every slot taken waits for the slot's flush (the slots in the order they
- *   were filled); without one (or write-through) it completes when its programs end.
+ *   a page that finds every slot taken waits for the first of their flushes to end; without a
+ *   cache (or write-through) it completes when its programs end.
  * The host interface is the device's own link (iface_rate, one transfer at a time) or, on a
  * modelled channel, that channel (comp_link.c), which places transfers in the order they are
  * asked for: a read's data is put on it by an event when it is ready, the one case of two
@@ -66,7 +66,27 @@ static uint64_t dram(struct ssd *s, uint64_t t, uint64_t pages)
 	return s->dram_free;
 }
 
-/* The pages [first, last] of r: lpa's bytes of it. */
+/* The write-back cache's slot that frees first (the heap's top) now holds a flush ending at end,
+ * of which gc_ns was GC's: the heap is mended downwards. */
+static void slot_refill(struct ssd *s, uint64_t end, uint64_t gc_ns)
+{
+	struct ssd_flush *h = s->slot, x = {end, gc_ns};
+	uint32_t i = 0, n = s->nslot;
+	for (;;) {
+		uint32_t k = 2 * i + 1;
+		if (k >= n)
+			break;
+		if (k + 1 < n && h[k + 1].end < h[k].end)
+			k++;
+		if (h[k].end >= x.end)
+			break;
+		h[i] = h[k];
+		i = k;
+	}
+	h[i] = x;
+}
+
+/* r's bytes in logical page lpa. */
 static uint64_t page_bytes_of(const struct ssd *s, const struct iolab_sreq *r, uint64_t lpa)
 {
 	uint64_t lo = lpa * s->sectors_per_page, hi = lo + s->sectors_per_page;
@@ -113,16 +133,15 @@ static uint64_t do_write(struct ssd *s, uint64_t now, const struct iolab_sreq *r
 		uint64_t ready = in, gc = 0;
 		for (uint64_t lpa = first; lpa <= last; lpa++) {
 			uint64_t page = lpa % s->logical_pages, flush[PH_COUNT] = {0};
-			struct ssd_flush *slot = &s->ring[s->ring_head];
-			if (slot->end > ready) { /* the cache is full: this slot's flush frees it */
-				uint64_t wait = slot->end - ready;
-				gc += wait < slot->gc_ns ? wait : slot->gc_ns;
-				ready = slot->end;
+			const struct ssd_flush *first = &s->slot[0];
+			if (first->end > ready) { /* the cache is full: the first flush to end frees it */
+				uint64_t wait = first->end - ready;
+				gc += wait < first->gc_ns ? wait : first->gc_ns;
+				ready = first->end;
 			}
 			ready = dram(s, ready, 1);
-			slot->end = ssd_program_page(s, now, page, ready, flush);
-			slot->gc_ns = flush[PH_GC];
-			s->ring_head = (s->ring_head + 1) % s->ring_n;
+			uint64_t end = ssd_program_page(s, now, page, ready, flush);
+			slot_refill(s, end, flush[PH_GC]);
 			ssd_lru_put(&s->cache, page);
 		}
 		cmd->ph[PH_CACHE] += ready - in - gc;
@@ -212,8 +231,8 @@ static int ssd_precondition(struct iolab_comp *c)
 	int rc = ssd_ftl_precondition(s->ftl, SSD_FILL_STEADY);
 	if (s->cache.cap)
 		ssd_lru_clear(&s->cache);
-	if (s->ring)
-		memset(s->ring, 0, s->ring_n * sizeof(*s->ring));
+	if (s->slot)
+		memset(s->slot, 0, s->nslot * sizeof(*s->slot));
 	return rc;
 }
 
@@ -225,7 +244,7 @@ static void ssd_cleanup(struct iolab_comp *c)
 		ssd_lru_free(&s->cache);
 		ssd_lru_free(&s->cmt);
 		free(s->cmt_seen);
-		free(s->ring);
+		free(s->slot);
 		free(s->die);
 		for (unsigned i = 0; s->chan && i < s->nchan; i++)
 			ssd_calendar_free(&s->chan[i].cal);
@@ -298,8 +317,8 @@ static int ssd_setup(struct ssd *s, struct iolab_err *err)
 		return -ENOMEM;
 	s->write_back = s->write_back && pages;
 	if (s->write_back) {
-		s->ring_n = (uint32_t)pages;
-		if (!(s->ring = calloc(pages, sizeof(*s->ring))))
+		s->nslot = (uint32_t)pages;
+		if (!(s->slot = calloc(pages, sizeof(*s->slot))))
 			return -ENOMEM;
 	}
 	if (!m->ideal_mapping) {

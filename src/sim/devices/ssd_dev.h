@@ -19,7 +19,13 @@
 #include "sim/devices/ssd_ftl.h"
 #include "sim/devices/ssd_lru.h"
 
-/* Where a command's time went (the breakdown's phases, in this order). */
+/* Where a command's time went (the breakdown's phases, in this order), along the path of the
+ * page it waited for last: queue, waiting for the host interface behind other commands' data;
+ * interface, the controller's command_ns and the data's own transfer time; cache, DRAM time and
+ * waiting for a free cache slot; map, the translation page read of a mapping-table miss; wait
+ * and gc, waiting for the die behind other work (gc: the share of the die's last GC in it);
+ * channel, the flash channel (waiting for it and the transfer); flash, the die's tR or tPROG
+ * (and a suspension's suspend_ns counts as wait). */
 enum ssd_phase { PH_QUEUE, PH_INTERFACE, PH_CACHE, PH_MAP, PH_WAIT, PH_GC, PH_CHANNEL, PH_FLASH,
 		 PH_COUNT };
 extern const char *const ssd_phase_name[PH_COUNT];
@@ -53,7 +59,8 @@ struct ssd_cmd {
 	bool hit;                   /* a read the cache served whole */
 };
 
-/* A page the cache holds dirty until its flush ends: the slots, in the order they were filled. */
+/* A slot of the write-back cache: a page it holds dirty until its flush ends. The slots are a
+ * min-heap by end: a page takes the slot freed first. */
 struct ssd_flush {
 	uint64_t end;               /* the flush's program ends */
 	uint64_t gc_ns;             /* of the flush's wait, what GC took */
@@ -76,8 +83,8 @@ struct ssd {
 	double iface_busy_ns;
 	bool write_back;            /* a cache that completes writes */
 	struct ssd_lru cache;       /* the pages the data cache holds (cap 0: no cache) */
-	struct ssd_flush *ring;     /* write-back: one per page of cache */
-	uint32_t ring_n, ring_head;
+	struct ssd_flush *slot;     /* write-back: one per page of cache, a heap */
+	uint32_t nslot;
 	/* cached mapping table */
 	bool cmt_all;               /* it holds every entry: a bitmap of entries read once */
 	uint8_t *cmt_seen;
