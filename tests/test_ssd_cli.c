@@ -10,7 +10,16 @@
  * showing WA side by side.
  *
  * Through the binary: --bus pcie3-x8 is pcie3x8; --precondition on a path of disks is a note,
- * not a refusal, and the JSON says precondition true. */
+ * not a refusal, and the JSON says precondition true. On a small SSD model (tiny_model(): 4 dies
+ * on 2 channels, 64 MiB of flash, 10 % spare, so that every run takes a fraction of a second):
+ * --precondition puts it in its steady state (random writes fall off the write cliff: WA well
+ * above 1, GC most of the dies' time, IOPS far below the fresh drive's, where WA is 1); the state
+ * carries across repetitions (the blocks' erase counts keep growing) unless --fresh-state;
+ * --steady-state with --precondition; --set drive.overprovisioning sweeps the model's spare
+ * (more spare, less WA); an array of SSDs behind --bus pcie3-x8 with --explain names the SSDs'
+ * busiest channels and dies and a saturated die as the bottleneck; a timed MQSim replay; the
+ * CSV's columns. The JSON's figures are checked against each other: WA >= 1, gc_share in [0, 1],
+ * the point's WA the SSD's programs over its host pages. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -349,6 +358,236 @@ static void test_precondition_disks_note(void **state)
 	th_out_free(&o);
 }
 
+/* A small SSD model file in th_dir (written once); its path. */
+static const char *tiny_model(void)
+{
+	static char path[300];
+	if (*path)
+		return path;
+	snprintf(path, sizeof(path), "%s/tiny.model", th_dir);
+	th_write_text(path, "device = ssd\n"
+		      "name = tiny-ssd\n"
+		      "about = a small SSD for tests: 2 channels x 2 dies, 64 MiB of flash\n"
+		      "interface = nvme\nqueues = 1\nqueue_entries = 64\ninterface_mb_s = 3500\n"
+		      "command_us = 1\ncache_mib = 1\ncache_write_back = yes\ncache_page_us = 1\n"
+		      "channels = 2\nchips_per_channel = 1\ndies_per_chip = 2\nplanes_per_die = 1\n"
+		      "blocks_per_plane = 256\npages_per_block = 64\npage_bytes = 4096\ncell = slc\n"
+		      "read_us = 50\nprogram_us = 300\nerase_ms = 2\nchannel_mb_s = 400\n"
+		      "channel_command_ns = 100\noverprovisioning = 10%\ngc_policy = greedy\n"
+		      "gc_threshold = 0.02\n");
+	return path;
+}
+
+/* Runs iolab with argv (NULL-terminated) plus --json FILE --no-db --quiet; expects exit 0 and
+ * returns the document (the caller frees it). */
+static json_t *run_json(const char *const *argv)
+{
+	char json[300], cmd[4096] = "";
+	snprintf(json, sizeof(json), "%s/run.json", th_dir);
+	remove(json);
+	size_t at = 0;
+	for (unsigned i = 0; argv[i]; i++)
+		at += (size_t)snprintf(cmd + at, sizeof(cmd) - at, " '%s'", argv[i]);
+	int rc = th_sh("$B%s --json '%s' --no-db --quiet >/dev/null", cmd, json);
+	if (rc)
+		print_error("exit %d:%s\n", rc, cmd);
+	assert_int_equal(rc, 0);
+	json_t *j = th_load_json(json);
+	assert_non_null(j);
+	return j;
+}
+
+static json_t *point_of(json_t *doc, size_t i)
+{
+	json_t *p = json_array_get(json_object_get(doc, "points"), i);
+	assert_non_null(p);
+	return p;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	if (!json_is_number(v)) {
+		print_error("'%s' is not a number\n", key);
+		fail();
+	}
+	return json_number_value(v);
+}
+
+/* The point's SSD component (the first of kind ssd) and its figures checked against each
+ * other; returns its flash object. */
+static json_t *ssd_checked(json_t *p)
+{
+	json_t *comps = json_object_get(p, "components"), *c, *ssd = NULL;
+	size_t i;
+	json_array_foreach(comps, i, c)
+		if (!ssd && !strcmp(json_string_value(json_object_get(c, "kind")), "ssd"))
+			ssd = c;
+	assert_non_null(ssd);
+	json_t *fl = json_object_get(ssd, "flash");
+	assert_non_null(fl);
+	double wa = num(p, "write_amplification"), gc = num(p, "gc_share");
+	assert_true(wa >= 1 && gc >= 0 && gc <= 1);
+	assert_true(fabs(wa - num(fl, "flash_programs") / num(fl, "host_pages_written")) < 1e-9);
+	assert_true(fabs(gc - num(fl, "gc_ns") / num(fl, "flash_ns")) < 1e-9);
+	assert_true(num(fl, "erase_min") <= num(fl, "erase_mean") &&
+		    num(fl, "erase_mean") <= num(fl, "erase_max"));
+	return fl;
+}
+
+/* The write cliff: a preconditioned SSD writes at random with GC (WA well above 1, most of the
+ * dies' time GC's) at a fraction of the fresh drive's IOPS, whose WA is 1. No note: an SSD keeps
+ * a state to precondition. Its parts are in components: 2 channels, 4 dies, named after it. */
+static void test_ssd_precondition(void **state)
+{
+	(void)state;
+	const char *fresh_argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write",
+				    "--bs", "4k", "--qd", "32", "--time", "0.5", NULL};
+	json_t *fresh = run_json(fresh_argv);
+	const char *pre_argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs",
+				  "4k", "--qd", "32", "--time", "0.5", "--precondition", NULL};
+	json_t *pre = run_json(pre_argv);
+	json_t *f = point_of(fresh, 0), *p = point_of(pre, 0);
+	ssd_checked(f);
+	ssd_checked(p);
+	assert_true(num(f, "write_amplification") < 1.05);
+	assert_true(num(p, "write_amplification") > 2);
+	assert_true(num(p, "gc_share") > 0.3);
+	assert_true(num(p, "iops") < 0.5 * num(f, "iops"));
+	json_t *run = json_array_get(json_object_get(json_object_get(pre, "config"), "runs"), 0);
+	assert_true(json_is_true(json_object_get(run, "precondition")));
+	static const char *const parts[][2] = {
+		{"host", "host"}, {"drive", "ssd"}, {"drive.ch0", "flash-channel"},
+		{"drive.ch1", "flash-channel"}, {"drive.die0", "flash-die"}, {"drive.die1", "flash-die"},
+		{"drive.die2", "flash-die"}, {"drive.die3", "flash-die"},
+	};
+	json_t *comps = json_object_get(p, "components");
+	assert_int_equal(json_array_size(comps), 8);
+	for (unsigned i = 0; i < 8; i++) {
+		json_t *c = json_array_get(comps, i);
+		assert_string_equal(json_string_value(json_object_get(c, "name")), parts[i][0]);
+		assert_string_equal(json_string_value(json_object_get(c, "kind")), parts[i][1]);
+	}
+	json_decref(fresh);
+	json_decref(pre);
+	struct th_out o = th_iolab("sim", "--model", tiny_model(), "--precondition", "--time", "0.1",
+				   "--no-db", NULL);
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.err, "no effect"));
+	th_out_free(&o);
+}
+
+/* The preconditioned state carries across repetitions: after three, the blocks have been erased
+ * more than after one; with --fresh-state each run is built and preconditioned afresh, and the
+ * state at the end is one run's. */
+static void test_ssd_state_carried(void **state)
+{
+	(void)state;
+	double mean[3];
+	static const char *const how[3][3] = {{"1", NULL}, {"3", NULL}, {"3", "--fresh-state"}};
+	for (unsigned k = 0; k < 3; k++) {
+		const char *argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs",
+				      "4k", "--qd", "32", "--time", "0.2", "--precondition", "--repeat",
+				      how[k][0], how[k][1], NULL};
+		json_t *j = run_json(argv);
+		mean[k] = num(ssd_checked(point_of(j, 0)), "erase_mean");
+		json_decref(j);
+	}
+	assert_true(mean[0] > 0);
+	assert_true(mean[1] > 1.5 * mean[0]);
+	assert_true(mean[2] < 1.5 * mean[0]);
+
+	/* --steady-state iops after --precondition: rounds of one carried state */
+	const char *argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs", "4k",
+			      "--qd", "32", "--time", "0.2", "--precondition", "--steady-state", "iops",
+			      NULL};
+	json_t *j = run_json(argv);
+	json_t *p = point_of(j, 0);
+	ssd_checked(p);
+	json_t *ss = json_object_get(p, "steady_state");
+	assert_true(json_integer_value(json_object_get(ss, "rounds")) >= 5);
+	assert_true(num(p, "write_amplification") > 2);
+	json_decref(j);
+}
+
+/* --set drive.overprovisioning sweeps the SSD model's spare: more spare, less WA. */
+static void test_ssd_set_overprovisioning(void **state)
+{
+	(void)state;
+	const char *argv[] = {"sim", "--model", tiny_model(), "--set",
+			      "drive.overprovisioning=7%,28%", "--pattern", "rand-write", "--bs", "4k",
+			      "--qd", "32", "--time", "0.5", "--precondition", NULL};
+	json_t *j = run_json(argv);
+	json_t *a = point_of(j, 0), *b = point_of(j, 1);
+	ssd_checked(a);
+	ssd_checked(b);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(a, "settings"),
+							       "drive.overprovisioning")), "7%");
+	assert_true(num(a, "write_amplification") > 1.5 * num(b, "write_amplification"));
+	json_decref(j);
+}
+
+/* Two SSDs striped behind a PCIe 3.0 x8 bus (written pcie3-x8), random reads at QD 64: the dies
+ * saturate; --explain has a line per SSD with its busiest channel and die and names a die the
+ * bottleneck; the JSON has each SSD's parts after it; the CSV's WA column is empty (no writes). */
+static void test_ssd_array_explain(void **state)
+{
+	(void)state;
+	char json[300], csv[300];
+	snprintf(json, sizeof(json), "%s/array.json", th_dir);
+	snprintf(csv, sizeof(csv), "%s/array.csv", th_dir);
+	struct th_out o = th_iolab("sim", "--array", "raid0:2", "--drive", tiny_model(), "--bus",
+				   "pcie3-x8", "--pattern", "rand-read", "--bs", "4k", "--qd", "64",
+				   "--time", "0.2", "--explain", "--json", json, "--csv", csv, "--no-db",
+				   "--force", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "  1 drive1: write amplification - (no page written), GC 0.0 % "
+				     "of the flash time; flash reads "));
+	assert_non_null(strstr(o.out, "  1 drive2: busiest flash channel drive2.ch"));
+	assert_non_null(strstr(o.out, "  1 bottleneck: drive"));
+	assert_non_null(strstr(strstr(o.out, "  1 bottleneck: drive"), ".die"));
+	assert_null(strstr(o.out, "flash-die")); /* no rows of the parts */
+	assert_non_null(strstr(o.out, "simulated SSD tiny-ssd, virtual time"));
+	th_out_free(&o);
+	json_t *j = th_load_json(json);
+	assert_non_null(j);
+	json_t *p = point_of(j, 0);
+	const char *b = json_string_value(json_object_get(p, "bottleneck"));
+	assert_non_null(b);
+	assert_non_null(strstr(b, ".die"));
+	assert_true(json_is_null(json_object_get(p, "write_amplification")));
+	unsigned ssds = 0, dies = 0;
+	json_t *c;
+	size_t i;
+	json_array_foreach(json_object_get(p, "components"), i, c) {
+		const char *kind = json_string_value(json_object_get(c, "kind"));
+		ssds += !strcmp(kind, "ssd");
+		dies += !strcmp(kind, "flash-die");
+	}
+	assert_int_equal(ssds, 2);
+	assert_int_equal(dies, 8);
+	json_decref(j);
+	char *text = th_read_file(csv, NULL);
+	assert_non_null(strstr(text, ",write_amplification,gc_share\n"));
+	free(text);
+}
+
+/* A timed replay of an MQSim trace on the SSD model: its writes get a WA. */
+static void test_ssd_replay_mqsim(void **state)
+{
+	(void)state;
+	char trace[300];
+	th_data_path(trace, sizeof(trace), "mqsim/tpcc-excerpt.trace");
+	const char *argv[] = {"replay", trace, "--format", "mqsim", "--model", tiny_model(), "--mode",
+			      "timed", "--wrap", "--precondition", NULL};
+	json_t *j = run_json(argv);
+	json_t *p = point_of(j, 0);
+	ssd_checked(p);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(p, "replay"), "mode")),
+			    "timed");
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +597,11 @@ int main(void)
 		cmocka_unit_test(test_compare_wa),
 		cmocka_unit_test(test_bus_hyphen),
 		cmocka_unit_test(test_precondition_disks_note),
+		cmocka_unit_test(test_ssd_precondition),
+		cmocka_unit_test(test_ssd_state_carried),
+		cmocka_unit_test(test_ssd_set_overprovisioning),
+		cmocka_unit_test(test_ssd_array_explain),
+		cmocka_unit_test(test_ssd_replay_mqsim),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }

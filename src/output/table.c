@@ -128,8 +128,11 @@ static void footer(FILE *f, const struct iolab_point *p)
 	const struct iolab_engine_ops *e = iolab_engine_find(p->engine);
 	if (p->model && p->subsystem)
 		fprintf(f, "\nsimulated subsystem %s, virtual time", p->model);
-	else if (p->model)
-		fprintf(f, "\nsimulated drive %s, virtual time", p->model);
+	else if (p->model) {
+		struct iolab_flash_report sum;
+		bool ssd = iolab_flash_total(p->comp, p->ncomp, &sum) > 0;
+		fprintf(f, "\nsimulated %s %s, virtual time", ssd ? "SSD" : "drive", p->model);
+	}
 	else if (e && (e->flags & IOLAB_ENGINE_NO_IO))
 		fprintf(f, "\nengine %s (no I/O)", p->engine);
 	else
@@ -223,7 +226,7 @@ static void explain_flash(FILE *f, unsigned i, const struct iolab_point *p, unsi
 	const struct iolab_comp_report *c = &p->comp[k];
 	const struct iolab_flash_report *fl = &c->flash;
 	double wa = iolab_flash_wa(fl), gc = iolab_flash_gc_share(fl);
-	char was[24] = "-", gcs[24] = "-";
+	char was[40] = "- (no page written)", gcs[24] = "-";
 	if (wa >= 0)
 		snprintf(was, sizeof(was), "%.2f", wa);
 	if (gc >= 0)

@@ -6,7 +6,9 @@
  * keys in the registry (sim_kinds.h), read as the subsystem file's reader reads it, or, for a
  * drive, a drive field of the model file format (docs/model-format.md), applied to a copy of
  * the drive's model written out and read back, so that it is derived and checked as a model
- * file is. Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
+ * file is; the same for an SSD and the fields of an SSD model. The kind `drive` covers every
+ * device given as a drive line, an SSD's among them (a drive line of an SSD model makes an
+ * SSD). Keys that name other parts (`channel=`, `drives=`, ...) may not be set: the parts
  * and their wiring are the description's. On any refusal s is as it was. */
 #include <errno.h>
 #include <stdio.h>
@@ -42,11 +44,12 @@ static void where(const struct ask *a, const struct target *t, struct iolab_err 
 }
 
 /* Appends part (kind, i) of class cls whose record is rec and name is name when want is NULL
- * and its name is part, or when its kind is want. */
+ * and its name is part, or when its kind is want (or is also: also_want). */
 static void consider(struct target *t, unsigned *n, const struct iolab_kind *kind, unsigned i,
-		     void *rec, const char *name, const char *part, const struct iolab_kind *want)
+		     void *rec, const char *name, const char *part, const struct iolab_kind *want,
+		     bool also_want)
 {
-	if (want ? kind == want : !strcmp(name, part))
+	if (want ? kind == want || also_want : !strcmp(name, part))
 		t[(*n)++] = (struct target){kind, i, rec, name};
 }
 
@@ -60,16 +63,19 @@ static unsigned targets(struct iolab_subsys *s, const char *part, const struct i
 		return 1;
 	}
 	for (unsigned i = 0; i < s->nbus; i++)
-		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want);
+		consider(t, &n, &iolab_kind_bus, i, &s->bus[i], s->bus[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nctl; i++)
-		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want);
+		consider(t, &n, &iolab_kind_controller, i, &s->ctl[i], s->ctl[i].name, part, want, false);
 	for (unsigned i = 0; i < s->nchan; i++)
-		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want);
-	for (unsigned i = 0; i < s->ndrive; i++)
-		consider(t, &n, iolab_device_kind(s, &s->drive[i]), i, &s->drive[i], s->drive[i].name, part,
-			 want);
+		consider(t, &n, &iolab_kind_channel, i, &s->chan[i], s->chan[i].name, part, want, false);
+	for (unsigned i = 0; i < s->ndrive; i++) {
+		const struct iolab_sub_drive *d = &s->drive[i];
+		bool drive_line = !d->kind || d->kind == &iolab_kind_drive;
+		consider(t, &n, iolab_device_kind(s, d), i, &s->drive[i], d->name, part, want,
+			 want == &iolab_kind_drive && drive_line);
+	}
 	for (unsigned i = 0; i < s->nvol; i++)
-		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want);
+		consider(t, &n, &iolab_kind_volume, i, &s->vol[i], s->vol[i].name, part, want, false);
 	return n;
 }
 
@@ -111,12 +117,12 @@ static int model_with(const struct iolab_disk_model *m, const char *key, const c
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
 	fclose(f);
-	size_t klen = strlen(key), room = len + klen + strlen(value) + 8, at = 0;
+	static const char ssd_first[] = "device = ssd\n";
+	size_t klen = strlen(key), room = len + klen + strlen(value) + sizeof(ssd_first) + 8, at = 0;
 	if (!(edited = malloc(room))) {
 		free(text);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	static const char ssd_first[] = "device = ssd\n";
 	unsigned key_line = m->ssd ? 2 : 1;
 	if (m->ssd)
 		at += (size_t)snprintf(edited, room, "%s", ssd_first);
@@ -238,7 +244,8 @@ static int set_all(struct iolab_subsys *s, struct ask *a, struct target *t, unsi
 		iolab_kind_keys(k, keys, sizeof(keys));
 		return iolab_errf(err, EINVAL, "%s.%s: a %s has no key '%.60s' (%s%s)", a->part, a->key,
 				  k->name, a->key, keys, k == &iolab_kind_drive ? ", or a drive field of "
-				  "its model: docs/model-format.md" : "");
+				  "its model: docs/model-format.md" : has_model(k) ? ", or a field of its "
+				  "model: docs/model-format.md" : "");
 	}
 	if (p->fixed)
 		return iolab_errf(err, EINVAL, "%s.%s: a %s's '%s' names other parts or shapes the "
