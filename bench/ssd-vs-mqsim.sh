@@ -64,13 +64,22 @@
 #                 online_create_entry_for_reads; iolab reads the plane static allocation
 #                 gives it).
 #   rw            4 KiB random writes at QD 32 for $T_SYN simulated seconds after
-#                 preconditioning: iolab sim ... --pattern rand-write --precondition (every
-#                 logical page written, then random overwrites to GC's steady state);
-#                 MQSim: Enabled_Preconditioning true, Initial_Occupancy_Percentage 100 (its
-#                 steady state built analytically, FTL.cpp:47-750). MQSim caps a uniform random
-#                 flow's live pages at 90 % of its range ("MQSim made some adjustments!",
-#                 FTL.cpp, RANDOM_UNIFORM case), so its drive holds 10 % fewer valid pages than
-#                 iolab's and its WA is lower for that reason alone.
+#                 preconditioning, on the $RW_BLOCKS-block device: iolab sim ... --pattern
+#                 rand-write --precondition (every logical page written, then random overwrites
+#                 to GC's steady state, built directly). MQSim: Enabled_Preconditioning true,
+#                 Initial_Occupancy_Percentage $RW_OCCUPANCY (default 70; its steady state
+#                 built analytically, FTL.cpp:47-750). iolab's --precondition is MQSim's 100,
+#                 but MQSim does not run there: it caps a uniform random flow's live pages at
+#                 90 % of its range ("MQSim made some adjustments!", FTL.cpp, RANDOM_UNIFORM),
+#                 and at that on 256 blocks a plane its run stopped after 288 requests with no
+#                 flash program, at simulated time 0, and crashed (SIGSEGV) writing its results,
+#                 also with the data cache off (32 requests, none served); on 128 blocks its
+#                 preconditioning refused ("It is not possible to assign PPA to all LPAs") at
+#                 100 and at 70; on the full 2048 blocks it ran more than 12 minutes and 6.9 GB
+#                 without finishing its preconditioning (stopped). At 70 % MQSim has free
+#                 blocks for about 2.5 million page writes before its GC starts, so in a short
+#                 run its row shows the write path with no GC (WA 1) while iolab's shows GC's
+#                 steady state: the two rows differ in the drive's state, not only the model.
 #   sr            128 KiB sequential reads at QD 8 for $T_SYN simulated seconds, fresh drive:
 #                 iolab ... --pattern seq-read --bs 128k --qd 8; MQSim: STREAMING, 256 sectors.
 #
@@ -110,7 +119,8 @@
 # Environment: MQSIM (path to the MQSim binary; required), IOLAB (default build/iolab), TRACES
 #   (default ../shared/data/mqsim beside the repository), LOADS (default "tpcc wsrch rr rw sr"),
 #   T_SYN (simulated seconds of each synthetic load, default 1), RW_BLOCKS (blocks per plane of
-#   the rw load's device, default 256).
+#   the rw load's device, default 256), RW_OCCUPANCY (MQSim's Initial_Occupancy_Percentage in
+#   the rw load, default 70).
 # Needs: jq. Run: MQSIM=/path/to/MQSim bench/ssd-vs-mqsim.sh after building build/iolab.
 set -euo pipefail
 
@@ -122,6 +132,7 @@ TRACES=${TRACES:-$root/../shared/data/mqsim}
 LOADS=${LOADS:-tpcc wsrch rr rw sr}
 T_SYN=${T_SYN:-1}
 RW_BLOCKS=${RW_BLOCKS:-256}
+RW_OCCUPANCY=${RW_OCCUPANCY:-70}
 
 die() { echo "ssd-vs-mqsim: $*" >&2; exit 2; }
 if [[ -z $MQSIM ]]; then
@@ -136,6 +147,7 @@ MQSIM=$(cd "$(dirname "$MQSIM")" && pwd)/$(basename "$MQSIM")
 [[ $T_SYN =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v t="$T_SYN" 'BEGIN {exit !(t > 0)}' ||
     die "T_SYN must be a number of seconds above 0 (got '$T_SYN')"
 [[ $RW_BLOCKS =~ ^[1-9][0-9]*$ ]] || die "RW_BLOCKS must be a positive integer (got '$RW_BLOCKS')"
+[[ $RW_OCCUPANCY =~ ^[1-9][0-9]?$|^100$ ]] || die "RW_OCCUPANCY must be 1 to 100 (got '$RW_OCCUPANCY')"
 for l in $LOADS; do
     [[ $l == @(tpcc|wsrch|rr|rw|sr) ]] || die "LOADS takes tpcc, wsrch, rr, rw and sr (got '$LOADS')"
 done
@@ -411,7 +423,7 @@ for load in $LOADS; do
         run_iolab rr sim --model "$full" --pattern rand-read --bs 4k --qd 32 --time "${T_SYN}s"
         ;;
     rw)
-        run_mqsim rw true "$RW_BLOCKS" each workload_synth 0 RANDOM_UNIFORM 8 32 100
+        run_mqsim rw true "$RW_BLOCKS" each workload_synth 0 RANDOM_UNIFORM 8 32 "$RW_OCCUPANCY"
         run_iolab rw sim --model "$(model_for "$RW_BLOCKS")" --pattern rand-write --bs 4k --qd 32 \
             --time "${T_SYN}s" --precondition
         ;;
@@ -423,7 +435,7 @@ for load in $LOADS; do
 done
 
 echo
-echo "iolab against MQSim ($(basename "$MQSIM") at $MQSIM): MQSim's ssdconfig.xml device, wear levelling off; rw on $RW_BLOCKS blocks per plane"
+echo "iolab against MQSim ($(basename "$MQSIM") at $MQSIM): MQSim's ssdconfig.xml device, wear levelling off; rw on $RW_BLOCKS blocks per plane, MQSim at $RW_OCCUPANCY % occupancy"
 printf '%-6s %-6s %10s %10s %10s %6s %8s\n' load tool IOPS "mean us" "p99 us" WA "wall s"
 for r in "${rows[@]}"; do
     IFS='|' read -r l t i m p w s <<<"$r"
