@@ -29,9 +29,10 @@
 #       output); target < 10 s;
 #   (f) steady-state 4 KiB random writes at QD 32 after --precondition, GC running:
 #         iolab sim --model nvme-ssd --pattern rand-write --bs 4k --qd 32 --precondition --time T_F
-#       T_F simulated seconds (default 1000: ~3.7 million requests). The command includes the precondition; the rate
-#       reported is of the run alone: ios / (wall time - (g)'s median wall time), and the rate
-#       with the precondition included is printed beside it. Target >= 300,000 host requests/s.
+#       T_F simulated seconds (default 1000: ~10 million requests at the model's ~9,800 steady
+#       IOPS). The command includes the precondition; the rate reported is of the run alone:
+#       ios / (wall time - (g)'s median wall time), and the rate with the precondition included
+#       is printed beside it. Target >= 300,000 host requests/s.
 #   (e), (f), (g) are not in the default CASES: together they take longer than 30 s (the
 #   precondition alone is seconds and (f) runs it REPS times; (g) runs whenever (f) does).
 #
