@@ -368,7 +368,7 @@ run_mqsim() {
         wa=-
     fi
     rows+=("$load|MQSim|$iops|$lat|$p99|$wa|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')")
-    echo "$load MQSim: $n requests; programmed $s pages (Program $p, Multiplane $mp, Copyback $cp, Multiplane_Copyback $mcp) for $host_pages host pages; GC executions $(xml_attr "$out" Total_GC_Executions), $(xml_attr "$out" Average_Page_Movement_For_GC) pages moved each; CMT misses for reads $(xml_attr "$out" CMT_Misses_For_Read) of $(xml_attr "$out" Total_CMT_Queries_For_Reads)" >>"$work/notes"
+    echo "$load MQSim: $n requests; programmed $s pages (Program $p, Multiplane $mp, Copyback $cp, Multiplane_Copyback $mcp) for $host_pages host pages; GC executions $(xml_attr "$out" Total_GC_Executions), $(xml_attr "$out" Average_Page_Movement_For_GC) pages moved each; CMT misses for reads $(xml_attr "$out" CMT_Misses_For_Read) of $(xml_attr "$out" Total_CMT_Queries_For_Reads), mapping reads $(xml_attr "$out" Issued_Flash_Read_CMD_For_Mapping)" >>"$work/notes"
 }
 
 # run_iolab LOAD ARGS...: the iolab command with --json; appends a row.
@@ -385,7 +385,7 @@ run_iolab() {
     read -r iops mean p99 prog host <<<"$f"
     if ((host > 0)); then wa=$(awk -v a="$prog" -v b="$host" 'BEGIN {printf "%.2f", a / b}'); else wa=-; fi
     rows+=("$load|iolab|$(printf '%.0f' "$iops")|$(printf '%.0f' "$mean")|$(printf '%.0f' "$p99")|$wa|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')")
-    echo "$load iolab: $* (flash programs $prog, host pages written $host)" >>"$work/notes"
+    echo "$load iolab: $* (flash programs $prog, host pages written $host, map reads $(jq '[.points[0].components[]? | select(.kind == "ssd") | .flash.map_reads] | add // 0' "$j"))" >>"$work/notes"
 }
 
 : >"$work/notes"
