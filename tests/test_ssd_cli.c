@@ -356,6 +356,9 @@ static void test_precondition_disks_note(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.err, "--precondition has no effect on a simulated drive"));
 	th_out_free(&o);
+	/* an engine without targets or a simulated path still has nothing to precondition */
+	o = th_iolab("run", "--engine", "null", "--precondition", "--time", "0.1", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "--precondition: engine 'null' has no target to write");
 }
 
 /* A small SSD model file in th_dir (written once); its path. */

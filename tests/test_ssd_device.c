@@ -10,8 +10,10 @@
  * - The write cliff: random writes after preconditioning (GC running) reach well below a fresh
  *   SSD's IOPS, and only then do commands wait behind GC (the "gc" phase).
  * - A write-back cache completes writes at interface + DRAM time; reads of pages it holds are
- *   hits; a cached mapping table's miss adds a translation page read; a suspended program lets
- *   a read in after suspend_ns.
+ *   hits; a cached mapping table's miss adds a translation page read; a read of the page the
+ *   die read last takes no tR; a suspended program lets a read in after suspend_ns; background
+ *   GC runs in idle time, and then no write waits behind GC.
+ * - On a modelled channel the data crosses it (the channel the bottleneck at 50 MB/s).
  * - The drive kind hands an SSD model to the ssd kind (same results); the ssd kind refuses a
  *   drive model; the parts (channels, dies) are reported after the device, named after it. */
 #include <errno.h>
@@ -310,13 +312,15 @@ static void test_write_back_cache(void **state)
 	rig_down(&g);
 }
 
-/* A cached mapping table of one entry: a miss reads the translation page first. */
+/* A cached mapping table of two entries: a miss reads the translation page first. Logical pages
+ * 0, 2 and 4 are on die 0 (channel = page mod 2), as is their translation page. A read of the
+ * page the die read last needs no tR (its page register holds it). */
 static void test_mapping_table_miss(void **state)
 {
 	(void)state;
 	struct iolab_ssd_model m = small_ssd();
 	m.ideal_mapping = false;
-	m.cmt_bytes = 4;
+	m.cmt_bytes = 8;
 	m.cmt_entry_bytes = 4;
 	struct rig g;
 	rig_up(&g, &m, &iolab_kind_ssd, 1);
@@ -324,11 +328,15 @@ static void test_mapping_table_miss(void **state)
 		       xfer(4096, m.iface_rate);
 	uint64_t map = m.read_ns[0] + m.channel_command_ns + xfer(m.page_bytes, m.channel_rate);
 	assert_int_equal(one(&g, 0, 8, false), hit + map);
-	assert_int_equal(one(&g, 0, 8, false), hit);
-	assert_int_equal(one(&g, 32, 8, false), hit + map);
+	assert_int_equal(one(&g, 64, 8, false), hit + map);
+	assert_int_equal(one(&g, 0, 8, false), hit);                   /* in the table */
+	assert_int_equal(one(&g, 0, 8, false), hit - m.read_ns[0]);    /* in the page register */
+	assert_int_equal(one(&g, 128, 8, false), hit + map);           /* page 2 leaves the table */
+	assert_int_equal(one(&g, 64, 8, false), hit + map);
 	struct iolab_comp_report rep;
 	g.c.ops->report(&g.c, &rep);
-	assert_int_equal(rep.flash.map_reads, 2);
+	assert_int_equal(rep.flash.map_reads, 4);
+	assert_int_equal(rep.flash.flash_reads, 4 + 5); /* the register's read is no flash read */
 	rig_down(&g);
 }
 
@@ -420,6 +428,10 @@ static void test_ssd_kind_refuses_drive_model(void **state)
 	struct th_out o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db",
 				   "--quiet", NULL);
 	TH_EXPECT_EXIT(o, 2, "field 'model': 'atlas10k' is a drive model, not an SSD");
+	th_write_text(conf, "channel c0 type=ata133\nssd d model=nvme-ssd channel=c0\n"
+		      "volume v level=none drives=d\n");
+	o = th_iolab("sim", "--config", conf, "--time", "1", "--no-db", "--quiet", NULL);
+	TH_EXPECT_EXIT(o, 2, "ssd-drive.conf:2: field 'channel': an SSD does not hold a channel");
 	o = th_iolab("sim", "kinds", "ssd", NULL);
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "ssd NAME: "));
@@ -456,6 +468,22 @@ static void test_drive_line_of_ssd_model(void **state)
 	assert_non_null(strstr(x.out, "\n  1 7% "));
 	assert_non_null(strstr(x.out, "\n  2 28% "));
 	th_out_free(&x);
+}
+
+/* On a modelled channel of 50 MB/s the SSD's data crosses it: the channel is the bottleneck. */
+static void test_on_a_channel(void **state)
+{
+	(void)state;
+	char conf[300];
+	snprintf(conf, sizeof(conf), "%s/chan.conf", th_dir);
+	th_write_text(conf, "channel c0 type=50M\nssd d model=nvme-ssd channel=c0\n"
+		      "volume v level=none drives=d\n");
+	struct th_out o = th_iolab("sim", "--config", conf, "--pattern", "rand-read", "--bs", "128k",
+				   "--qd", "4", "--time", "0.5", "--no-db", "--quiet", "--explain", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "  1 bottleneck: c0 ("));
+	assert_non_null(strstr(o.out, "\n  1 c0           channel      100.0 "));
+	th_out_free(&o);
 }
 
 /* The path of `sim --model` on an SSD model: the device's report, then its channels and dies
@@ -513,6 +541,7 @@ int main(void)
 						th_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_drive_line_of_ssd_model, th_dir_setup,
 						th_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_on_a_channel, th_dir_setup, th_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

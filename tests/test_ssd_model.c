@@ -355,6 +355,10 @@ static void test_subsys_set(void **state)
 	struct iolab_ssd_model want = *was;
 	want.overprovisioning = 0.125;
 	same_ssd(&want, m->ssd);
+	/* every drive-like device, by the kind's name, as --set drive.FIELD names them */
+	if (iolab_subsys_set(&sub, "drive", "overprovisioning", "28%", &err))
+		fail_msg("%s", err.msg);
+	assert_true(sub.model[sub.drive[0].model].ssd->overprovisioning == 0.28);
 	/* a geometry field may change too: the model is derived again */
 	if (iolab_subsys_set(&sub, "d1", "blocks_per_plane", "1024", &err))
 		fail_msg("%s", err.msg);
@@ -519,6 +523,20 @@ static void test_cli(void **state)
 	fclose(f);
 	o = th_iolab("model", "import-mqsim", "bad.xml", "-o", "bad.model", NULL);
 	TH_EXPECT_EXIT(o, 2, "bad.xml:4: field 'Flash_Channel_Counts': not a parameter");
+
+	/* a file of that name in the current directory is read instead of the shipped one */
+	f = fopen("ssdconfig.xml", "w");
+	assert_non_null(f);
+	fputs(XML_HEAD "<Flash_Channel_Count>4</Flash_Channel_Count>\n" XML_TAIL, f);
+	fclose(f);
+	o = th_iolab("model", "import-mqsim", "ssdconfig.xml", "-o", "own.model", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	snprintf(out, sizeof(out), "%s/own.model", dir);
+	if (iolab_model_load(out, &a, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(a.ssd->channels, 4);
+	iolab_model_free(&a);
 
 	o = th_iolab("models", NULL);
 	assert_int_equal(o.status, 0);

@@ -35,7 +35,8 @@ int cmd_sim_examples(int argc, char **argv)
 		fputs(text, stdout);
 		return EXIT_OK;
 	}
-	printf("%-24s %s\n", "example", "what it is (--config NAME: *.conf; --job NAME: *.job)");
+	printf("%-24s %s\n", "example", "what it is (--config NAME: *.conf; --job NAME: *.job; "
+	       "model import-mqsim NAME: *.xml)");
 	for (unsigned i = 0; iolab_example_name(i); i++) {
 		char title[200];
 		iolab_example_title(i, title, sizeof(title));

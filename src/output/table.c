@@ -256,8 +256,8 @@ static void explain_flash(FILE *f, unsigned i, const struct iolab_point *p, unsi
 /* --explain: what each part of a simulated path did, per point, and the bottleneck: the
  * busiest part if it is saturated (SATURATED_UTIL), else that none is and what load was
  * offered (then the load, not the path, set the figures). A flash device's channels and dies
- * (there may be dozens) are not rows: lines under its row say what they did (the JSON has
- * each), and the bottleneck is any part, one of them included. */
+ * (there may be dozens) are not rows: lines after the point's rows say what they did (the
+ * JSON has each), and the bottleneck is any part, one of them included. */
 static void explain(FILE *f, const struct iolab_results *r)
 {
 	bool any = false;
@@ -274,7 +274,7 @@ static void explain(FILE *f, const struct iolab_results *r)
 		for (unsigned k = 0; k < p->ncomp; k++) {
 			const struct iolab_comp_report *c = &p->comp[k];
 			if (!strncmp(c->kind, "flash-", 6))
-				continue; /* explain_flash: under its device's row */
+				continue; /* explain_flash says what they did */
 			struct comp_figures cf;
 			comp_figures(c, &cf);
 			char idle[16] = "", rated[16] = "";

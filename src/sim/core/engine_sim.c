@@ -59,14 +59,6 @@ static int path_of(const struct iolab_sim_engine_config *cfg, const struct iolab
 	return 0;
 }
 
-/* The kind that builds device d of s: its own, or for a drive line whose model is an SSD's,
- * the kind of the devices such models make. */
-static const struct iolab_comp_ops *device_ops(const struct iolab_subsys *s,
-					       const struct iolab_sub_drive *d)
-{
-	return iolab_device_kind(s, d)->ops;
-}
-
 bool iolab_sim_preconditions(const struct iolab_sim_engine_config *cfg)
 {
 	struct iolab_subsys *lone = NULL;
@@ -75,8 +67,8 @@ bool iolab_sim_preconditions(const struct iolab_sim_engine_config *cfg)
 	if (cfg && (cfg->model || cfg->subsys))
 		path_of(cfg, &d, &lone, &err);
 	bool any = false;
-	for (unsigned i = 0; d && i < d->ndrive && !any; i++) {
-		const struct iolab_comp_ops *ops = device_ops(d, &d->drive[i]);
+	for (unsigned i = 0; d && i < d->ndrive && !any; i++) { /* the kind that builds it */
+		const struct iolab_comp_ops *ops = iolab_device_kind(d, &d->drive[i])->ops;
 		any = ops && ops->precondition;
 	}
 	free(lone);

@@ -27,12 +27,10 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/subsys.h"
 #include "sim/devices/ssd_dev.h"
+#include "sim/formats/ssd_model_file.h"
 
 enum { EV_END, EV_DATA };
 #define SECTOR 512u
-
-const char *const ssd_phase_name[PH_COUNT] = {"queue", "interface", "cache", "map", "wait", "gc",
-					       "channel", "flash"};
 
 static bool ssd_full(const struct iolab_comp *c)
 {
@@ -255,7 +253,6 @@ static void ssd_cleanup(struct iolab_comp *c)
 	free(s);
 }
 
-
 const struct iolab_comp_ops iolab_comp_ssd = {
 	.kind = "ssd",
 	.version = IOLAB_COMP_OPS_VERSION,
@@ -287,11 +284,9 @@ static int ssd_setup(struct ssd *s, struct iolab_err *err)
 		.planes = m->planes_per_die, .blocks_per_plane = m->blocks_per_plane,
 		.pages_per_block = m->pages_per_block, .logical_pages = s->logical_pages,
 		.gc_policy = m->gc_policy, .rga_choices = m->rga_choices,
-		.gc_free_blocks = (uint32_t)(m->gc_threshold * m->blocks_per_plane),
-		.allocation = m->allocation, .seed = 0x55D,
+		.gc_free_blocks = iolab_ssd_gc_reserve_blocks(m),
+		.allocation = m->allocation, .seed = 0x55D, /* any fixed seed: runs repeat */
 	};
-	if (!fp.gc_free_blocks)
-		fp.gc_free_blocks = 1;
 	memcpy(fp.order, m->allocation_order, sizeof(fp.order));
 	int rc = ssd_ftl_new(&s->ftl, &fp, err);
 	if (rc)

@@ -11,6 +11,9 @@
 #include "sim/devices/ssd_dev.h"
 
 
+const char *const ssd_phase_name[PH_COUNT] = {"queue", "interface", "cache", "map", "wait", "gc",
+					       "channel", "flash"};
+
 void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
 	const struct ssd *s = c->priv;

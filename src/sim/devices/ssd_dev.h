@@ -39,6 +39,7 @@ struct ssd_die {
 	uint64_t gc_start, gc_end;  /* its last GC reservation */
 	uint32_t last_page;         /* the page index in block of its last operation */
 	uint32_t last_planes;       /* planes its last operation covers (bit per plane) */
+	uint64_t last_lpa;          /* the logical page its last read read (UINT64_MAX: none) */
 	uint8_t last_op;            /* enum ssd_op */
 	uint32_t next_plane;        /* dynamic allocation: the plane it writes next */
 	double busy_ns, flash_ns, gc_ns;

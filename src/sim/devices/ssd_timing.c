@@ -17,6 +17,9 @@
  * - Background GC (gc_background > 0): when a die is about to be used and has been idle, GC
  *   collects on its planes while a whole victim's worst case (every page moved) fits between
  *   the die's (and its channel's) last reservation and now, so that it delays no one.
+ * - A read of the page the die read last (and nothing since) takes its data from the die's page
+ *   register: no tR of its own, only the transfer (ONFI's Change Read Column moves another part
+ *   of the page in the register; it stays there until the die's next array operation).
  * - Suspension (suspend_program, suspend_erase): a read ready while the die's last operation,
  *   a program or an erase, runs, starts after suspend_ns and pushes that operation's end back by
  *   suspend_ns + tR. The command that waits for the suspended program is not delayed further.
@@ -124,20 +127,28 @@ static bool suspends(const struct ssd *s, const struct ssd_die *d)
 	       (d->last_op == OP_ERASE && s->m.suspend_erase);
 }
 
-/* A page read of page index `page` on plane, bytes of it to the controller, ready at t. */
-static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t page, uint64_t bytes,
-			 uint64_t t, uint64_t *ph)
+/* A page read of page index `page` on plane (logical page lpa; UINT64_MAX: a translation
+ * page), bytes of it to the controller, ready at t. */
+static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t page, uint64_t lpa,
+			 uint64_t bytes, uint64_t t, uint64_t *ph)
 {
 	unsigned di = plane / s->m.planes_per_die;
 	uint32_t bit = 1u << (plane % s->m.planes_per_die);
 	background_gc(s, di, now);
 	struct ssd_die *d = &s->die[di];
 	uint64_t tr = s->m.read_ns[page % s->ncell], rs, re;
-	if (s->m.multiplane && d->last_op == OP_READ && d->last_page == page &&
-	    !(d->last_planes & bit) && d->last_start >= t) {
+	bool array_read = true;
+	if (d->last_op == OP_READ && lpa != UINT64_MAX && d->last_lpa == lpa) {
+		/* the die's last read was of this page: its data is in the page register */
+		rs = re = max64(t, d->free);
+		put_wait(d, t, rs, ph);
+		array_read = false;
+	} else if (s->m.multiplane && d->last_op == OP_READ && d->last_page == page &&
+		   !(d->last_planes & bit) && d->last_start >= t) {
 		rs = d->last_start;
 		re = d->free;
 		d->last_planes |= bit;
+		d->last_lpa = lpa;
 		put_wait(d, t, rs, ph);
 	} else if (suspends(s, d) && d->last_start <= t && t < d->free) {
 		rs = t + s->m.suspend_ns;
@@ -155,12 +166,13 @@ static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t p
 		d->last_op = OP_READ;
 		d->last_page = page;
 		d->last_planes = bit;
+		d->last_lpa = lpa;
 		d->last_start = rs;
 		d->busy_ns += (double)tr;
 		d->flash_ns += (double)tr;
 		d->ops++;
 	}
-	d->reads++;
+	d->reads += array_read;
 	ph[PH_FLASH] += re - rs;
 	uint64_t end = channel_move(s, now, di, bytes, re);
 	ph[PH_CHANNEL] += end - re;
@@ -189,7 +201,7 @@ uint64_t ssd_read_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t bytes
 	if (!s->m.ideal_mapping && !cmt_hit(s, lpa)) {
 		uint64_t tpn = lpa / s->entries_per_tpage, map[PH_COUNT] = {0};
 		uint32_t plane = (uint32_t)(tpn % s->ndie) * s->m.planes_per_die;
-		uint64_t got = die_read(s, now, plane, 0, s->m.page_bytes, t, map);
+		uint64_t got = die_read(s, now, plane, 0, UINT64_MAX, s->m.page_bytes, t, map);
 		ph[PH_MAP] += got - t;
 		t = got;
 		s->map_reads++;
@@ -198,7 +210,7 @@ uint64_t ssd_read_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t bytes
 	bool mapped;
 	uint32_t plane = ssd_ftl_read(s->ftl, lpa, &page, &mapped);
 	s->host_pages_read++;
-	return die_read(s, now, plane, page, bytes, t, ph);
+	return die_read(s, now, plane, page, lpa, bytes, t, ph);
 }
 
 /* Dynamic allocation: the next plane of the die free soonest. */

@@ -766,7 +766,8 @@ int iolab_model_parse(const char *name, const char *text, struct iolab_disk_mode
 	memset(m, 0, sizeof(*m));
 	int device = iolab_model_device(name, text, err);
 	if (device)
-		return device < 0 ? device : iolab_ssd_model_parse(name, text, m, err);
+		return device < 0 ? device : iolab_ssd_model_parse(name, text, m, iolab_model_field_at,
+								   err);
 	m->block_bytes = 512;
 	m->queue_depth = 1;
 	m->read_joins_readahead = true;

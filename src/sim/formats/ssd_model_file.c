@@ -141,6 +141,7 @@ struct sparser {
 	char mname[64], about[256];
 	double lane_gb_s, channel_mt_s;
 	uint32_t pcie_lanes, channel_width;
+	const char *(*drive_field)(unsigned i);
 };
 
 static int ferr(struct sparser *p, unsigned line, const char *field, const char *fmt, ...)
@@ -394,8 +395,8 @@ static int line_field(struct sparser *p, char *l)
 	char *k = iolab_trim(l), *v = iolab_trim(eq + 1);
 	int i = field_index(k);
 	if (i < 0) {
-		for (unsigned d = 0; iolab_model_field_at(d); d++)
-			if (!strcmp(iolab_model_field_at(d), k))
+		for (unsigned d = 0; p->drive_field && p->drive_field(d); d++)
+			if (!strcmp(p->drive_field(d), k))
 				return ferr(p, p->line, k, "a drive field, not one of an SSD model (device "
 					    "= ssd; docs/model-format.md, \"SSD models\")");
 		return ferr(p, p->line, k, "unknown field of an SSD model (see docs/model-format.md, "
@@ -408,7 +409,7 @@ static int line_field(struct sparser *p, char *l)
 }
 
 int iolab_ssd_model_parse(const char *name, const char *text, struct iolab_disk_model *m,
-			  struct iolab_err *err)
+			  const char *(*drive_field)(unsigned i), struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
 	struct sparser *p = calloc(1, sizeof(*p));
@@ -419,7 +420,7 @@ int iolab_ssd_model_parse(const char *name, const char *text, struct iolab_disk_
 		return iolab_errf(err, ENOMEM, "%s: out of memory", name);
 	}
 	iolab_ssd_model_defaults(s);
-	*p = (struct sparser){.name = name, .s = s, .err = err};
+	*p = (struct sparser){.name = name, .s = s, .err = err, .drive_field = drive_field};
 	int rc = 0;
 	for (const char *at = text; *at && !rc;) {
 		const char *nl = strchr(at, '\n');

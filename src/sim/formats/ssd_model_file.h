@@ -19,9 +19,11 @@ int iolab_model_device(const char *name, const char *text, struct iolab_err *err
 
 /* Reads an SSD model file (its first field `device = ssd`) into m: m->ssd malloc'd, the drive
  * record's name, about, blocks, block_bytes (512) and queue_depth derived. name is used in
- * messages ("name:line: field 'NAME': ..."). Returns 0, -EINVAL or -ENOMEM (m freed). */
+ * messages ("name:line: field 'NAME': ..."). drive_field (iolab_model_field_at, passed by
+ * model_file.c, which calls this) lists the drive fields, refused as such. Returns 0, -EINVAL
+ * or -ENOMEM (m freed). */
 int iolab_ssd_model_parse(const char *name, const char *text, struct iolab_disk_model *m,
-			  struct iolab_err *err);
+			  const char *(*drive_field)(unsigned i), struct iolab_err *err);
 /* Writes m (m->ssd set) in the SSD model file format. Returns 0 or -EIO. */
 int iolab_ssd_model_write(const struct iolab_disk_model *m, FILE *f);
 
