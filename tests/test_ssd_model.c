@@ -438,7 +438,17 @@ static void test_import_mqsim_bad(void **state)
 	assert_int_equal(m.ssd->iface_rate, 1600000000);      /* 4 x 0.4 GB/s */
 	assert_int_equal(m.ssd->queue_entries, 1024);
 	assert_int_equal(m.ssd->cache_bytes, 512u << 20);
+	/* MQSim's DRAM time of a page within a row: 13 + 13 + (8192 / 4 / 2) x 1.25 ns */
+	assert_int_equal(m.ssd->cache_page_ns, 1306);
 	assert_true(notes[0] > 40);
+	iolab_model_free(&m);
+	/* a page of two rows: 13 + 13 + (4096 x 10 + 13) x 1 pair + 13 + 13 + 0 */
+	assert_int_equal(iolab_import_mqsim_text("x.xml", XML_HEAD "<Data_Cache_DRAM_Data_Rate>100"
+						 "</Data_Cache_DRAM_Data_Rate>\n<Data_Cache_DRAM_Data_Busrt_Size>1"
+						 "</Data_Cache_DRAM_Data_Busrt_Size>\n<Flash_Parameter_Set>\n"
+						 "<Page_Capacity>16384</Page_Capacity>\n</Flash_Parameter_Set>\n"
+						 XML_TAIL, &m, NULL, NULL, &err), 0);
+	assert_int_equal(m.ssd->cache_page_ns, 41025);
 	iolab_model_free(&m);
 
 	xml_refused(XML_HEAD "<Flash_Channel_Counts>8</Flash_Channel_Counts>\n" XML_TAIL,
