@@ -53,9 +53,9 @@
 #                 iolab: iolab replay TRACE --format mqsim --model M --mode timed --qd 4096
 #                 (4096, the most replay takes, is above either trace's peak of requests in
 #                 flight, as MQSim's IO_Queue_Depth 65535 is, so no request waits for a slot
-#                 in the host: the issue error is 0). The drive
-#                 is fresh in both (Enabled_Preconditioning false: MQSim's
-#                 Initial_Occupancy_Percentage is then unused).
+#                 in the host: the issue error is 0). The drive is fresh in both
+#                 (Enabled_Preconditioning false: MQSim's Initial_Occupancy_Percentage is then
+#                 unused).
 #   rr            4 KiB random reads at QD 32 for $T_SYN simulated seconds, fresh drive:
 #                 iolab sim --model M --pattern rand-read --bs 4k --qd 32 --time T_SYN
 #                 MQSim: a synthetic flow, QUEUE_DEPTH generator, Average_No_of_Reqs_in_Queue
