@@ -83,6 +83,7 @@
 #                 steady state: the two rows differ in the drive's state, not only the model.
 #   sr            128 KiB sequential reads at QD 8 for $T_SYN simulated seconds, fresh drive:
 #                 iolab ... --pattern seq-read --bs 128k --qd 8; MQSim: STREAMING, 256 sectors.
+#   r1            (not in the default LOADS) rr at QD 1: one read's latency, the device idle.
 #
 # The figures:
 #   IOPS          iolab: the point's iops (JSON). MQSim: its own IOPS field divides by whole
@@ -118,7 +119,8 @@
 # is kept, iolab's mqsim-default model does not suspend).
 #
 # Environment: MQSIM (path to the MQSim binary; required), IOLAB (default build/iolab), TRACES
-#   (default ../shared/data/mqsim beside the repository), LOADS (default "tpcc wsrch rr rw sr"),
+#   (default ../shared/data/mqsim beside the repository), LOADS (default "tpcc wsrch rr rw sr";
+#   r1 too),
 #   T_SYN (simulated seconds of each synthetic load, default 1), RW_BLOCKS (blocks per plane of
 #   the rw load's device, default 256), RW_OCCUPANCY (MQSim's Initial_Occupancy_Percentage in
 #   the rw load, default 70).
@@ -150,7 +152,7 @@ MQSIM=$(cd "$(dirname "$MQSIM")" && pwd)/$(basename "$MQSIM")
 [[ $RW_BLOCKS =~ ^[1-9][0-9]*$ ]] || die "RW_BLOCKS must be a positive integer (got '$RW_BLOCKS')"
 [[ $RW_OCCUPANCY =~ ^[1-9][0-9]?$|^100$ ]] || die "RW_OCCUPANCY must be 1 to 100 (got '$RW_OCCUPANCY')"
 for l in $LOADS; do
-    [[ $l == @(tpcc|wsrch|rr|rw|sr) ]] || die "LOADS takes tpcc, wsrch, rr, rw and sr (got '$LOADS')"
+    [[ $l == @(tpcc|wsrch|rr|rw|sr|r1) ]] || die "LOADS takes tpcc, wsrch, rr, rw, sr and r1 (got '$LOADS')"
 done
 [[ -x $IOLAB ]] || die "$IOLAB not found: build it first (cmake --build build)"
 command -v jq >/dev/null || die "jq not found (scripts/install-deps.sh installs it)"
@@ -423,6 +425,10 @@ for load in $LOADS; do
         run_mqsim rw true "$RW_BLOCKS" each workload_synth 0 RANDOM_UNIFORM 8 32 "$RW_OCCUPANCY"
         run_iolab rw sim --model "$(model_for "$RW_BLOCKS")" --pattern rand-write --bs 4k --qd 32 \
             --time "${T_SYN}s" --precondition
+        ;;
+    r1)
+        run_mqsim r1 false 2048 0 workload_synth 100 RANDOM_UNIFORM 8 1 0
+        run_iolab r1 sim --model "$full" --pattern rand-read --bs 4k --qd 1 --time "${T_SYN}s"
         ;;
     sr)
         run_mqsim sr false 2048 0 workload_synth 100 STREAMING 256 8 0
