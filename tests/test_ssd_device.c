@@ -6,7 +6,8 @@
  *   4096 / channel_rate + 4096 / iface_rate, to the ns; an MLC page's tR is its position's
  *   (LSB, MSB by page index in its block).
  * - Random reads at QD 256 scale with dies per channel until the channels carry all they can,
- *   then stop, with a flash channel the busiest part, ~100 % busy.
+ *   then stop, with a flash channel the busiest part, ~100 % busy; the controller takes one
+ *   command at a time (1 / command_ns a second at most, the device then the busiest part).
  * - The write cliff: random writes after preconditioning (GC running) reach well below a fresh
  *   SSD's IOPS, and only then do commands wait behind GC (the "gc" phase).
  * - A write-back cache completes writes at interface + DRAM time; reads of pages it holds are
@@ -246,6 +247,31 @@ static void test_reads_scale_until_channels_saturate(void **state)
 	assert_true(iops[4] < 1.01 * iops[3]);
 }
 
+/* The controller takes one command at a time: at 20 us a command, 50K IOPS at most, and the
+ * device (its controller) is the busiest part. */
+static void test_controller_limits(void **state)
+{
+	(void)state;
+	struct iolab_ssd_model m = small_ssd();
+	m.dies_per_chip = 8;
+	m.command_ns = 20000;
+	struct rig g;
+	rig_up(&g, &m, &iolab_kind_ssd, 64);
+	double iops = closed_loop(&g, 20000, 8, false);
+	struct iolab_comp_report rep[32];
+	g.c.ops->report(&g.c, &rep[0]);
+	unsigned n = 1 + g.c.ops->parts(&g.c, rep + 1, 31), top = 0;
+	for (unsigned k = 1; k < n; k++)
+		if (rep[k].busy_ns > rep[top].busy_ns)
+			top = k;
+	assert_true(iops > 0.99 * 50000 && iops <= 50000 * 1.0001);
+	assert_string_equal(rep[top].kind, "ssd");
+	struct iolab_breakdown b = {0};
+	g.c.ops->breakdown(&g.c, &b);
+	assert_true(phase(&b, "queue") / (double)b.ios > 10 * m.command_ns); /* waiting for it */
+	rig_down(&g);
+}
+
 /* A model with GC to do: 4 planes, write-through (no cache). */
 static struct iolab_ssd_model gc_ssd(void)
 {
@@ -255,33 +281,40 @@ static struct iolab_ssd_model gc_ssd(void)
 	return m;
 }
 
+/* Without a cache (write-through) and with a write-back one of 16 pages, whose writes wait for
+ * a cache slot behind flushes that waited for GC (that share is their "gc" phase). */
 static void test_write_cliff_and_gc_phase(void **state)
 {
 	(void)state;
-	struct iolab_ssd_model m = gc_ssd();
-	struct rig fresh, steady;
-	rig_up(&fresh, &m, &iolab_kind_ssd, 32);
-	rig_up(&steady, &m, &iolab_kind_ssd, 32);
-	assert_int_equal(steady.c.ops->precondition(&steady.c), 0);
-	double f = closed_loop(&fresh, 3000, 8, true), s = closed_loop(&steady, 3000, 8, true);
-	struct iolab_breakdown bf = {0}, bs = {0};
-	fresh.c.ops->breakdown(&fresh.c, &bf);
-	steady.c.ops->breakdown(&steady.c, &bs);
-	struct iolab_comp_report rf, rs;
-	fresh.c.ops->report(&fresh.c, &rf);
-	steady.c.ops->report(&steady.c, &rs);
-	print_message("fresh %.0f IOPS (gc %.0f ns), steady %.0f IOPS (gc %.0f ns, WA %.2f)\n", f,
-		      phase(&bf, "gc"), s, phase(&bs, "gc"),
-		      (double)rs.flash.flash_programs / (double)rs.flash.host_pages_written);
-	assert_true(s < 0.6 * f);
-	assert_true(phase(&bf, "gc") == 0);
-	assert_true(phase(&bs, "gc") > 0);
-	assert_true(rf.flash_given && rs.flash_given);
-	assert_int_equal(rf.flash.gc_pages, 0);
-	assert_true(rs.flash.gc_pages > 0 && rs.flash.erases > 0 && rs.flash.gc_ns > 0);
-	assert_true(rs.flash.flash_programs > rs.flash.host_pages_written);
-	rig_down(&fresh);
-	rig_down(&steady);
+	for (int cache = 0; cache < 2; cache++) {
+		struct iolab_ssd_model m = gc_ssd();
+		m.cache_bytes = cache ? 16 * 4096 : 0;
+		m.cache_write_back = cache;
+		m.cache_page_ns = 1000;
+		struct rig fresh, steady;
+		rig_up(&fresh, &m, &iolab_kind_ssd, 32);
+		rig_up(&steady, &m, &iolab_kind_ssd, 32);
+		assert_int_equal(steady.c.ops->precondition(&steady.c), 0);
+		double f = closed_loop(&fresh, 3000, 8, true), s = closed_loop(&steady, 3000, 8, true);
+		struct iolab_breakdown bf = {0}, bs = {0};
+		fresh.c.ops->breakdown(&fresh.c, &bf);
+		steady.c.ops->breakdown(&steady.c, &bs);
+		struct iolab_comp_report rf, rs;
+		fresh.c.ops->report(&fresh.c, &rf);
+		steady.c.ops->report(&steady.c, &rs);
+		print_message("cache %d: fresh %.0f IOPS (gc %.0f ns), steady %.0f IOPS (gc %.0f ns, "
+			      "WA %.2f)\n", cache, f, phase(&bf, "gc"), s, phase(&bs, "gc"),
+			      (double)rs.flash.flash_programs / (double)rs.flash.host_pages_written);
+		assert_true(s < 0.6 * f);
+		assert_true(phase(&bf, "gc") == 0);
+		assert_true(phase(&bs, "gc") > 0);
+		assert_true(rf.flash_given && rs.flash_given);
+		assert_int_equal(rf.flash.gc_pages, 0);
+		assert_true(rs.flash.gc_pages > 0 && rs.flash.erases > 0 && rs.flash.gc_ns > 0);
+		assert_true(rs.flash.flash_programs > rs.flash.host_pages_written);
+		rig_down(&fresh);
+		rig_down(&steady);
+	}
 }
 
 /* Write-back: a write completes at command + interface + DRAM; a read of it then hits. */
@@ -293,7 +326,7 @@ static void test_write_back_cache(void **state)
 	m.cache_write_back = true;
 	m.cache_page_ns = 2000;
 	struct rig g;
-	rig_up(&g, &m, &iolab_kind_ssd, 1);
+	rig_up(&g, &m, &iolab_kind_ssd, 8);
 	uint64_t w = one(&g, 0, 32, true);
 	assert_int_equal(w, m.command_ns + xfer(16384, m.iface_rate) + m.cache_page_ns);
 	uint64_t r = one(&g, 0, 32, false);
@@ -302,11 +335,12 @@ static void test_write_back_cache(void **state)
 	g.c.ops->breakdown(&g.c, &b);
 	assert_int_equal(b.read_hits, 1);
 	/* Five more pages at once: the cache holds four unflushed, the fifth waits for a flush. */
-	g.sim.now += 10000000; /* all flushed */
-	uint64_t t0 = g.sim.now, last = 0;
+	uint64_t t0 = g.sim.now + 10000000; /* the flushes of those two ended long before */
+	assert_int_equal(iolab_sim_advance(&g.sim, t0), t0);
 	for (unsigned i = 0; i < 5; i++)
-		submit_at(&g, &g.req[0], (uint64_t)(i + 1) * 32, 32, true), last = g.req[0].d.t_done;
-	assert_true(last - t0 > m.program_ns[0]);
+		submit_at(&g, &g.req[i], (uint64_t)(i + 1) * 32, 32, true);
+	assert_true(g.req[3].d.t_done - t0 < m.program_ns[0]);
+	assert_true(g.req[4].d.t_done - t0 > m.program_ns[0]);
 	while (iolab_sim_step(&g.sim))
 		g.sim.ndone = 0;
 	rig_down(&g);
@@ -354,7 +388,8 @@ static void test_program_suspension(void **state)
 		rig_up(&g, &m, &iolab_kind_ssd, 2);
 		submit_at(&g, &g.req[0], 0, 32, true); /* program runs 500 us */
 		uint64_t wdone = g.req[0].d.t_done;
-		g.sim.now += 100000;
+		uint64_t later = g.sim.now + 100000; /* the program runs */
+		assert_int_equal(iolab_sim_advance(&g.sim, later), later);
 		submit_at(&g, &g.req[1], 32, 8, false);
 		uint64_t lat = g.req[1].d.t_done - g.sim.now;
 		uint64_t alone = m.command_ns + m.read_ns[0] + m.channel_command_ns +
@@ -530,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_qd1_read_to_the_ns),
 		cmocka_unit_test(test_mlc_page_latency),
 		cmocka_unit_test(test_reads_scale_until_channels_saturate),
+		cmocka_unit_test(test_controller_limits),
 		cmocka_unit_test(test_write_cliff_and_gc_phase),
 		cmocka_unit_test(test_write_back_cache),
 		cmocka_unit_test(test_mapping_table_miss),
