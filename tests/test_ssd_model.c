@@ -125,15 +125,19 @@ static void test_builtins(void **state)
 	assert_int_equal(s->iface, IOLAB_SSD_NVME);
 	iolab_model_free(&m);
 
-	/* the 860 EVO 500 GB: a SATA NCQ of 32; 4 KiB over the link and the command: 98K IOPS */
+	/* the 860 EVO 500 GB: a SATA NCQ of 32; a QD 1 4 KiB read (command, tR, channel, link) at
+	 * the datasheet's 10K IOPS; 4 KiB random writes, a page program each, at its 90K */
 	open_ok("sata-ssd", &m);
 	derived_ok(&m);
 	s = m.ssd;
 	assert_int_equal(s->iface, IOLAB_SSD_SATA);
 	assert_int_equal(m.queue_depth, 32);
 	assert_true(m.blocks * 512 >= 500107862016ull && m.blocks * 512 < 500200000000ull);
-	double per_cmd = s->command_ns / 1e9 + 4096.0 / s->iface_rate;
-	assert_true(fabs(1 / per_cmd - 97900) < 200);
+	double qd1 = (s->command_ns + s->read_ns[0] + s->channel_command_ns) / 1e9 +
+		     4096.0 / s->channel_rate + 4096.0 / s->iface_rate;
+	assert_true(fabs(1 / qd1 - 10050) < 50);
+	dies = s->channels * s->chips_per_channel * s->dies_per_chip;
+	assert_true(fabs(dies / (s->program_ns[0] / 1e9) - 89900) < 100);
 	iolab_model_free(&m);
 }
 
@@ -438,7 +442,17 @@ static void test_import_mqsim_bad(void **state)
 	assert_int_equal(m.ssd->iface_rate, 1600000000);      /* 4 x 0.4 GB/s */
 	assert_int_equal(m.ssd->queue_entries, 1024);
 	assert_int_equal(m.ssd->cache_bytes, 512u << 20);
+	/* MQSim's DRAM time of a page within a row: 13 + 13 + (8192 / 4 / 2) x 1.25 ns */
+	assert_int_equal(m.ssd->cache_page_ns, 1306);
 	assert_true(notes[0] > 40);
+	iolab_model_free(&m);
+	/* a page of two rows: 13 + 13 + (4096 x 10 + 13) x 1 pair + 13 + 13 + 0 */
+	assert_int_equal(iolab_import_mqsim_text("x.xml", XML_HEAD "<Data_Cache_DRAM_Data_Rate>100"
+						 "</Data_Cache_DRAM_Data_Rate>\n<Data_Cache_DRAM_Data_Busrt_Size>1"
+						 "</Data_Cache_DRAM_Data_Busrt_Size>\n<Flash_Parameter_Set>\n"
+						 "<Page_Capacity>16384</Page_Capacity>\n</Flash_Parameter_Set>\n"
+						 XML_TAIL, &m, NULL, NULL, &err), 0);
+	assert_int_equal(m.ssd->cache_page_ns, 41025);
 	iolab_model_free(&m);
 
 	xml_refused(XML_HEAD "<Flash_Channel_Counts>8</Flash_Channel_Counts>\n" XML_TAIL,

@@ -311,17 +311,18 @@ static unsigned line_of(const struct mqimport *q, const char *name)
 	return q->line[find(name)];
 }
 
-/* MQSim's DRAM access time of size bytes (estimate_dram_access_time,
- * ssd/Data_Cache_Manager_Base.h): a row is opened (tRCD + tCL) and read in bursts, two
- * per cycle of the data rate; beyond a row, each further pair of rows costs a precharge too. */
+/* MQSim's DRAM access time of size bytes, with its integer divisions and truncations
+ * (estimate_dram_access_time, ssd/Data_Cache_Manager_Base.h): a row is opened (tRCD + tCL) and
+ * read in bursts, two per cycle of the data rate; beyond a row, (a row's bursts + tRP) for
+ * every pair of rows, and the rest of the last row. */
 static uint64_t dram_ns(double size, double row, double burst, double rate_mts, double trcd,
 			double tcl, double trp)
 {
 	double burst_ns = 1e9 / (rate_mts * 1e6);
 	if (size <= row)
 		return (uint64_t)(trcd + tcl + floor(floor(size / burst / 2) * burst_ns));
-	double per_rows = trcd + tcl + floor(floor(row / burst / 2) * burst_ns) + trp;
-	return (uint64_t)(per_rows * floor(size / row / 2) + trcd + tcl +
+	double row_ns = floor(floor(row / burst / 2) * burst_ns + trp);
+	return (uint64_t)(trcd + tcl + row_ns * floor(size / row / 2) + trcd + tcl +
 			  floor(fmod(size, row) / (burst * burst_ns)));
 }
 

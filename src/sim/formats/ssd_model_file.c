@@ -423,16 +423,16 @@ int iolab_ssd_model_parse(const char *name, const char *text, struct iolab_disk_
 	*p = (struct sparser){.name = name, .s = s, .err = err, .drive_field = drive_field};
 	int rc = 0;
 	for (const char *at = text; *at && !rc;) {
-		const char *nl = strchr(at, '\n');
+		const char *line = at, *nl = strchr(at, '\n');
 		size_t len = nl ? (size_t)(nl - at) : strlen(at);
-		char buf[1024];
+		char buf[8192]; /* as a drive model's lines (docs/model-format.md, "Syntax") */
 		p->line++;
 		at += len + (nl ? 1 : 0);
 		if (len >= sizeof(buf)) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: line is too long", name, p->line);
 			break;
 		}
-		memcpy(buf, at - len - (nl ? 1 : 0), len);
+		memcpy(buf, line, len);
 		buf[len] = 0;
 		char *hash = strchr(buf, '#');
 		if (hash)
