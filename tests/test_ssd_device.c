@@ -6,7 +6,8 @@
  *   4096 / channel_rate + 4096 / iface_rate, to the ns; an MLC page's tR is its position's
  *   (LSB, MSB by page index in its block).
  * - Random reads at QD 256 scale with dies per channel until the channels carry all they can,
- *   then stop, with a flash channel the busiest part, ~100 % busy.
+ *   then stop, with a flash channel the busiest part, ~100 % busy; the controller takes one
+ *   command at a time (1 / command_ns a second at most, the device then the busiest part).
  * - The write cliff: random writes after preconditioning (GC running) reach well below a fresh
  *   SSD's IOPS, and only then do commands wait behind GC (the "gc" phase).
  * - A write-back cache completes writes at interface + DRAM time; reads of pages it holds are
@@ -244,6 +245,31 @@ static void test_reads_scale_until_channels_saturate(void **state)
 	assert_true(iops[3] > 1.05 * iops[2]);
 	assert_true(iops[3] > 0.95 * channel_iops && iops[3] <= channel_iops * 1.001);
 	assert_true(iops[4] < 1.01 * iops[3]);
+}
+
+/* The controller takes one command at a time: at 20 us a command, 50K IOPS at most, and the
+ * device (its controller) is the busiest part. */
+static void test_controller_limits(void **state)
+{
+	(void)state;
+	struct iolab_ssd_model m = small_ssd();
+	m.dies_per_chip = 8;
+	m.command_ns = 20000;
+	struct rig g;
+	rig_up(&g, &m, &iolab_kind_ssd, 64);
+	double iops = closed_loop(&g, 20000, 8, false);
+	struct iolab_comp_report rep[32];
+	g.c.ops->report(&g.c, &rep[0]);
+	unsigned n = 1 + g.c.ops->parts(&g.c, rep + 1, 31), top = 0;
+	for (unsigned k = 1; k < n; k++)
+		if (rep[k].busy_ns > rep[top].busy_ns)
+			top = k;
+	assert_true(iops > 0.99 * 50000 && iops <= 50000 * 1.0001);
+	assert_string_equal(rep[top].kind, "ssd");
+	struct iolab_breakdown b = {0};
+	g.c.ops->breakdown(&g.c, &b);
+	assert_true(phase(&b, "queue") / (double)b.ios > 10 * m.command_ns); /* waiting for it */
+	rig_down(&g);
 }
 
 /* A model with GC to do: 4 planes, write-through (no cache). */
@@ -539,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_qd1_read_to_the_ns),
 		cmocka_unit_test(test_mlc_page_latency),
 		cmocka_unit_test(test_reads_scale_until_channels_saturate),
+		cmocka_unit_test(test_controller_limits),
 		cmocka_unit_test(test_write_cliff_and_gc_phase),
 		cmocka_unit_test(test_write_back_cache),
 		cmocka_unit_test(test_mapping_table_miss),

@@ -5,7 +5,8 @@
  *
  * A command is placed on the device's resources when it arrives (ssd_timing.c says how), and
  * its one event is its completion:
- * - the controller's time per command (command_ns), then
+ * - the controller's time per command (command_ns), one command at a time in arrival order (so
+ *   1 / command_ns is the most commands a second it takes), then
  * - a read: each of its flash pages from the DRAM cache if it holds the page (a hit), else
  *   from flash (the mapping table first when it is cached and misses); the command's data is
  *   ready when its last page is, and then crosses the host interface;
@@ -176,7 +177,10 @@ static int ssd_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	memset(cmd->ph, 0, sizeof(cmd->ph));
 	cmd->r = r;
 	cmd->hit = false;
-	uint64_t t = now + s->m.command_ns;
+	uint64_t start = now > s->ctl_free ? now : s->ctl_free; /* the controller takes commands in turn */
+	uint64_t t = s->ctl_free = start + s->m.command_ns;
+	s->ctl_busy_ns += (double)s->m.command_ns;
+	cmd->ph[PH_QUEUE] = start - now;
 	cmd->ph[PH_INTERFACE] = s->m.command_ns;
 	if (!r->d.blocks)
 		r->d.t_done = t;

@@ -1,10 +1,11 @@
 /* dev_ssd_report.c: what a simulated SSD (dev_ssd.c) did: its report, its parts' reports (a
  * flash channel each, a die each) and the phases of its commands.
  *
- * The device's busy_ns is its host interface's: the time its own link moved data (on a modelled
- * channel, the time the data would have taken at the device's own rate; the channel reports its
- * own). The dies and channels report theirs, so the busiest part of an SSD limited by its flash
- * is a die or a channel, and one limited by its interface is the device. */
+ * The device's busy_ns is that of the busier of its controller (command_ns a command) and its
+ * host interface (the time its own link moved data; on a modelled channel, the time the data
+ * would have taken at the device's own rate, the channel reporting its own). The dies and
+ * channels report theirs, so the busiest part of an SSD limited by its flash is a die or a
+ * channel, and one limited by its controller or interface is the device. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 	const struct ssd *s = c->priv;
 	*out = s->rep;
 	snprintf(out->kind, sizeof(out->kind), "%s", "ssd");
-	out->busy_ns = s->iface_busy_ns;
+	out->busy_ns = s->ctl_busy_ns > s->iface_busy_ns ? s->ctl_busy_ns : s->iface_busy_ns;
 	out->flash_given = true;
 	struct iolab_flash_report *f = &out->flash;
 	memset(f, 0, sizeof(*f));

@@ -20,8 +20,9 @@
 #include "sim/devices/ssd_lru.h"
 
 /* Where a command's time went (the breakdown's phases, in this order), along the path of the
- * page it waited for last: queue, waiting for the host interface behind other commands' data;
- * interface, the controller's command_ns and the data's own transfer time; cache, DRAM time and
+ * page it waited for last: queue, waiting in the device for its controller (behind other
+ * commands' command_ns) and for the host interface (behind other commands' data); interface,
+ * the controller's command_ns and the data's own transfer time; cache, DRAM time and
  * waiting for a free cache slot; map, the translation page read of a mapping-table miss; wait
  * and gc, waiting for the die behind other work (gc: the share of the die's last GC in it);
  * channel, the flash channel (waiting for it and the transfer); flash, the die's tR or tPROG
@@ -80,8 +81,8 @@ struct ssd {
 	uint64_t cap, inflight;     /* commands it holds */
 	/* host interface and DRAM */
 	struct ssd_calendar iface;  /* its own link's transfers (no channel modelled) */
-	uint64_t dram_free;
-	double iface_busy_ns;
+	uint64_t ctl_free, dram_free; /* the controller (command_ns a command), the DRAM */
+	double iface_busy_ns, ctl_busy_ns;
 	bool write_back;            /* a cache that completes writes */
 	struct ssd_lru cache;       /* the pages the data cache holds (cap 0: no cache) */
 	struct ssd_flush *slot;     /* write-back: one per page of cache, a heap */
