@@ -11,7 +11,8 @@
  * - The write cliff: random writes after preconditioning (GC running) reach well below a fresh
  *   SSD's IOPS, and only then do commands wait behind GC (the "gc" phase).
  * - A write-back cache completes writes at interface + DRAM time; reads of pages it holds are
- *   hits; a cached mapping table's miss adds a translation page read; a read of the page the
+ *   hits; a cached mapping table's miss adds a translation page read (one sector over the
+ *   channel), misses on a translation page being read wait for that read; a read of the page the
  *   die read last takes no tR; a suspended program lets a read in after suspend_ns; background
  *   GC runs in idle time, and then no write waits behind GC.
  * - On a modelled channel the data crosses it (the channel the bottleneck at 50 MB/s).
@@ -348,7 +349,8 @@ static void test_write_back_cache(void **state)
 
 /* A cached mapping table of two entries: a miss reads the translation page first. Logical pages
  * 0, 2 and 4 are on die 0 (channel = page mod 2), as is their translation page. A read of the
- * page the die read last needs no tR (its page register holds it). */
+ * page the die read last needs no tR (its page register holds it). The translation page read
+ * moves one sector of it over the channel. */
 static void test_mapping_table_miss(void **state)
 {
 	(void)state;
@@ -360,7 +362,8 @@ static void test_mapping_table_miss(void **state)
 	rig_up(&g, &m, &iolab_kind_ssd, 1);
 	uint64_t hit = m.command_ns + m.read_ns[0] + m.channel_command_ns + xfer(4096, m.channel_rate) +
 		       xfer(4096, m.iface_rate);
-	uint64_t map = m.read_ns[0] + m.channel_command_ns + xfer(m.page_bytes, m.channel_rate);
+	/* a translation read moves one 512-byte sector over the channel, not the page */
+	uint64_t map = m.read_ns[0] + m.channel_command_ns + xfer(512, m.channel_rate);
 	assert_int_equal(one(&g, 0, 8, false), hit + map);
 	assert_int_equal(one(&g, 64, 8, false), hit + map);
 	assert_int_equal(one(&g, 0, 8, false), hit);                   /* in the table */
@@ -371,6 +374,37 @@ static void test_mapping_table_miss(void **state)
 	g.c.ops->report(&g.c, &rep);
 	assert_int_equal(rep.flash.map_reads, 4);
 	assert_int_equal(rep.flash.flash_reads, 4 + 5); /* the register's read is no flash read */
+	rig_down(&g);
+}
+
+/* Misses on a translation page whose read is in flight wait for it: four reads of pages 0, 2, 4,
+ * 6 (die 0; translation page 0 holds entries 0..4095) at once make one translation read, which
+ * ends at R = command_ns + tR + channel_command_ns + 512 / channel_rate; the k-th command, taken
+ * by the controller at k x command_ns, waits R - k x command_ns for it. A miss after that read
+ * ended reads the page again. */
+static void test_mapping_reads_in_flight_merge(void **state)
+{
+	(void)state;
+	struct iolab_ssd_model m = small_ssd();
+	m.ideal_mapping = false;
+	m.cmt_bytes = 64;
+	m.cmt_entry_bytes = 4;
+	struct rig g;
+	rig_up(&g, &m, &iolab_kind_ssd, 4);
+	for (unsigned i = 0; i < 4; i++)
+		submit_at(&g, &g.req[i], (uint64_t)i * 64, 8, false);
+	while (iolab_sim_step(&g.sim))
+		g.sim.ndone = 0;
+	struct iolab_comp_report rep;
+	g.c.ops->report(&g.c, &rep);
+	assert_int_equal(rep.flash.map_reads, 1);
+	uint64_t ready = m.command_ns + m.read_ns[0] + m.channel_command_ns + xfer(512, m.channel_rate);
+	struct iolab_breakdown b = {0};
+	g.c.ops->breakdown(&g.c, &b);
+	assert_int_equal((uint64_t)phase(&b, "map"), 4 * ready - (1 + 2 + 3 + 4) * m.command_ns);
+	one(&g, 8 * 64, 8, false); /* page 8: translation page 0 again, its read long over */
+	g.c.ops->report(&g.c, &rep);
+	assert_int_equal(rep.flash.map_reads, 2);
 	rig_down(&g);
 }
 
@@ -569,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_write_cliff_and_gc_phase),
 		cmocka_unit_test(test_write_back_cache),
 		cmocka_unit_test(test_mapping_table_miss),
+		cmocka_unit_test(test_mapping_reads_in_flight_merge),
 		cmocka_unit_test(test_program_suspension),
 		cmocka_unit_test(test_background_gc_in_idle_time),
 		cmocka_unit_test(test_drive_kind_hands_over),

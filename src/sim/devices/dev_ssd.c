@@ -246,7 +246,10 @@ static void ssd_cleanup(struct iolab_comp *c)
 		ssd_lru_free(&s->cache);
 		ssd_lru_free(&s->cmt);
 		free(s->cmt_seen);
+		free(s->tpage_ready);
 		free(s->slot);
+		for (unsigned i = 0; s->die && i < s->ndie; i++)
+			ssd_calendar_free(&s->die[i].cal);
 		free(s->die);
 		for (unsigned i = 0; s->chan && i < s->nchan; i++)
 			ssd_calendar_free(&s->chan[i].cal);
@@ -278,20 +281,27 @@ static uint64_t mean3(const uint64_t *v, unsigned n)
 	return (sum + n / 2) / n;
 }
 
+/* The FTL's parameters of model m. */
+static void ftl_params_of(const struct iolab_ssd_model *m, struct ssd_ftl_params *fp)
+{
+	*fp = (struct ssd_ftl_params){
+		.channels = m->channels, .chips = m->chips_per_channel, .dies = m->dies_per_chip,
+		.planes = m->planes_per_die, .blocks_per_plane = m->blocks_per_plane,
+		.pages_per_block = m->pages_per_block, .logical_pages = iolab_ssd_logical_pages(m),
+		.gc_policy = m->gc_policy, .rga_choices = m->rga_choices,
+		.gc_free_blocks = iolab_ssd_gc_reserve_blocks(m),
+		.allocation = m->allocation, .seed = 0x55D, /* any fixed seed: runs repeat */
+	};
+	memcpy(fp->order, m->allocation_order, sizeof(fp->order));
+}
+
 /* Its FTL and its caches, from its model. */
 static int ssd_setup(struct ssd *s, struct iolab_err *err)
 {
 	const struct iolab_ssd_model *m = &s->m;
 	s->logical_pages = iolab_ssd_logical_pages(m);
-	struct ssd_ftl_params fp = {
-		.channels = m->channels, .chips = m->chips_per_channel, .dies = m->dies_per_chip,
-		.planes = m->planes_per_die, .blocks_per_plane = m->blocks_per_plane,
-		.pages_per_block = m->pages_per_block, .logical_pages = s->logical_pages,
-		.gc_policy = m->gc_policy, .rga_choices = m->rga_choices,
-		.gc_free_blocks = iolab_ssd_gc_reserve_blocks(m),
-		.allocation = m->allocation, .seed = 0x55D, /* any fixed seed: runs repeat */
-	};
-	memcpy(fp.order, m->allocation_order, sizeof(fp.order));
+	struct ssd_ftl_params fp;
+	ftl_params_of(m, &fp);
 	int rc = ssd_ftl_new(&s->ftl, &fp, err);
 	if (rc)
 		return rc;
@@ -324,6 +334,9 @@ static int ssd_setup(struct ssd *s, struct iolab_err *err)
 		uint32_t eb = m->cmt_entry_bytes ? m->cmt_entry_bytes : 4;
 		uint64_t entries = m->cmt_bytes / eb;
 		s->entries_per_tpage = m->page_bytes / eb ? m->page_bytes / eb : 1;
+		uint64_t tpages = (s->logical_pages + s->entries_per_tpage - 1) / s->entries_per_tpage;
+		if (!(s->tpage_ready = calloc(tpages, sizeof(*s->tpage_ready))))
+			return -ENOMEM;
 		if (entries >= s->logical_pages) {
 			s->cmt_all = true;
 			if (!(s->cmt_seen = calloc((s->logical_pages + 7) / 8, 1)))
@@ -392,7 +405,9 @@ static int ssd_check(const struct iolab_subsys *s, const struct iolab_sub_drive 
 	if (dm->ssd->planes_per_die > 32)
 		return iolab_errf(err, EINVAL, "field 'planes_per_die': the simulator takes at most 32, "
 				  "not %u", dm->ssd->planes_per_die);
-	return 0;
+	struct ssd_ftl_params fp; /* what its FTL would refuse, refused here with the model's name */
+	ftl_params_of(dm->ssd, &fp);
+	return ssd_ftl_check(&fp, err);
 }
 
 static const struct iolab_device_ops ssd_device = {

@@ -5,7 +5,12 @@
  * host interface (the time its own link moved data; on a modelled channel, the time the data
  * would have taken at the device's own rate, the channel reporting its own). The dies and
  * channels report theirs, so the busiest part of an SSD limited by its flash is a die or a
- * channel, and one limited by its controller or interface is the device. */
+ * channel, and one limited by its controller or interface is the device.
+ *
+ * Work is reserved when a command arrives, some of it ahead of the clock (a flush of the write
+ * cache, a queue of reads on a die): a busy time reported is the part of it inside the run's
+ * span, up to the clock now (the reservations' calendars say what lies beyond); the rest counts
+ * in a later report, once the clock has passed it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,12 +20,24 @@
 const char *const ssd_phase_name[PH_COUNT] = {"queue", "interface", "cache", "map", "wait", "gc",
 					       "channel", "flash"};
 
+/* Of busy ns reserved on a resource, those before now (its calendar holds what lies after). */
+static double clipped(double busy, const struct ssd_calendar *cal, uint64_t now)
+{
+	double ahead = (double)ssd_calendar_after(cal, now);
+	return busy > ahead ? busy - ahead : 0;
+}
+
 void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 {
 	const struct ssd *s = c->priv;
 	*out = s->rep;
 	snprintf(out->kind, sizeof(out->kind), "%s", "ssd");
-	out->busy_ns = s->ctl_busy_ns > s->iface_busy_ns ? s->ctl_busy_ns : s->iface_busy_ns;
+	uint64_t now = c->sim->now;
+	/* the controller's reservations follow each other from its last idle time, before now */
+	double ctl = s->ctl_busy_ns - (s->ctl_free > now ? (double)(s->ctl_free - now) : 0);
+	double iface = s->link ? s->iface_busy_ns : clipped(s->iface_busy_ns, &s->iface, now);
+	ctl = ctl > 0 ? ctl : 0;
+	out->busy_ns = ctl > iface ? ctl : iface;
 	out->flash_given = true;
 	struct iolab_flash_report *f = &out->flash;
 	memset(f, 0, sizeof(*f));
@@ -47,13 +64,14 @@ void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 unsigned ssd_parts(const struct iolab_comp *c, struct iolab_comp_report *out, unsigned max)
 {
 	const struct ssd *s = c->priv;
+	uint64_t now = c->sim->now;
 	unsigned k = 0;
 	for (unsigned i = 0; i < s->nchan; i++, k++) {
 		if (k >= max)
 			continue;
 		const struct ssd_channel *ch = &s->chan[i];
 		out[k] = (struct iolab_comp_report){.ios = ch->ios, .bytes = ch->bytes,
-						    .busy_ns = ch->busy_ns,
+						    .busy_ns = clipped(ch->busy_ns, &ch->cal, now),
 						    .rated_mb_s = (double)s->m.channel_rate / 1e6};
 		snprintf(out[k].name, sizeof(out[k].name), "ch%u", i);
 		snprintf(out[k].kind, sizeof(out[k].kind), "%s", "flash-channel");
@@ -62,7 +80,8 @@ unsigned ssd_parts(const struct iolab_comp *c, struct iolab_comp_report *out, un
 		if (k >= max)
 			continue;
 		const struct ssd_die *d = &s->die[i];
-		out[k] = (struct iolab_comp_report){.ios = d->ops, .busy_ns = d->busy_ns,
+		out[k] = (struct iolab_comp_report){.ios = d->ops,
+						    .busy_ns = clipped(d->busy_ns, &d->cal, now),
 						    .flash_given = true};
 		out[k].flash.flash_reads = d->reads;
 		out[k].flash.flash_programs = d->programs;

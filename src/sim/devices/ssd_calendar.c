@@ -83,6 +83,18 @@ uint64_t ssd_calendar_place(struct ssd_calendar *c, uint64_t now, uint64_t t, ui
 	return at;
 }
 
+uint64_t ssd_calendar_after(const struct ssd_calendar *c, uint64_t t)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = c->n; i-- > 0;) {
+		uint32_t k = AT(c, i);
+		if (c->end[k] <= t)
+			break;
+		sum += c->end[k] - (c->start[k] > t ? c->start[k] : t);
+	}
+	return sum;
+}
+
 void ssd_calendar_free(struct ssd_calendar *c)
 {
 	free(c->start);

@@ -20,6 +20,9 @@ struct ssd_calendar {
  * at or before now forgotten, and returns its start. When memory runs out it is placed after
  * the last interval and nomem is set. */
 uint64_t ssd_calendar_place(struct ssd_calendar *c, uint64_t now, uint64_t t, uint64_t x);
+/* The reserved time after t of the intervals it holds (those ending after the last place's now):
+ * what a report at t clips from the resource's busy time, the work reserved ahead of the clock. */
+uint64_t ssd_calendar_after(const struct ssd_calendar *c, uint64_t t);
 void ssd_calendar_free(struct ssd_calendar *c);
 
 #endif

@@ -42,8 +42,9 @@ struct ssd_die {
 	uint32_t last_planes;       /* planes its last operation covers (bit per plane) */
 	uint64_t last_lpa;          /* the logical page its last read read (UINT64_MAX: none) */
 	uint8_t last_op;            /* enum ssd_op */
+	struct ssd_calendar cal;    /* its reservations ahead of the clock (busy_ns clipped by them) */
 	uint32_t next_plane;        /* dynamic allocation: the plane it writes next */
-	double busy_ns, flash_ns, gc_ns;
+	double busy_ns, flash_ns, gc_ns; /* as reserved, some of it ahead of the clock */
 	uint64_t ops, reads, programs, erases;
 };
 
@@ -92,6 +93,7 @@ struct ssd {
 	uint8_t *cmt_seen;
 	struct ssd_lru cmt;
 	uint32_t entries_per_tpage;
+	uint64_t *tpage_ready;      /* per translation page: when its last read ends (0: none) */
 	/* derived times */
 	uint64_t page_xfer_ns;      /* a whole page over a flash channel, command included */
 	uint64_t gc_read_ns, gc_program_ns; /* a moved page's, the cell positions' mean */
@@ -104,6 +106,9 @@ struct ssd {
 	uint64_t reads, read_hits, host_pages_read, host_pages_written, map_reads;
 	uint64_t ph_total[PH_COUNT];
 };
+
+/* What a translation page read moves over the flash channel: one sector of entries. */
+#define SSD_MAP_READ_BYTES 512u
 
 /* ssd_timing.c: a host read of one page (bytes of it) of lpa, ready at t: from the cache, or the
  * map and the flash; returns when its data is in the controller, ph gets its phases. */

@@ -54,7 +54,7 @@ static int build_stripes(struct ssd_ftl *f, struct iolab_err *err)
 	return 0;
 }
 
-static int check_params(const struct ssd_ftl_params *p, struct iolab_err *err)
+int ssd_ftl_check(const struct ssd_ftl_params *p, struct iolab_err *err)
 {
 	static const char *const names[4] = {"channels", "chips", "dies", "planes"};
 	const unsigned counts[4] = {p->channels, p->chips, p->dies, p->planes};
@@ -149,7 +149,7 @@ void ftl_reset(struct ssd_ftl *f, bool dense)
 int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iolab_err *err)
 {
 	*out = NULL;
-	int rc = check_params(p, err);
+	int rc = ssd_ftl_check(p, err);
 	if (rc)
 		return rc;
 	struct ssd_ftl *f = calloc(1, sizeof *f);

@@ -51,6 +51,8 @@ struct ssd_ftl_stats {
 /* A new FTL of p, every page free and nothing mapped. Memory for the map grows with the pages
  * written. Returns 0, -EINVAL (err: "field 'NAME': ...") or -ENOMEM. */
 int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iolab_err *err);
+/* What ssd_ftl_new would refuse in p, without building it: 0 or -EINVAL (err as above). */
+int ssd_ftl_check(const struct ssd_ftl_params *p, struct iolab_err *err);
 void ssd_ftl_free(struct ssd_ftl *f);
 
 /* The plane a read of lpa goes to, and the page's index in its block (for the cell's LSB/CSB/MSB

@@ -24,9 +24,13 @@
  *   a program or an erase, runs, starts after suspend_ns and pushes that operation's end back by
  *   suspend_ns + tR. The command that waits for the suspended program is not delayed further.
  * - A cached mapping table (ideal_mapping false): a read whose entry is not in it first reads
- *   the translation page (a page read, its die the translation page number modulo the dies);
- *   the entry then is. A write's new entry goes into it at no flash cost (dirty entries' write
- *   back is not modelled). */
+ *   the translation page (a page read, its die the translation page number modulo the dies),
+ *   of which one 512-byte sector, the entries, crosses the channel; the entry then is. A miss
+ *   on a translation page whose read is still in flight waits for that read instead of
+ *   issuing another, as MQSim's mapping unit merges them (Address_Mapping_Unit_Page_Level.cpp:
+ *   a translation read is a sector-sized read transaction, and a request whose translation
+ *   page is already being read joins that read's waiting list). A write's new entry goes into
+ *   it at no flash cost (dirty entries' write back is not modelled). */
 #include "sim/devices/ssd_dev.h"
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -65,6 +69,15 @@ static uint64_t channel_move(struct ssd *s, uint64_t now, unsigned die, uint64_t
 	return ssd_calendar_place(&c->cal, now, t, x) + x;
 }
 
+/* len ns of die d's time from start reserved: counted in its busy time, kept in its calendar
+ * so that a report clips what lies ahead of the clock (dev_ssd_report.c). A die's reservations
+ * follow each other (each from the die's free time), so this only appends. */
+static void die_busy(struct ssd_die *d, uint64_t now, uint64_t start, uint64_t len)
+{
+	d->busy_ns += (double)len;
+	ssd_calendar_place(&d->cal, now, start, len);
+}
+
 /* GC's work gc on a plane of die di, from `from` (or when the die is free): returns its end. */
 static uint64_t gc_reserve(struct ssd *s, uint64_t now, unsigned di, const struct ssd_gc_work *gc,
 			   uint64_t from)
@@ -89,7 +102,7 @@ static uint64_t gc_reserve(struct ssd *s, uint64_t now, unsigned di, const struc
 	d->last_start = start;
 	d->last_page = UINT32_MAX; /* nothing joins it */
 	d->last_planes = 0;
-	d->busy_ns += (double)(end - start);
+	die_busy(d, now, start, end - start);
 	d->flash_ns += (double)work;
 	d->gc_ns += (double)work;
 	d->reads += moved;
@@ -153,8 +166,8 @@ static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t p
 	} else if (suspends(s, d) && d->last_start <= t && t < d->free) {
 		rs = t + s->m.suspend_ns;
 		re = rs + tr;
+		die_busy(d, now, d->free, s->m.suspend_ns + tr); /* the suspended op ends later */
 		d->free += s->m.suspend_ns + tr;
-		d->busy_ns += (double)(s->m.suspend_ns + tr);
 		d->flash_ns += (double)tr;
 		d->ops++;
 		ph[PH_WAIT] += s->m.suspend_ns;
@@ -168,7 +181,7 @@ static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t p
 		d->last_planes = bit;
 		d->last_lpa = lpa;
 		d->last_start = rs;
-		d->busy_ns += (double)tr;
+		die_busy(d, now, rs, tr);
 		d->flash_ns += (double)tr;
 		d->ops++;
 	}
@@ -199,12 +212,16 @@ uint64_t ssd_read_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t bytes
 		       uint64_t *ph)
 {
 	if (!s->m.ideal_mapping && !cmt_hit(s, lpa)) {
-		uint64_t tpn = lpa / s->entries_per_tpage, map[PH_COUNT] = {0};
-		uint32_t plane = (uint32_t)(tpn % s->ndie) * s->m.planes_per_die;
-		uint64_t got = die_read(s, now, plane, 0, UINT64_MAX, s->m.page_bytes, t, map);
+		uint64_t tpn = lpa / s->entries_per_tpage, got = s->tpage_ready[tpn];
+		if (got <= t) { /* no read of it in flight: one of its own */
+			uint64_t map[PH_COUNT] = {0};
+			uint32_t plane = (uint32_t)(tpn % s->ndie) * s->m.planes_per_die;
+			got = die_read(s, now, plane, 0, UINT64_MAX, SSD_MAP_READ_BYTES, t, map);
+			s->tpage_ready[tpn] = got;
+			s->map_reads++;
+		}
 		ph[PH_MAP] += got - t;
 		t = got;
-		s->map_reads++;
 	}
 	uint32_t page;
 	bool mapped;
@@ -257,7 +274,7 @@ uint64_t ssd_program_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t t,
 		d->last_page = page;
 		d->last_planes = bit;
 		d->last_start = ps;
-		d->busy_ns += (double)tp;
+		die_busy(d, now, ps, tp);
 		d->flash_ns += (double)tp;
 		d->ops++;
 	}
