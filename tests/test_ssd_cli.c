@@ -575,6 +575,62 @@ static void test_ssd_array_explain(void **state)
 	free(text);
 }
 
+/* Random writes at QD 32 after preconditioning on 4 dies: the write-back cache's flushes are
+ * reserved on the dies ahead of the clock, but a part's busy time is the part of it inside the
+ * run, so no die (nor channel, nor the device) is more than 100 % busy, in the JSON or in
+ * --explain, and the dies, the bottleneck, are all but saturated. */
+static void test_ssd_busy_within_the_run(void **state)
+{
+	(void)state;
+	char json[300];
+	snprintf(json, sizeof(json), "%s/busy.json", th_dir);
+	struct th_out o = th_iolab("sim", "--model", tiny_model(), "--pattern", "rand-write", "--qd",
+				   "32", "--precondition", "--time", "0.2", "--explain", "--json", json,
+				   "--no-db", "--force", NULL);
+	assert_int_equal(o.status, 0);
+	const char *line = strstr(o.out, "  1 bottleneck: drive.die");
+	assert_non_null(line);
+	double pct = 0;
+	assert_int_equal(sscanf(strchr(line, '(') + 1, "%lf", &pct), 1);
+	assert_true(pct <= 100.0);
+	th_out_free(&o);
+	json_t *j = th_load_json(json);
+	assert_non_null(j);
+	json_t *c;
+	size_t i;
+	unsigned dies = 0;
+	json_array_foreach(json_object_get(point_of(j, 0), "components"), i, c) {
+		double u = num(c, "utilization");
+		if (u > 1.0)
+			print_error("%s is %.4f busy\n",
+				    json_string_value(json_object_get(c, "name")), u);
+		assert_true(u <= 1.0);
+		if (!strcmp(json_string_value(json_object_get(c, "kind")), "flash-die")) {
+			dies++;
+			assert_true(u > 0.9);
+		}
+	}
+	assert_int_equal(dies, 4);
+	json_decref(j);
+}
+
+/* A geometry the model's own check takes but the FTL cannot hold (32 blocks a plane leave too
+ * few for GC's reserve at 7 % spare) is refused at once, naming the option and the field. */
+static void test_ssd_set_unbuildable(void **state)
+{
+	(void)state;
+	struct th_out o = th_iolab("sim", "--model", "nvme-ssd", "--set", "drive.blocks_per_plane=32",
+				   "--set", "drive.overprovisioning=7%", "--pattern", "rand-read",
+				   "--time", "0.1", "--no-db", NULL);
+	TH_EXPECT_EXIT(o, 2, "--set drive.blocks_per_plane", "field 'logical_pages'",
+		       "(blocks_per_plane - gc_free_blocks - 2) x pages_per_block - 1");
+	o = th_iolab("sim", "--model", "nvme-ssd", "--set", "drive.blocks_per_plane=32",
+		     "--set", "drive.overprovisioning=7%", "--pattern", "rand-read",
+		     "--time", "0.1", "--no-db", NULL);
+	assert_null(strstr(o.err, "cannot be built so"));
+	th_out_free(&o);
+}
+
 /* A timed replay of an MQSim trace on the SSD model: its writes get a WA. */
 static void test_ssd_replay_mqsim(void **state)
 {
@@ -605,6 +661,8 @@ int main(void)
 		cmocka_unit_test(test_ssd_set_overprovisioning),
 		cmocka_unit_test(test_ssd_array_explain),
 		cmocka_unit_test(test_ssd_replay_mqsim),
+		cmocka_unit_test(test_ssd_busy_within_the_run),
+		cmocka_unit_test(test_ssd_set_unbuildable),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);
 }
