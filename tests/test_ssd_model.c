@@ -210,7 +210,7 @@ static void test_defaults(void **state)
 	(void)state;
 	static const char text[] =
 		"# a comment\n\ndevice = ssd  # the first field\nname = tiny\nchannels = 2\n"
-		"chips_per_channel = 2\ndies_per_chip = 1\nplanes_per_die = 2\nblocks_per_plane = 64\n"
+		"chips_per_channel = 2\ndies_per_chip = 1\nplanes_per_die = 2\nblocks_per_plane = 128\n"
 		"pages_per_block = 256\npage_bytes = 8192\nread_us = 50\nprogram_us = 500\n"
 		"erase_ms = 3\nchannel_mb_s = 400\n";
 	struct iolab_disk_model m;
@@ -229,7 +229,7 @@ static void test_defaults(void **state)
 	assert_true(s->overprovisioning == 0.07);
 	assert_true(s->gc_threshold == 0.05);
 	assert_int_equal(s->gc_policy, IOLAB_GC_GREEDY);
-	assert_int_equal(s->rga_choices, 6); /* log2(64) */
+	assert_int_equal(s->rga_choices, 7); /* log2(128) */
 	assert_string_equal(s->allocation_order, "CWDP");
 	assert_true(s->ideal_mapping);
 	assert_int_equal(s->channel_rate, 400000000);
@@ -238,7 +238,7 @@ static void test_defaults(void **state)
 }
 
 #define GOOD "device = ssd\nname = t\nchannels = 2\nchips_per_channel = 2\ndies_per_chip = 1\n" \
-	"planes_per_die = 2\nblocks_per_plane = 64\npages_per_block = 256\npage_bytes = 8192\n" \
+	"planes_per_die = 2\nblocks_per_plane = 128\npages_per_block = 256\npage_bytes = 8192\n" \
 	"read_us = 50\nprogram_us = 500\nerase_ms = 3\nchannel_mb_s = 400\n"
 /* GOOD has 13 lines; a case's own line is line 14 */
 
@@ -275,8 +275,13 @@ static void test_refusals(void **state)
 		"pages_per_block", "is 0");
 	refused(GOOD "overprovisioning = 100%\n", 14, "overprovisioning", "not in [0, 1)");
 	refused(GOOD "overprovisioning = 1.5\n", 14, "overprovisioning", "out of range");
-	refused(GOOD "overprovisioning = 2%\n", 14, "overprovisioning", "GC reserve of 3");
-	refused(GOOD "gc_threshold = 0.99\n", 7, "blocks_per_plane", "too few for the GC reserve");
+	refused(GOOD "overprovisioning = 2%\n", 14, "overprovisioning", "GC reserve of 6");
+	refused(GOOD "gc_threshold = 0.99\n", 7, "blocks_per_plane", "the two open blocks and one of data");
+	/* what the simulator's FTL could not hold is refused here, with the file and line: the
+	 * reserve, two open blocks and one of data a plane (above: reserve 126 of 128); a plane's
+	 * logical pages within its blocks less the reserve and the open blocks (5.9 % of 128
+	 * blocks: 7.6 spare, more than the reserve of 6 and one, fewer than it and two) */
+	refused(GOOD "overprovisioning = 5.9%\n", 14, "overprovisioning", "more than the 30719 its FTL holds");
 	refused(GOOD "queue_entries = 0\n", 14, "queue_entries", "is 0");
 	refused(GOOD "interface = sata\nqueue_entries = 64\n", 15, "queue_entries", "SATA NCQ");
 	refused(GOOD "interface = usb\n", 14, "interface", "not nvme or sata");

@@ -146,10 +146,13 @@ static int check_ftl(const struct iolab_ssd_model *m, struct iolab_err *err)
 		return fail(err, "gc_threshold", "%g is not in (0, 1): a fraction of a plane's blocks",
 			    m->gc_threshold);
 	uint32_t reserve = iolab_ssd_gc_reserve_blocks(m);
-	if (m->blocks_per_plane < (uint64_t)reserve + 2)
+	/* the simulator's FTL keeps the reserve, the host's and GC's open blocks and at least one
+	 * block of data on every plane (ssd_ftl_check, which refuses the same) */
+	if (m->blocks_per_plane < (uint64_t)reserve + 3)
 		return fail(err, "blocks_per_plane", "%" PRIu32 " is too few for the GC reserve of %"
-			    PRIu32 " free blocks (gc_threshold %g): at least %" PRIu64, m->blocks_per_plane,
-			    reserve, m->gc_threshold, (uint64_t)reserve + 2);
+			    PRIu32 " free blocks (gc_threshold %g), the two open blocks and one of data: "
+			    "at least %" PRIu64, m->blocks_per_plane, reserve, m->gc_threshold,
+			    (uint64_t)reserve + 3);
 	/* the spare must hold the reserve and at least one more block on every plane, or GC finds
 	 * no block with an invalid page once the drive is full */
 	uint64_t phys = iolab_ssd_physical_pages(m), logical = iolab_ssd_logical_pages(m);
@@ -160,6 +163,16 @@ static int check_ftl(const struct iolab_ssd_model *m, struct iolab_err *err)
 			    "the GC reserve of %" PRIu32 " (gc_threshold %g of %" PRIu32 " blocks): "
 			    "GC could not run once the drive is full", m->overprovisioning, spare_blocks,
 			    reserve, m->gc_threshold, m->blocks_per_plane);
+	/* GC on a plane can always free a block while the plane's share of the logical pages fits
+	 * in its blocks less the reserve and the two open blocks, less one page (ssd_ftl_check) */
+	uint64_t planes = iolab_ssd_planes(m), share = (logical + planes - 1) / planes;
+	uint64_t room = ((uint64_t)m->blocks_per_plane - reserve - 2) * m->pages_per_block - 1;
+	if (share > room)
+		return fail(err, "overprovisioning", "%g leaves %" PRIu64 " logical pages a plane, more "
+			    "than the %" PRIu64 " its FTL holds beside the GC reserve of %" PRIu32
+			    " blocks and the host's and GC's open blocks ((blocks_per_plane %" PRIu32
+			    " - %" PRIu32 " - 2) x pages_per_block - 1): more spare or more blocks",
+			    m->overprovisioning, share, room, reserve, m->blocks_per_plane, reserve);
 	if (!(m->gc_background == 0 || (m->gc_background > m->gc_threshold && m->gc_background < 1)))
 		return fail(err, "gc_background", "%g is neither 0 (none) nor between gc_threshold (%g) "
 			    "and 1", m->gc_background, m->gc_threshold);
