@@ -287,7 +287,9 @@ struct iolab_point {
 	struct iolab_steady_result steady;
 	unsigned reps;
 	double seconds;   /* measured seconds, summed over repetitions */
-	struct iolab_dir_result dir[2]; /* by enum iolab_op */
+	struct iolab_dir_result dir[2]; /* by enum iolab_op: reads and writes */
+	uint64_t trims;   /* trims done (IOLAB_OP_TRIM: simulator only), all repetitions; not in
+			     dir[], iops or mbps (no data moves) */
 	struct iolab_spread iops, mbps;
 	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
 	uint64_t delay_n;  /* clients and open loops: I/Os counted, */

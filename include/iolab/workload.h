@@ -13,7 +13,9 @@
 #include "iolab/error.h"
 #include "iolab/prng.h"
 
-enum iolab_op { IOLAB_OP_READ = 0, IOLAB_OP_WRITE = 1 };
+/* IOLAB_OP_TRIM: the range's data is no longer needed (fio's ddir trim). Only the simulator
+ * issues it; results count trims apart from reads and writes (dir[] holds those two). */
+enum iolab_op { IOLAB_OP_READ = 0, IOLAB_OP_WRITE = 1, IOLAB_OP_TRIM = 2 };
 
 #define IOLAB_SPEC_LINES 32
 #define IOLAB_NAME_MAX 64
@@ -35,6 +37,8 @@ struct iolab_spec {
 	struct iolab_spec_line line[IOLAB_SPEC_LINES];
 	bool copy; /* file-copy pattern: alternate reads of the region's first half with writes to
 		      its second half, one worker, queue depth 1 */
+	bool trimwrite; /* fio's rw=trimwrite / randtrimwrite: each write is preceded by a trim of
+			   the same blocks (reads, if any, stay as they are) */
 };
 
 /* The built-in patterns, in the order `iolab patterns` lists them. */
@@ -81,6 +85,7 @@ struct iolab_region {
 	uint64_t start, len; /* bytes */
 };
 
+
 /* A request produced by the generator. */
 struct iolab_req {
 	uint64_t off;
@@ -114,6 +119,9 @@ struct iolab_gen {
 	struct iolab_prng rng;
 	unsigned nlines, ntargets, next_target;
 	bool copy, copy_write;
+	bool trimwrite;          /* spec->trimwrite: */
+	bool trim_pending;       /* the last request was a trim; its write comes next */
+	struct iolab_req pending;
 	uint8_t line_of[100]; /* percentile -> line index */
 	struct iolab_region region[IOLAB_GEN_TARGETS];
 	uint64_t cursor[IOLAB_GEN_TARGETS]; /* next sequential offset per target */

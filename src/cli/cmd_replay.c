@@ -203,6 +203,7 @@ int cmd_replay(int argc, char **argv)
 	int nrest;
 	bool sim = false;
 	int status = take_opts(argc, argv, &r, rest, &nrest, &sim);
+	r.trims = sim; /* a simulated path's devices take trims; the engines skip them */
 	if (!status)
 		status = cmd_replay_run(nrest, rest, sim, &r);
 	free(rest);

@@ -24,7 +24,8 @@ static unsigned dest_of(const struct iolab_replay_dest *d, unsigned t)
 
 /* Applies the transforms to rec (record n of path), maps its target through d (NULL: no
  * mapping, no bounds) and checks it fits. Returns REC_KEEP (rec's target is then the run's),
- * REC_DROP (a transform left it out), REC_SKIP (a trim, a flush or an empty transfer), or
+ * REC_DROP (a transform left it out), REC_SKIP (a trim unless r->trims, a flush or an empty
+ * transfer), or
  * -EINVAL with err set. */
 static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest *d,
 		   const uint64_t *from_size, const char *path, struct iolab_trace_rec *rec, uint64_t n,
@@ -50,9 +51,9 @@ static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest 
 	}
 	if (rc == 0)
 		return REC_DROP;
-	if (rec->op == IOLAB_TRACE_TRIM || rec->op == IOLAB_TRACE_FLUSH || !rec->len)
+	if ((rec->op == IOLAB_TRACE_TRIM && !r->trims) || rec->op == IOLAB_TRACE_FLUSH || !rec->len)
 		return REC_SKIP;
-	if (rec->op != IOLAB_TRACE_READ && rec->op != IOLAB_TRACE_WRITE)
+	if (rec->op != IOLAB_TRACE_READ && rec->op != IOLAB_TRACE_WRITE && rec->op != IOLAB_TRACE_TRIM)
 		return iolab_errf(err, EINVAL, "%s: record %" PRIu64 ": field 'op': %u is not an operation",
 				  path, n, rec->op);
 	if (rec->len > REPLAY_LEN_MAX)
@@ -120,6 +121,10 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 			s->skipped++;
 		if (rc != REC_KEEP)
 			continue;
+		if (rec.op == IOLAB_TRACE_TRIM) {
+			s->trims++;
+			continue;
+		}
 		if (!s->kept++)
 			s->first_ns = rec.issue_ns;
 		s->last_ns = rec.issue_ns;
@@ -203,7 +208,9 @@ static void read_ahead(struct iolab_replay_src *src)
 			q->t_ns = rec.issue_ns - src->s->first_ns;
 		q->off = rec.offset;
 		q->len = (uint32_t)rec.len;
-		q->op = rec.op == IOLAB_TRACE_READ ? IOLAB_OP_READ : IOLAB_OP_WRITE;
+		q->op = rec.op == IOLAB_TRACE_READ    ? IOLAB_OP_READ
+			: rec.op == IOLAB_TRACE_TRIM ? IOLAB_OP_TRIM
+						     : IOLAB_OP_WRITE;
 		q->target = rec.target;
 		rc = 1;
 		break;

@@ -516,13 +516,17 @@ static inline void account(struct stream *st, struct loop_state *s, struct iolab
 	struct worker *w = st->w;
 	struct loop_clock *k = &st->k;
 	if (io->res != (int32_t)io->len) { /* an error, or a short transfer (io_errors.c) */
-		w->dir[io->op].errors++;
+		w->dir[io->op == IOLAB_OP_READ ? IOLAB_OP_READ : IOLAB_OP_WRITE].errors++;
 		note_error(w, io, io->res, now);
 		return;
 	}
 	note_ok(w, now);
 	if (io->t_submit < k->mstart || now > k->end)
 		return;
+	if (io->op == IOLAB_OP_TRIM) { /* counted apart: no data moves, so no IOPS or bytes */
+		w->trims++;
+		return;
+	}
 	struct iolab_dir_result *d = &w->dir[io->op];
 	d->ios++;
 	d->bytes += io->len;

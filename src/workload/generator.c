@@ -35,6 +35,7 @@ int iolab_gen_init(struct iolab_gen *g, const struct iolab_spec *spec, const str
 	g->nlines = spec->nlines;
 	g->ntargets = nregions;
 	g->copy = spec->copy;
+	g->trimwrite = spec->trimwrite;
 	memcpy(g->region, regions, nregions * sizeof(*regions));
 
 	unsigned pct = 0;
@@ -121,7 +122,25 @@ static void next_copy(struct iolab_gen *g, struct iolab_req *r)
 	g->copy_write = !g->copy_write;
 }
 
+static void next_plain(struct iolab_gen *g, struct iolab_req *r);
+
+/* fio's trimwrite: a write's blocks are trimmed first, then written (the same request twice). */
 void iolab_gen_next(struct iolab_gen *g, struct iolab_req *r)
+{
+	if (g->trim_pending) {
+		*r = g->pending;
+		g->trim_pending = false;
+		return;
+	}
+	next_plain(g, r);
+	if (g->trimwrite && r->op == IOLAB_OP_WRITE) {
+		g->pending = *r;
+		g->trim_pending = true;
+		r->op = IOLAB_OP_TRIM;
+	}
+}
+
+static void next_plain(struct iolab_gen *g, struct iolab_req *r)
 {
 	if (g->copy) {
 		next_copy(g, r);
