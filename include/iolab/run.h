@@ -80,6 +80,7 @@ struct iolab_config {
 	unsigned nqd, nbs, nread, nworkers;
 	unsigned qd[IOLAB_LIST_MAX];
 	uint64_t bs[IOLAB_LIST_MAX];       /* nbs == 0: the pattern's own sizes */
+	uint64_t trim_bs;                  /* --trim-bs: trimwrite's trim size (0: each write's) */
 	unsigned read[IOLAB_LIST_MAX];     /* nread == 0: the pattern's own read % */
 	unsigned workers[IOLAB_LIST_MAX];
 	/* Load models other than --qd (see the points' sweep order): closed-loop clients per worker

@@ -39,6 +39,9 @@ struct iolab_spec {
 		      its second half, one worker, queue depth 1 */
 	bool trimwrite; /* fio's rw=trimwrite / randtrimwrite: each write is preceded by a trim of
 			   the same blocks (reads, if any, stay as they are) */
+	uint64_t trim_size; /* trimwrite: bytes trimmed at a time (fio's third bs, --trim-bs), a
+			       multiple of every line's size: a trim of trim_size, then writes of
+			       the line's size filling it; 0: each write's own blocks */
 };
 
 /* The built-in patterns, in the order `iolab patterns` lists them. */
@@ -106,7 +109,8 @@ struct iolab_skew {
 
 /* Per-line precomputed constants. */
 struct iolab_gen_line {
-	uint32_t len;
+	uint32_t len;           /* the size positions are drawn in (trim_size, when set) */
+	uint32_t piece;         /* the transfer size (len, unless trim_size) */
 	uint32_t read_thresh;   /* read when (32-bit draw) < read_thresh */
 	uint32_t random_thresh; /* random offset when draw < random_thresh */
 	uint64_t align;
@@ -119,9 +123,10 @@ struct iolab_gen {
 	struct iolab_prng rng;
 	unsigned nlines, ntargets, next_target;
 	bool copy, copy_write;
-	bool trimwrite;          /* spec->trimwrite: */
-	bool trim_pending;       /* the last request was a trim; its write comes next */
-	struct iolab_req pending;
+	bool trimwrite;          /* spec->trimwrite: the block last trimmed, which the next */
+	uint32_t fill_len, fill_left; /* fill_left writes of fill_len bytes fill */
+	uint64_t fill_off;       /* from here on, */
+	uint16_t fill_target;    /* on this target */
 	uint8_t line_of[100]; /* percentile -> line index */
 	struct iolab_region region[IOLAB_GEN_TARGETS];
 	uint64_t cursor[IOLAB_GEN_TARGETS]; /* next sequential offset per target */

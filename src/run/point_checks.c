@@ -147,6 +147,9 @@ int run_check_request(const struct iolab_config *c, unsigned k, const struct poi
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
+	if (c->trim_bs && !pp->spec.trimwrite)
+		return iolab_errf(err, EINVAL, "--trim-bs applies to the patterns trimwrite and "
+				  "randtrimwrite, not %s", pp->spec.name);
 	if (pp->spec.trimwrite && !(c->engine->flags & (IOLAB_ENGINE_VIRTUAL | IOLAB_ENGINE_NO_IO)))
 		return iolab_errf(err, EINVAL, "pattern %s: trims are issued only on a simulated "
 				  "device (iolab sim); --engine %s does not issue them", pp->spec.name,
