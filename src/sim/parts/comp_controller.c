@@ -167,7 +167,7 @@ static void finish(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 {
 	r->d.t_done = c->sim->now;
 	t->rep.ios++;
-	t->rep.bytes += (uint64_t)r->d.blocks * t->block_bytes;
+	t->rep.bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * t->block_bytes;
 	t->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
 	t->inside--;
 	want_idle(c, t);
