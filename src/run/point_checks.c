@@ -147,7 +147,10 @@ int run_check_request(const struct iolab_config *c, unsigned k, const struct poi
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
-	if (c->trim_bs && !pp->spec.trimwrite)
+	bool trimwrite = pp->spec.trimwrite; /* --trim-bs: some point's pattern takes it */
+	for (unsigned i = 0; i < c->npattern; i++)
+		trimwrite |= c->pattern[i].trimwrite;
+	if (c->trim_bs && !trimwrite)
 		return iolab_errf(err, EINVAL, "--trim-bs applies to the patterns trimwrite and "
 				  "randtrimwrite, not %s", pp->spec.name);
 	if (pp->spec.trimwrite && !(c->engine->flags & (IOLAB_ENGINE_VIRTUAL | IOLAB_ENGINE_NO_IO)))
