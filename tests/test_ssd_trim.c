@@ -11,6 +11,7 @@
  * - a fio iolog that trims the upper half of the drive and then writes at random into it, replayed
  *   on the SSD, counts its trim (points[].trims, components[].flash.trimmed_pages) and has a lower
  *   WA than the same log without the trim;
+ * - a trim longer than 1 GiB (what one request may move) is replayed in pieces;
  * - randtrimwrite on a RAID 5 of four SSDs: every member unmaps pages, and the pages unmapped are
  *   the trims' data blocks (no parity): trims x 64 KiB / 4 KiB pages;
  * - a real engine refuses trimwrite with one line; --trim-bs that is not a multiple of --bs, or
@@ -174,6 +175,24 @@ static void test_replay_trims(void **state)
 	json_decref(d2);
 }
 
+/* A trim longer than a request may move (1 GiB) is replayed in pieces, on a disk too: the drive
+ * takes them after its command overhead without moving data. */
+static void test_long_trim_pieces(void **state)
+{
+	(void)state;
+	char log[300], cmd[1024];
+	snprintf(log, sizeof(log), "%s/long.log", th_dir);
+	th_write_text(log, "fio version 2 iolog\n/dev/sdx add\n/dev/sdx open\n"
+		      "/dev/sdx trim 0 2684354560\n/dev/sdx write 0 4096\n/dev/sdx close\n");
+	json_t *d;
+	snprintf(cmd, sizeof(cmd), "replay '%s' --format fio-iolog --model sata7200", log);
+	json_t *p = point_of(cmd, &d);
+	assert_int_equal(trims_of(p), 3); /* 1 GiB, 1 GiB, 0.5 GiB */
+	assert_int_equal(json_integer_value(json_object_get(p, "ios")), 1);
+	assert_int_equal(json_integer_value(json_object_get(p, "bytes")), 4096);
+	json_decref(d);
+}
+
 static void test_raid5_members_trim(void **state)
 {
 	(void)state;
@@ -214,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trimwrite_lowers_wa),
 		cmocka_unit_test(test_replay_trims),
+		cmocka_unit_test(test_long_trim_pieces),
 		cmocka_unit_test(test_raid5_members_trim),
 		cmocka_unit_test(test_refusals),
 	};

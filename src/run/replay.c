@@ -56,7 +56,7 @@ static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest 
 	if (rec->op != IOLAB_TRACE_READ && rec->op != IOLAB_TRACE_WRITE && rec->op != IOLAB_TRACE_TRIM)
 		return iolab_errf(err, EINVAL, "%s: record %" PRIu64 ": field 'op': %u is not an operation",
 				  path, n, rec->op);
-	if (rec->len > REPLAY_LEN_MAX)
+	if (rec->len > REPLAY_LEN_MAX && rec->op != IOLAB_TRACE_TRIM) /* a trim is cut in pieces */
 		return iolab_errf(err, EINVAL, "%s: record %" PRIu64 ": field 'len': %" PRIu64 " bytes is "
 				  "more than the %llu a request may move", path, n, rec->len, REPLAY_LEN_MAX);
 	if (!d)
@@ -122,7 +122,7 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 		if (rc != REC_KEEP)
 			continue;
 		if (rec.op == IOLAB_TRACE_TRIM) {
-			s->trims++;
+			s->trims += (rec.len + REPLAY_LEN_MAX - 1) / REPLAY_LEN_MAX;
 			continue;
 		}
 		if (!s->kept++)
@@ -185,16 +185,32 @@ struct iolab_replay_src {
 	uint64_t n;                  /* records read */
 	int ahead_rc;                /* 1: ahead holds the next request; 0 end; -errno */
 	struct iolab_replay_req ahead;
+	struct iolab_replay_req rest; /* a trim longer than REPLAY_LEN_MAX: what is left of it */
+	uint64_t rest_len;
 	struct iolab_err ahead_err;
 	unsigned nback, cap;
 	struct iolab_replay_req back[]; /* given back, the earliest last */
 };
+
+/* The next piece of a long trim into ahead: at most REPLAY_LEN_MAX bytes of it. */
+static void trim_piece(struct iolab_replay_src *src)
+{
+	src->ahead = src->rest;
+	src->ahead.len = (uint32_t)(src->rest_len < REPLAY_LEN_MAX ? src->rest_len : REPLAY_LEN_MAX);
+	src->rest.off += src->ahead.len;
+	src->rest_len -= src->ahead.len;
+	src->ahead_rc = 1;
+}
 
 /* Reads ahead to the next request that is issued. */
 static void read_ahead(struct iolab_replay_src *src)
 {
 	struct iolab_trace_rec rec;
 	int rc;
+	if (src->rest_len) {
+		trim_piece(src);
+		return;
+	}
 	while ((rc = iolab_trace_next(src->rd, &rec, &src->ahead_err)) == 1) {
 		rc = prepare(src->r, &src->d, src->s->from_size, src->r->path, &rec, ++src->n,
 			     &src->ahead_err);
@@ -212,6 +228,12 @@ static void read_ahead(struct iolab_replay_src *src)
 			: rec.op == IOLAB_TRACE_TRIM ? IOLAB_OP_TRIM
 						     : IOLAB_OP_WRITE;
 		q->target = rec.target;
+		if (rec.len > REPLAY_LEN_MAX) { /* a long trim: in pieces, one after the other */
+			src->rest = *q;
+			src->rest_len = rec.len;
+			trim_piece(src);
+			return;
+		}
 		rc = 1;
 		break;
 	}
