@@ -14,7 +14,8 @@
  * - a trim longer than 1 GiB (what one request may move) is replayed in pieces;
  * - randtrimwrite on a RAID 5 of four SSDs: every member unmaps pages, and the pages unmapped are
  *   the trims' data blocks (no parity): trims x 64 KiB / 4 KiB pages;
- * - a real engine refuses trimwrite with one line; --trim-bs that is not a multiple of --bs, or
+ * - a real engine refuses trimwrite (as the pattern of the run or of a job file's worker) with
+ *   one line, before the target is made; --trim-bs that is not a multiple of --bs, or
  *   with another pattern, is refused with one line. */
 #include <math.h>
 #include <setjmp.h>
@@ -220,6 +221,13 @@ static void test_refusals(void **state)
 	struct th_out o = th_iolab("run", "--engine", "psync", "--pattern", "trimwrite", "--size", "1m",
 				   "--time", "1", "--no-db", file, NULL);
 	TH_EXPECT_EXIT(o, 2, "pattern trimwrite", "only on a simulated device", "psync");
+	assert_false(th_exists(file)); /* refused before anything is made */
+	char job[300];
+	snprintf(job, sizeof(job), "%s/trim.job", th_dir);
+	th_write_text(job, "[run r]\ntime = 1s\n[worker a]\npattern = randtrimwrite\nqd = 1\n");
+	o = th_iolab("run", "--job", job, "--engine", "psync", "--size", "1m", "--no-db", file, NULL);
+	TH_EXPECT_EXIT(o, 2, "worker 'a'", "pattern randtrimwrite", "only on a simulated device");
+	assert_false(th_exists(file));
 	o = th_iolab("sim", "--model", m, "--pattern", "trimwrite", "--bs", "12k", "--trim-bs", "16k",
 		     "--time", "1", "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "trimwrite", "16384 is not a multiple of the 12288-byte transfer");
