@@ -53,6 +53,7 @@ static const struct iolab_flash_report ssd_flash = {
 	.host_pages_written = 1000, .host_pages_read = 200, .flash_reads = 3380,
 	.flash_programs = 4180, .erases = 40, .gc_pages = 3180, .map_reads = 7, .flash_ns = 8e9,
 	.gc_ns = 5e9, .erase_min = 2, .erase_max = 9, .erase_mean = 5.5, .free_min = 3,
+	.trimmed_pages = 11,
 };
 
 /* Point 1: host, an SSD "drive1" (its interface 30 % busy), its channels at 40 and 50 %, its
@@ -142,6 +143,7 @@ static void test_flash_arithmetic(void **state)
 	assert_int_equal(a.erases, 80);
 	assert_int_equal(a.gc_pages, 6360);
 	assert_int_equal(a.map_reads, 14);
+	assert_int_equal(a.trimmed_pages, 22);
 	assert_true(a.flash_ns == 16e9 && a.gc_ns == 10e9);
 	assert_int_equal(a.erase_min, 4); /* the state is the later report's */
 	assert_int_equal(a.erase_max, 12);
@@ -150,6 +152,7 @@ static void test_flash_arithmetic(void **state)
 	iolab_flash_report_sub(&a, &ssd_flash); /* since a mark: counts less the mark's */
 	assert_int_equal(a.host_pages_written, 1000);
 	assert_int_equal(a.flash_programs, 4180);
+	assert_int_equal(a.trimmed_pages, 11);
 	assert_int_equal(a.erase_max, 12); /* the state stays */
 	assert_true(fabs(iolab_flash_wa(&a) - 4.18) < 1e-12);
 	assert_true(fabs(iolab_flash_gc_share(&a) - 0.625) < 1e-12);
@@ -208,7 +211,7 @@ static void test_flash_json(void **state)
 		{"host_pages_written", 1000}, {"host_pages_read", 200}, {"flash_reads", 3380},
 		{"flash_programs", 4180}, {"erases", 40}, {"gc_pages", 3180}, {"map_reads", 7},
 		{"flash_ns", 8e9}, {"gc_ns", 5e9}, {"erase_min", 2}, {"erase_max", 9},
-		{"erase_mean", 5.5}, {"free_min", 3}, {"write_amplification", 4.18},
+		{"erase_mean", 5.5}, {"free_min", 3}, {"trimmed_pages", 11}, {"write_amplification", 4.18},
 		{"gc_share", 0.625},
 	};
 	assert_int_equal(json_object_size(fl), sizeof(fields) / sizeof(fields[0]));

@@ -14,6 +14,8 @@ struct iolab_disk_req {
 	uint64_t lbn;
 	uint32_t blocks;
 	bool write;
+	bool trim; /* a TRIM (NVMe Dataset Management deallocate, ATA DATA SET MANAGEMENT): the
+		      blocks' data is no longer needed; no data moves (write is false) */
 	uint64_t t_arrive, t_done; /* ns of virtual time */
 	void *user;
 };

@@ -143,6 +143,7 @@ struct iolab_flash_report {
 	uint32_t erase_min, erase_max;
 	double erase_mean;
 	uint32_t free_min;    /* the fewest free blocks a plane had */
+	uint64_t trimmed_pages; /* mapped pages TRIM unmapped (GC no longer moves them) */
 };
 
 /* What one part of a simulated I/O path did over a whole run (ramp included): for the

@@ -32,13 +32,16 @@ struct iolab_replay {
 	enum iolab_replay_mode mode;
 	struct iolab_trace_xform xform;         /* fit_size, from_size and bound are set per target */
 	bool scale;                             /* --scale: fit offsets to each target's size */
+	bool trims;                             /* issue the trace's trims (a simulated path: its
+						   devices take them); else they are skipped */
 };
 
 /* What a check of the whole trace found (iolab_replay_scan). */
 struct iolab_replay_scan {
 	uint64_t records;          /* read from the trace */
 	uint64_t kept;             /* reads and writes that will be issued */
-	uint64_t skipped;          /* trims and flushes (not issued), and empty transfers */
+	uint64_t skipped;          /* trims (unless issued) and flushes, and empty transfers */
+	uint64_t trims;            /* trims that will be issued (r->trims), not in kept */
 	uint64_t reads, writes;
 	uint64_t min_len, max_len; /* of the kept requests */
 	uint64_t first_ns, last_ns; /* issue times of the first and last kept request (trace time) */

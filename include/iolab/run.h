@@ -80,6 +80,7 @@ struct iolab_config {
 	unsigned nqd, nbs, nread, nworkers;
 	unsigned qd[IOLAB_LIST_MAX];
 	uint64_t bs[IOLAB_LIST_MAX];       /* nbs == 0: the pattern's own sizes */
+	uint64_t trim_bs;                  /* --trim-bs: trimwrite's trim size (0: each write's) */
 	unsigned read[IOLAB_LIST_MAX];     /* nread == 0: the pattern's own read % */
 	unsigned workers[IOLAB_LIST_MAX];
 	/* Load models other than --qd (see the points' sweep order): closed-loop clients per worker
@@ -287,7 +288,9 @@ struct iolab_point {
 	struct iolab_steady_result steady;
 	unsigned reps;
 	double seconds;   /* measured seconds, summed over repetitions */
-	struct iolab_dir_result dir[2]; /* by enum iolab_op */
+	struct iolab_dir_result dir[2]; /* by enum iolab_op: reads and writes */
+	uint64_t trims;   /* trims done (IOLAB_OP_TRIM: simulator only), all repetitions; not in
+			     dir[], iops or mbps (no data moves) */
 	struct iolab_spread iops, mbps;
 	double qd_reached; /* mean I/Os in flight over all workers (Little's law) */
 	uint64_t delay_n;  /* clients and open loops: I/Os counted, */

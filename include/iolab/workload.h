@@ -13,7 +13,9 @@
 #include "iolab/error.h"
 #include "iolab/prng.h"
 
-enum iolab_op { IOLAB_OP_READ = 0, IOLAB_OP_WRITE = 1 };
+/* IOLAB_OP_TRIM: the range's data is no longer needed (fio's ddir trim). Only the simulator
+ * issues it; results count trims apart from reads and writes (dir[] holds those two). */
+enum iolab_op { IOLAB_OP_READ = 0, IOLAB_OP_WRITE = 1, IOLAB_OP_TRIM = 2 };
 
 #define IOLAB_SPEC_LINES 32
 #define IOLAB_NAME_MAX 64
@@ -35,6 +37,11 @@ struct iolab_spec {
 	struct iolab_spec_line line[IOLAB_SPEC_LINES];
 	bool copy; /* file-copy pattern: alternate reads of the region's first half with writes to
 		      its second half, one worker, queue depth 1 */
+	bool trimwrite; /* fio's rw=trimwrite / randtrimwrite: each write is preceded by a trim of
+			   the same blocks (reads, if any, stay as they are) */
+	uint64_t trim_size; /* trimwrite: bytes trimmed at a time (fio's third bs, --trim-bs), a
+			       multiple of every line's size: a trim of trim_size, then writes of
+			       the line's size filling it; 0: each write's own blocks */
 };
 
 /* The built-in patterns, in the order `iolab patterns` lists them. */
@@ -81,6 +88,7 @@ struct iolab_region {
 	uint64_t start, len; /* bytes */
 };
 
+
 /* A request produced by the generator. */
 struct iolab_req {
 	uint64_t off;
@@ -101,7 +109,8 @@ struct iolab_skew {
 
 /* Per-line precomputed constants. */
 struct iolab_gen_line {
-	uint32_t len;
+	uint32_t len;           /* the size positions are drawn in (trim_size, when set) */
+	uint32_t piece;         /* the transfer size (len, unless trim_size) */
 	uint32_t read_thresh;   /* read when (32-bit draw) < read_thresh */
 	uint32_t random_thresh; /* random offset when draw < random_thresh */
 	uint64_t align;
@@ -114,6 +123,10 @@ struct iolab_gen {
 	struct iolab_prng rng;
 	unsigned nlines, ntargets, next_target;
 	bool copy, copy_write;
+	bool trimwrite;          /* spec->trimwrite: the block last trimmed, which the next */
+	uint32_t fill_len, fill_left; /* fill_left writes of fill_len bytes fill */
+	uint64_t fill_off;       /* from here on, */
+	uint16_t fill_target;    /* on this target */
 	uint8_t line_of[100]; /* percentile -> line index */
 	struct iolab_region region[IOLAB_GEN_TARGETS];
 	uint64_t cursor[IOLAB_GEN_TARGETS]; /* next sequential offset per target */

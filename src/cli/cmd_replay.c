@@ -42,7 +42,8 @@ static void help(void)
 	       "path in virtual time (every option of 'iolab sim'). Trace target i goes to --target\n"
 	       "i, or every one to a single target. Offsets beyond a target are an error unless\n"
 	       "--scale or --wrap fits them. The point ends with the trace, or at --time. One\n"
-	       "worker. Replay's own options:\n\n");
+	       "worker. A trace's trims are replayed on a simulated path (counted apart: JSON\n"
+	       "'trims') and skipped on files and devices. Replay's own options:\n\n");
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char left[64] = "";
 		if (opts[i].name)
@@ -203,6 +204,7 @@ int cmd_replay(int argc, char **argv)
 	int nrest;
 	bool sim = false;
 	int status = take_opts(argc, argv, &r, rest, &nrest, &sim);
+	r.trims = sim; /* a simulated path's devices take trims; the engines skip them */
 	if (!status)
 		status = cmd_replay_run(nrest, rest, sim, &r);
 	free(rest);

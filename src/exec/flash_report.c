@@ -13,6 +13,7 @@ void iolab_flash_report_add(struct iolab_flash_report *a, const struct iolab_fla
 	a->erases += b->erases;
 	a->gc_pages += b->gc_pages;
 	a->map_reads += b->map_reads;
+	a->trimmed_pages += b->trimmed_pages;
 	a->flash_ns += b->flash_ns;
 	a->gc_ns += b->gc_ns;
 	a->erase_min = b->erase_min;
@@ -30,6 +31,7 @@ void iolab_flash_report_sub(struct iolab_flash_report *a, const struct iolab_fla
 	a->erases -= b->erases;
 	a->gc_pages -= b->gc_pages;
 	a->map_reads -= b->map_reads;
+	a->trimmed_pages -= b->trimmed_pages;
 	a->flash_ns -= b->flash_ns;
 	a->gc_ns -= b->gc_ns;
 }

@@ -100,6 +100,7 @@ static json_t *flash_obj(const struct iolab_flash_report *f)
 		"flash_ns", f->flash_ns, "gc_ns", f->gc_ns, "erase_min", (json_int_t)f->erase_min,
 		"erase_max", (json_int_t)f->erase_max, "erase_mean", f->erase_mean, "free_min",
 		(json_int_t)f->free_min);
+	json_object_set_new(o, "trimmed_pages", json_integer((json_int_t)f->trimmed_pages));
 	json_object_set_new(o, "write_amplification", ratio_or_null(iolab_flash_wa(f)));
 	json_object_set_new(o, "gc_share", ratio_or_null(iolab_flash_gc_share(f)));
 	return o;
@@ -325,6 +326,8 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "workers", workers_arr(p));
 	json_object_set_new(o, "read", dir_obj(p, &p->dir[0]));
 	json_object_set_new(o, "write", dir_obj(p, &p->dir[1]));
+	if (p->trims) /* a simulated load that trims (trimwrite, a replayed trace's trims) */
+		json_object_set_new(o, "trims", json_integer((json_int_t)p->trims));
 	json_object_set_new(o, "cpu", json_pack("{s:f,s:f}", "user_pct", p->cpu_user_pct, "sys_pct",
 						 p->cpu_sys_pct));
 	json_object_set_new(o, "qd_reached", json_real(p->qd_reached));

@@ -38,7 +38,7 @@ void iolab_errors_note(struct iolab_errors *e, const struct iolab_io *io, int re
 		f.len = io->len;
 		f.done = res > 0 ? (uint32_t)res : 0;
 		f.kind = (uint8_t)kind_of(f.err);
-		e->by_kind[io->op & 1][f.kind]++;
+		e->by_kind[io->op != IOLAB_OP_READ][f.kind]++;
 	} else {
 		e->engine++;
 	}

@@ -43,6 +43,7 @@ static void merge_round(struct iolab_point *p, struct iolab_point *q)
 		iolab_hist_merge(&p->dir[d].lat, &q->dir[d].lat);
 	}
 	p->seconds += q->seconds;
+	p->trims += q->trims;
 	if (q->first_error && !p->first_error)
 		p->first_error = q->first_error;
 	p->has_faults |= q->has_faults;

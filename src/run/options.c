@@ -251,6 +251,15 @@ static int set_bs(struct iolab_config *c, const char *f, const char *v, struct i
 	return n < 0 ? n : 0;
 }
 
+static int set_trim_bs(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
+{
+	if (iolab_parse_size(f, v, &c->trim_bs, err))
+		return -EINVAL;
+	if (!c->trim_bs || c->trim_bs > (1u << 30))
+		return iolab_errf(err, EINVAL, "%s: '%s' must be 1 byte..1 GiB", f, v);
+	return 0;
+}
+
 static int set_engine(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	const struct iolab_engine_ops *e = iolab_engine_find(v);
@@ -705,6 +714,8 @@ static const struct option_entry table[] = {
 	 set_split},
 	{{"pattern", "NAME[,NAME]", "access pattern(s) (default rand-read; see 'iolab patterns')"}, set_pattern},
 	{{"bs", "SIZE[,SIZE]", "transfer size(s), replacing the pattern's size mix"}, set_bs},
+	{{"trim-bs", "SIZE", "trimwrite, randtrimwrite: trim SIZE at a time, then write it in --bs pieces (fio's third bs; default: each write's own blocks)"},
+	 set_trim_bs},
 	{{"qd", "N[,N]", "outstanding I/Os per worker (default 1; with --rate: the most, default 1024)"},
 	 set_qd},
 	{{"clients", "N[,N]", "closed-loop clients per worker, instead of --qd (each waits --think)"},

@@ -147,6 +147,16 @@ int run_check_request(const struct iolab_config *c, unsigned k, const struct poi
 		return iolab_errf(err, EINVAL, "pattern %s is one stream at queue depth 1: --qd %u "
 				  "--workers %u cannot be run (use seq-read and seq-write for depth)",
 				  pp->spec.name, pp->qd, pp->workers);
+	bool trimwrite = pp->spec.trimwrite; /* --trim-bs: some point's pattern takes it */
+	for (unsigned i = 0; i < c->npattern; i++)
+		trimwrite |= c->pattern[i].trimwrite;
+	if (c->trim_bs && !trimwrite)
+		return iolab_errf(err, EINVAL, "--trim-bs applies to the patterns trimwrite and "
+				  "randtrimwrite, not %s", pp->spec.name);
+	if (pp->spec.trimwrite && !(c->engine->flags & (IOLAB_ENGINE_VIRTUAL | IOLAB_ENGINE_NO_IO)))
+		return iolab_errf(err, EINVAL, "pattern %s: trims are issued only on a simulated "
+				  "device (iolab sim); --engine %s does not issue them", pp->spec.name,
+				  c->engine->name);
 	unsigned qd = slots_of(c, pp);
 	uint64_t aio_max, aio_used, aio_need = (uint64_t)qd * pp->workers;
 	if (c->engine == &iolab_engine_libaio && iolab_libaio_budget(&aio_max, &aio_used) &&

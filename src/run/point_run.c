@@ -234,6 +234,7 @@ static uint64_t merge_workers(const struct iolab_config *c, const struct worker 
 			iolab_hist_merge(&rep[d].lat, &w[i].dir[d].lat);
 		}
 		iolab_errors_add(&p->errors, &w[i].errors);
+		p->trims += w[i].trims;
 		if (w[i].span_ns > span_ns)
 			span_ns = w[i].span_ns;
 		p->delay_n += w[i].delay_n;

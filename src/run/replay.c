@@ -24,7 +24,8 @@ static unsigned dest_of(const struct iolab_replay_dest *d, unsigned t)
 
 /* Applies the transforms to rec (record n of path), maps its target through d (NULL: no
  * mapping, no bounds) and checks it fits. Returns REC_KEEP (rec's target is then the run's),
- * REC_DROP (a transform left it out), REC_SKIP (a trim, a flush or an empty transfer), or
+ * REC_DROP (a transform left it out), REC_SKIP (a trim unless r->trims, a flush or an empty
+ * transfer), or
  * -EINVAL with err set. */
 static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest *d,
 		   const uint64_t *from_size, const char *path, struct iolab_trace_rec *rec, uint64_t n,
@@ -50,12 +51,12 @@ static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest 
 	}
 	if (rc == 0)
 		return REC_DROP;
-	if (rec->op == IOLAB_TRACE_TRIM || rec->op == IOLAB_TRACE_FLUSH || !rec->len)
+	if ((rec->op == IOLAB_TRACE_TRIM && !r->trims) || rec->op == IOLAB_TRACE_FLUSH || !rec->len)
 		return REC_SKIP;
-	if (rec->op != IOLAB_TRACE_READ && rec->op != IOLAB_TRACE_WRITE)
+	if (rec->op != IOLAB_TRACE_READ && rec->op != IOLAB_TRACE_WRITE && rec->op != IOLAB_TRACE_TRIM)
 		return iolab_errf(err, EINVAL, "%s: record %" PRIu64 ": field 'op': %u is not an operation",
 				  path, n, rec->op);
-	if (rec->len > REPLAY_LEN_MAX)
+	if (rec->len > REPLAY_LEN_MAX && rec->op != IOLAB_TRACE_TRIM) /* a trim is cut in pieces */
 		return iolab_errf(err, EINVAL, "%s: record %" PRIu64 ": field 'len': %" PRIu64 " bytes is "
 				  "more than the %llu a request may move", path, n, rec->len, REPLAY_LEN_MAX);
 	if (!d)
@@ -120,6 +121,10 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 			s->skipped++;
 		if (rc != REC_KEEP)
 			continue;
+		if (rec.op == IOLAB_TRACE_TRIM) {
+			s->trims += (rec.len + REPLAY_LEN_MAX - 1) / REPLAY_LEN_MAX;
+			continue;
+		}
 		if (!s->kept++)
 			s->first_ns = rec.issue_ns;
 		s->last_ns = rec.issue_ns;
@@ -180,16 +185,32 @@ struct iolab_replay_src {
 	uint64_t n;                  /* records read */
 	int ahead_rc;                /* 1: ahead holds the next request; 0 end; -errno */
 	struct iolab_replay_req ahead;
+	struct iolab_replay_req rest; /* a trim longer than REPLAY_LEN_MAX: what is left of it */
+	uint64_t rest_len;
 	struct iolab_err ahead_err;
 	unsigned nback, cap;
 	struct iolab_replay_req back[]; /* given back, the earliest last */
 };
+
+/* The next piece of a long trim into ahead: at most REPLAY_LEN_MAX bytes of it. */
+static void trim_piece(struct iolab_replay_src *src)
+{
+	src->ahead = src->rest;
+	src->ahead.len = (uint32_t)(src->rest_len < REPLAY_LEN_MAX ? src->rest_len : REPLAY_LEN_MAX);
+	src->rest.off += src->ahead.len;
+	src->rest_len -= src->ahead.len;
+	src->ahead_rc = 1;
+}
 
 /* Reads ahead to the next request that is issued. */
 static void read_ahead(struct iolab_replay_src *src)
 {
 	struct iolab_trace_rec rec;
 	int rc;
+	if (src->rest_len) {
+		trim_piece(src);
+		return;
+	}
 	while ((rc = iolab_trace_next(src->rd, &rec, &src->ahead_err)) == 1) {
 		rc = prepare(src->r, &src->d, src->s->from_size, src->r->path, &rec, ++src->n,
 			     &src->ahead_err);
@@ -203,8 +224,16 @@ static void read_ahead(struct iolab_replay_src *src)
 			q->t_ns = rec.issue_ns - src->s->first_ns;
 		q->off = rec.offset;
 		q->len = (uint32_t)rec.len;
-		q->op = rec.op == IOLAB_TRACE_READ ? IOLAB_OP_READ : IOLAB_OP_WRITE;
+		q->op = rec.op == IOLAB_TRACE_READ    ? IOLAB_OP_READ
+			: rec.op == IOLAB_TRACE_TRIM ? IOLAB_OP_TRIM
+						     : IOLAB_OP_WRITE;
 		q->target = rec.target;
+		if (rec.len > REPLAY_LEN_MAX) { /* a long trim: in pieces, one after the other */
+			src->rest = *q;
+			src->rest_len = rec.len;
+			trim_piece(src);
+			return;
+		}
 		rc = 1;
 		break;
 	}

@@ -74,6 +74,7 @@ struct worker {
 	int rc;            /* setup failure, reported by the runner */
 	struct iolab_err err;
 	struct iolab_dir_result dir[2];
+	uint64_t trims;                  /* trims (IOLAB_OP_TRIM) done in the measured time */
 	struct iolab_errors errors;      /* its failed I/Os */
 	uint64_t span_ns;                /* measured time, in the engine's clock */
 	uint64_t delay_n;                /* paced loads: I/Os counted, their issue delays */

@@ -94,6 +94,7 @@ static void decode_point(const struct iolab_config *c, unsigned k, struct point_
 		iolab_spec_set_bs(&pp->spec, pp->bs);
 	if (pp->read_pct >= 0)
 		iolab_spec_set_read(&pp->spec, (unsigned)pp->read_pct);
+	pp->spec.trim_size = pp->spec.trimwrite ? c->trim_bs : 0;
 }
 
 /* Point k of a replay: decode_point, with the trace's spec and load (a timed replay's cap on

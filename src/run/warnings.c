@@ -167,7 +167,14 @@ void point_add_warnings(const struct iolab_config *c, const struct run_env *env,
 	warn_done_at_submit(c, env, pp, p);
 	warn_load(pp, p);
 	verify_warn(env->verify, p);
-	if (p->replay_skipped)
+	if (p->trims)
+		iolab_point_warn(p, "%" PRIu64 " trims besides the I/Os counted: a trim moves no data, "
+				 "so IOPS, MB/s and latencies leave trims out (JSON trims)", p->trims);
+	if (p->replay_skipped && c->replay && c->replay->trims)
+		iolab_point_warn(p, "%" PRIu64 " of the trace's %" PRIu64 " records not replayed: "
+				 "flushes and empty transfers (the simulated devices take reads, writes "
+				 "and trims)", p->replay_skipped, p->replay_records);
+	else if (p->replay_skipped)
 		iolab_point_warn(p, "%" PRIu64 " of the trace's %" PRIu64 " records not replayed: trims, "
 				 "flushes and empty transfers (the engines issue reads and writes)",
 				 p->replay_skipped, p->replay_records);

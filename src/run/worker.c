@@ -416,6 +416,12 @@ static inline int prepare_batch(struct stream *st, struct loop_state *s, unsigne
 	return s->vw ? verify_commit(s->vw) : 0;
 }
 
+/* The bytes io moves, as --bytes counts them: a trim moves none. */
+static inline uint32_t bytes_moved(const struct iolab_io *io)
+{
+	return io->op == IOLAB_OP_TRIM ? 0 : io->len;
+}
+
 /* Fills the stream's free slots whose requests are due at now, stamps and submits them. Returns
  * how many started; sets *failed on an engine error, st->dry when a trace has no more requests. */
 static unsigned issue(struct stream *st, struct loop_state *s, uint64_t now, bool *failed)
@@ -450,7 +456,7 @@ static unsigned issue(struct stream *st, struct loop_state *s, uint64_t now, boo
 		}
 		--st->nfree;
 		s->batch[n++] = io;
-		batch_bytes += io->len;
+		batch_bytes += bytes_moved(io);
 	}
 	if (s->timed && pace_due(pc) == UINT64_MAX)
 		st->dry = true;
@@ -479,7 +485,7 @@ static unsigned issue(struct stream *st, struct loop_state *s, uint64_t now, boo
 	for (unsigned i = n; i-- > started;) { /* not started: slots and their turns come back */
 		struct iolab_io *io = s->batch[i];
 		st->freel[st->nfree++] = io;
-		st->issued -= counts ? io->len : 0;
+		st->issued -= counts ? bytes_moved(io) : 0;
 		if (s->vw)
 			verify_unissue(s->vw, io);
 		if (s->src)
@@ -516,13 +522,17 @@ static inline void account(struct stream *st, struct loop_state *s, struct iolab
 	struct worker *w = st->w;
 	struct loop_clock *k = &st->k;
 	if (io->res != (int32_t)io->len) { /* an error, or a short transfer (io_errors.c) */
-		w->dir[io->op].errors++;
+		w->dir[io->op == IOLAB_OP_READ ? IOLAB_OP_READ : IOLAB_OP_WRITE].errors++;
 		note_error(w, io, io->res, now);
 		return;
 	}
 	note_ok(w, now);
 	if (io->t_submit < k->mstart || now > k->end)
 		return;
+	if (io->op == IOLAB_OP_TRIM) { /* counted apart: no data moves, so no IOPS or bytes */
+		w->trims++;
+		return;
+	}
 	struct iolab_dir_result *d = &w->dir[io->op];
 	d->ios++;
 	d->bytes += io->len;
@@ -582,7 +592,7 @@ static void take_completions(struct worker *w, struct loop_state *s, int got, ui
 		st->freel[st->nfree++] = io;
 		st->inflight--;
 		if (io->res != (int32_t)io->len && s->counted[io->slot])
-			st->issued -= io->len; /* failed: --bytes still wants its bytes */
+			st->issued -= bytes_moved(io); /* failed: --bytes still wants its bytes */
 		if (s->vw && verify_complete(s->vw, io) && !c->on_error_continue)
 			atomic_store(&c->stop, true); /* a mismatch stops the point */
 		if (st->paced)

@@ -52,6 +52,10 @@ int worker_loads_check(const struct iolab_config *c, const struct point_params *
 		struct iolab_spec s;
 		section_spec(&c->wspec[i], &pp->spec, &s);
 		int rc = iolab_spec_validate(&s, err);
+		if (!rc && s.trimwrite && !(c->engine->flags & (IOLAB_ENGINE_VIRTUAL | IOLAB_ENGINE_NO_IO)))
+			rc = iolab_errf(err, EINVAL, "pattern %s: trims are issued only on a simulated "
+					"device (iolab sim); --engine %s does not issue them", s.name,
+					c->engine->name);
 		if (rc) {
 			iolab_err_prefix(err, "worker '%s'", c->wspec[i].name);
 			return rc;

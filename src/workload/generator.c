@@ -35,6 +35,7 @@ int iolab_gen_init(struct iolab_gen *g, const struct iolab_spec *spec, const str
 	g->nlines = spec->nlines;
 	g->ntargets = nregions;
 	g->copy = spec->copy;
+	g->trimwrite = spec->trimwrite;
 	memcpy(g->region, regions, nregions * sizeof(*regions));
 
 	unsigned pct = 0;
@@ -45,8 +46,15 @@ int iolab_gen_init(struct iolab_gen *g, const struct iolab_spec *spec, const str
 	for (unsigned i = 0; i < spec->nlines; i++) {
 		const struct iolab_spec_line *sl = &spec->line[i];
 		struct iolab_gen_line *l = &g->line[i];
-		l->len = (uint32_t)sl->size;
-		l->align = sl->align ? sl->align : sl->size;
+		/* trimwrite with a trim size: positions are trim-sized blocks, written in pieces */
+		uint64_t size = g->trimwrite && spec->trim_size ? spec->trim_size : sl->size;
+		if (size % sl->size)
+			return iolab_errf(err, EINVAL, "pattern '%s': the trim size %llu is not a "
+					  "multiple of the %llu-byte transfer", spec->name,
+					  (unsigned long long)size, (unsigned long long)sl->size);
+		l->len = (uint32_t)size;
+		l->piece = (uint32_t)sl->size;
+		l->align = size != sl->size ? size : sl->align ? sl->align : sl->size;
 		l->read_thresh = (uint32_t)(((uint64_t)sl->read_pct << 32) / 100 - (sl->read_pct == 100));
 		l->random_thresh =
 			(uint32_t)(((uint64_t)sl->random_pct << 32) / 100 - (sl->random_pct == 100));
@@ -55,14 +63,14 @@ int iolab_gen_init(struct iolab_gen *g, const struct iolab_spec *spec, const str
 			if (g->copy && nregions == 1)
 				end = start + regions[t].len / 2;
 			uint64_t first = align_up(start, l->align);
-			if (first > end || end - first < sl->size)
+			if (first > end || end - first < size)
 				return iolab_errf(err, EINVAL,
 						  "pattern '%s': region of target %u (%llu bytes) cannot hold "
 						  "a %llu-byte transfer at alignment %llu",
 						  spec->name, t + 1, (unsigned long long)(end - start),
-						  (unsigned long long)sl->size, (unsigned long long)l->align);
+						  (unsigned long long)size, (unsigned long long)l->align);
 			l->first[t] = first;
-			l->nblocks[t] = (end - first - sl->size) / l->align + 1;
+			l->nblocks[t] = (end - first - size) / l->align + 1;
 			iolab_skew_init(&l->skew[t], dist, l->nblocks[t]);
 		}
 	}
@@ -121,7 +129,37 @@ static void next_copy(struct iolab_gen *g, struct iolab_req *r)
 	g->copy_write = !g->copy_write;
 }
 
+static void next_plain(struct iolab_gen *g, struct iolab_req *r, uint32_t *piece);
+
+/* fio's trimwrite (io_u.c: a trim, then writes from its offset up to the next trim's): a block is
+ * trimmed, then written in pieces of the transfer size (one piece: the same blocks); reads, if
+ * the pattern has any, are of the transfer size at the block's start. */
 void iolab_gen_next(struct iolab_gen *g, struct iolab_req *r)
+{
+	if (g->fill_left) {
+		*r = (struct iolab_req){.off = g->fill_off, .len = g->fill_len, .op = IOLAB_OP_WRITE,
+					.target = g->fill_target};
+		g->fill_off += g->fill_len;
+		g->fill_left--;
+		return;
+	}
+	uint32_t piece = 0;
+	next_plain(g, r, &piece);
+	if (!g->trimwrite)
+		return;
+	if (r->op == IOLAB_OP_WRITE) {
+		g->fill_off = r->off;
+		g->fill_len = piece;
+		g->fill_left = r->len / piece;
+		g->fill_target = r->target;
+		r->op = IOLAB_OP_TRIM;
+	} else {
+		r->len = piece;
+	}
+}
+
+/* The next request of the spec; *piece: its line's transfer size. */
+static void next_plain(struct iolab_gen *g, struct iolab_req *r, uint32_t *piece)
 {
 	if (g->copy) {
 		next_copy(g, r);
@@ -134,6 +172,7 @@ void iolab_gen_next(struct iolab_gen *g, struct iolab_req *r)
 		g->next_target = 0;
 	r->target = (uint16_t)t;
 	r->len = l->len;
+	*piece = l->piece;
 	r->op = (uint32_t)x <= l->read_thresh && l->read_thresh ? IOLAB_OP_READ : IOLAB_OP_WRITE;
 	uint32_t y = (uint32_t)(iolab_prng_next(&g->rng) >> 32);
 	if (l->random_thresh && y <= l->random_thresh) {

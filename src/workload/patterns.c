@@ -44,6 +44,13 @@ static const struct iolab_spec builtin[] = {
 	{.name = "copy", .about = "file copy: one worker, QD 1, 64 KiB sequential read of one half "
 				  "then write of the other",
 	 .nlines = 1, .copy = true, .line = {L(64 * K, 100, 50, 0)}},
+	{.name = "trimwrite", .about = "fio's trimwrite: sequential 4 KiB writes, each after a trim of "
+				       "its blocks (--trim-bs: larger trims ahead; simulator only)",
+	 .nlines = 1, .trimwrite = true, .line = {L(4 * K, 100, 0, 0)}},
+	{.name = "randtrimwrite", .about = "fio's randtrimwrite: random 4 KiB writes, each after a "
+					   "trim of its blocks (--trim-bs: larger trims ahead; "
+					   "simulator only)",
+	 .nlines = 1, .trimwrite = true, .line = {L(4 * K, 100, 0, 100)}},
 };
 
 unsigned iolab_pattern_count(void)

@@ -134,7 +134,8 @@ static int sim_submit(struct iolab_engine *e, struct iolab_io *const *ios, unsig
 		uint64_t base = io->target < s->ntarget ? s->target_lbn[io->target] : 0;
 		*r = (struct iolab_sreq){.d = {.lbn = base + io->off / bb,
 					       .blocks = (io->len + bb - 1) / bb,
-					       .write = io->op == IOLAB_OP_WRITE, .user = io}};
+					       .write = io->op == IOLAB_OP_WRITE,
+					       .trim = io->op == IOLAB_OP_TRIM, .user = io}};
 		int rc = s->path.host.ops->submit(&s->path.host, r);
 		if (rc)
 			return i ? (int)i : rc;

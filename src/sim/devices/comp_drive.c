@@ -7,7 +7,11 @@
  * crosses it when the command starts, a read's when its data is ready, and the command ends
  * when the transfer does, if that is later than the drive alone would end; the drive is held
  * until then. On an exclusive channel (parallel ATA) the drive first waits for the channel and
- * holds it until the command ends. Without a channel nothing changes. */
+ * holds it until the command ends. Without a channel nothing changes.
+ *
+ * A trim (TRIM, discard) does not reach the mechanism: a drive that accepts it (SCSI UNMAP on a
+ * thin or shingled drive) only records it, so it completes after the model's command overhead
+ * for a write and its completion overhead, beside the queue, moving no data. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -15,11 +19,12 @@
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
 
-enum { EV_PICK, EV_END, EV_SENT };
+enum { EV_PICK, EV_END, EV_SENT, EV_TRIM };
 
 struct drive {
 	struct iolab_disk *disk;
 	uint32_t block_bytes;
+	uint64_t trim_ns;          /* a trim's time: command and completion overheads */
 	uint64_t bus_ns_per_block; /* the drive's own interface time per block */
 	struct iolab_comp *link;   /* its channel, or NULL */
 	struct iolab_disk_model *own_model; /* the copy it was built with (drive_build), or NULL */
@@ -46,6 +51,11 @@ static int drive_submit(struct iolab_comp *c, struct iolab_sreq *r)
 {
 	struct drive *d = c->priv;
 	r->d.t_arrive = c->sim->now > r->d.t_arrive ? c->sim->now : r->d.t_arrive;
+	if (r->d.trim) {
+		r->d.t_done = r->d.t_arrive + d->trim_ns;
+		iolab_sim_at(c, r->d.t_done, EV_TRIM, r);
+		return 0;
+	}
 	int rc = iolab_disk_submit(d->disk, &r->d);
 	if (!rc)
 		want_pick(c, d);
@@ -118,6 +128,10 @@ static void drive_event(struct iolab_comp *c, unsigned what, void *arg)
 	struct iolab_disk_req *r = arg;
 	if (what == EV_PICK) {
 		pick(c, d);
+	} else if (what == EV_TRIM) {
+		d->rep.ios++;
+		d->rep.resident_ns += (double)(r->t_done - r->t_arrive);
+		iolab_sim_done(c->sim, (struct iolab_sreq *)r);
 	} else if (what == EV_END && d->link && !r->write && !iolab_comp_link_exclusive(d->link)) {
 		/* The read's data is ready: it goes over the channel. */
 		double own = (double)r->blocks * (double)d->bus_ns_per_block;
@@ -182,6 +196,7 @@ int iolab_comp_drive_init(struct iolab_comp *c, struct iolab_sim *s, const struc
 		return -ENOMEM;
 	}
 	d->block_bytes = m->block_bytes;
+	d->trim_ns = m->ovh_write_miss[0] + m->ovh_complete[1];
 	d->bus_ns_per_block = m->bus_ns_per_block;
 	*c = (struct iolab_comp){.ops = &iolab_comp_drive, .sim = s, .priv = d};
 	return 0;

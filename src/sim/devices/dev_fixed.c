@@ -9,6 +9,9 @@
  * command ends when that transfer does (comp_link.c), as a drive's read data does. It does not
  * hold a channel for a whole command, so a parallel ATA channel (exclusive) is refused.
  *
+ * A trim (TRIM, discard) takes its turn and the access time (its command overhead) and moves no
+ * data.
+ *
  * This file is the whole kind: its component ops, its keys and its registry entry (the one
  * line in components.c). */
 #include <errno.h>
@@ -44,15 +47,15 @@ static bool fixed_full(const struct iolab_comp *c)
 /* Serves r from now: the access time, then its data at the rate (over the channel if any). */
 static void start(struct iolab_comp *c, struct fixed *f, struct iolab_sreq *r)
 {
-	uint64_t now = c->sim->now, bytes = (uint64_t)r->d.blocks * BLOCK_BYTES;
+	uint64_t now = c->sim->now, bytes = r->d.trim ? 0 : (uint64_t)r->d.blocks * BLOCK_BYTES;
 	double xfer = (double)bytes * 1e9 / f->rate;
 	uint64_t ready = now + f->time_ns, end = ready + (uint64_t)(xfer + 0.5);
-	if (f->link)
+	if (f->link && bytes)
 		end = iolab_comp_link_transfer(f->link, (double)ready, (double)end, bytes);
 	f->busy = true;
 	f->wait_ns += (double)(now - r->d.t_arrive);
 	f->service_ns += (double)(end - now);
-	f->reads += !r->d.write;
+	f->reads += !r->d.write && !r->d.trim;
 	f->rep.busy_ns += (double)(end - now);
 	r->d.t_done = end;
 	iolab_sim_at(c, end, EV_END, r);
@@ -78,7 +81,7 @@ static void fixed_event(struct iolab_comp *c, unsigned what, void *arg)
 	(void)what;
 	f->busy = false;
 	f->rep.ios++;
-	f->rep.bytes += (uint64_t)r->d.blocks * BLOCK_BYTES;
+	f->rep.bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * BLOCK_BYTES;
 	f->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
 	iolab_sim_done(c->sim, r);
 	if (f->n) {

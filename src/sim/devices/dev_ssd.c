@@ -14,7 +14,11 @@
  *   its pages are in DRAM (cache_page_ns each), each page's flush to flash placed at once in
  *   the background; the cache holds at most cache_bytes of pages whose flush has not ended, so
  *   a page that finds every slot taken waits for the first of their flushes to end; without a
- *   cache (or write-through) it completes when its programs end.
+ *   cache (or write-through) it completes when its programs end;
+ * - a trim (NVMe Dataset Management, deallocate; ATA DATA SET MANAGEMENT TRIM): the mapping of
+ *   every whole flash page inside its range is dropped (ssd_ftl_trim: those pages are no longer
+ *   valid, so GC does not copy them); a partial page stays mapped, as the FTL maps whole pages.
+ *   It costs the controller's command_ns only, and moves no data.
  * The host interface is the device's own link (iface_rate, one transfer at a time) or, on a
  * modelled channel, that channel (comp_link.c), which places transfers in the order they are
  * asked for: a read's data is put on it by an event when it is ready, the one case of two
@@ -163,6 +167,15 @@ static uint64_t do_write(struct ssd *s, uint64_t now, const struct iolab_sreq *r
 	return done;
 }
 
+/* A trim: whole pages of r's range unmapped. */
+static void do_trim(struct ssd *s, const struct iolab_sreq *r)
+{
+	uint64_t spp = s->sectors_per_page;
+	uint64_t first = (r->d.lbn + spp - 1) / spp, end = (r->d.lbn + r->d.blocks) / spp;
+	for (uint64_t lpa = first; lpa < end; lpa++)
+		ssd_ftl_trim(s->ftl, lpa % s->logical_pages);
+}
+
 static int ssd_submit(struct iolab_comp *c, struct iolab_sreq *r)
 {
 	struct ssd *s = c->priv;
@@ -182,14 +195,17 @@ static int ssd_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	s->ctl_busy_ns += (double)s->m.command_ns;
 	cmd->ph[PH_QUEUE] = start - now;
 	cmd->ph[PH_INTERFACE] = s->m.command_ns;
-	if (!r->d.blocks)
+	if (!r->d.blocks || r->d.trim) {
+		if (r->d.trim)
+			do_trim(s, r);
 		r->d.t_done = t;
-	else if (r->d.write)
+	} else if (r->d.write)
 		r->d.t_done = do_write(s, now, r, t, cmd);
 	else
 		r->d.t_done = do_read(s, now, r, t, cmd);
 	s->inflight++;
-	iolab_sim_at(c, r->d.t_done, s->link && !r->d.write ? EV_DATA : EV_END, (void *)(uintptr_t)k);
+	iolab_sim_at(c, r->d.t_done, s->link && !r->d.write && !r->d.trim ? EV_DATA : EV_END,
+		     (void *)(uintptr_t)k);
 	for (unsigned i = 0; i < s->nchan; i++)
 		if (s->chan[i].cal.nomem && !c->sim->error)
 			c->sim->error = -ENOMEM;
@@ -213,9 +229,9 @@ static void ssd_event(struct iolab_comp *c, unsigned what, void *arg)
 	for (int i = 0; i < PH_COUNT; i++)
 		s->ph_total[i] += cmd->ph[i];
 	s->rep.ios++;
-	s->rep.bytes += (uint64_t)r->d.blocks * SECTOR;
+	s->rep.bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * SECTOR;
 	s->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
-	if (!r->d.write) {
+	if (!r->d.write && !r->d.trim) {
 		s->reads++;
 		s->read_hits += cmd->hit;
 	}

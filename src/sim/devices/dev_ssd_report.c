@@ -55,6 +55,7 @@ void ssd_report(const struct iolab_comp *c, struct iolab_comp_report *out)
 	struct ssd_ftl_stats st;
 	ssd_ftl_stats(s->ftl, &st);
 	f->gc_pages = st.gc_pages;
+	f->trimmed_pages = st.trims;
 	f->erase_min = st.erase_min;
 	f->erase_max = st.erase_max;
 	f->erase_mean = st.erase_mean;

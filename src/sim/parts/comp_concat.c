@@ -70,7 +70,8 @@ static int concat_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		if (!p)
 			return -ENOMEM;
 		p->s = (struct iolab_sreq){.d = {.lbn = lo - t->start[k], .blocks = (uint32_t)(hi - lo),
-						 .write = r->d.write, .t_arrive = c->sim->now},
+						 .write = r->d.write, .trim = r->d.trim,
+						 .t_arrive = c->sim->now},
 					   .from = c, .parent = r};
 		p->part = k;
 		list[n++] = p;

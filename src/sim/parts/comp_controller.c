@@ -28,6 +28,7 @@
 #include "sim/parts/ctl_cache.h"
 #include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
+#include "iolab/workload.h"
 #include "sim/core/ptr_ring.h"
 #include "iolab/subsys.h"
 
@@ -115,10 +116,10 @@ static bool below_full(const struct iolab_comp *c)
 }
 
 /* Sends blocks [lbn, lbn + blocks) below for parent (NULL: a destage, or a fill when fill),
- * arriving at t_arrive; [lo, hi) enters the cache when it is done. Returns the piece, or NULL
- * when out of memory. */
+ * arriving at t_arrive, as a read, a write or a trim (op: enum iolab_op, or a bool: write);
+ * [lo, hi) enters the cache when it is done. Returns the piece, or NULL when out of memory. */
 static struct piece *send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *parent,
-			  uint64_t lbn, uint64_t blocks, bool write, uint64_t t_arrive, uint64_t lo,
+			  uint64_t lbn, uint64_t blocks, unsigned op, uint64_t t_arrive, uint64_t lo,
 			  uint64_t hi, bool fill)
 {
 	struct piece *p = new_piece(c, t);
@@ -126,7 +127,8 @@ static struct piece *send(struct iolab_comp *c, struct ctl *t, struct iolab_sreq
 		return NULL;
 	struct iolab_sreq **wait = p->wait;
 	unsigned waitcap = p->waitcap;
-	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks, .write = write,
+	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks,
+					.write = op == IOLAB_OP_WRITE, .trim = op == IOLAB_OP_TRIM,
 					.t_arrive = t_arrive},
 				  .from = c, .parent = parent},
 			    .destage = !parent && !fill, .fill = fill, .lo = lo, .hi = hi,
@@ -165,7 +167,7 @@ static void finish(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 {
 	r->d.t_done = c->sim->now;
 	t->rep.ios++;
-	t->rep.bytes += (uint64_t)r->d.blocks * t->block_bytes;
+	t->rep.bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * t->block_bytes;
 	t->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
 	t->inside--;
 	want_idle(c, t);
@@ -325,7 +327,11 @@ static void process_write_back(struct iolab_comp *c, struct ctl *t, struct iolab
 static void process(struct iolab_comp *c, struct ctl *t, struct iolab_sreq *r)
 {
 	uint64_t lo = r->d.lbn, hi = lo + r->d.blocks;
-	if (!t->cache)
+	if (r->d.trim) { /* the cache drops the range (its dirty data discarded); the trim goes on */
+		if (t->cache)
+			ctl_cache_discard(&t->cc, lo, hi);
+		send(c, t, r, lo, r->d.blocks, IOLAB_OP_TRIM, c->sim->now, 0, 0, false);
+	} else if (!t->cache)
 		send(c, t, r, lo, r->d.blocks, r->d.write, c->sim->now, 0, 0, false);
 	else if (!r->d.write)
 		process_read(c, t, r);
@@ -350,7 +356,8 @@ static int ctl_submit(struct iolab_comp *c, struct iolab_sreq *r)
 		r->d.t_arrive = now; /* when it reached the controller */
 	t->inside++;
 	if (t->pass) {
-		send(c, t, r, r->d.lbn, r->d.blocks, r->d.write, r->d.t_arrive, 0, 0, false);
+		send(c, t, r, r->d.lbn, r->d.blocks, r->d.trim ? IOLAB_OP_TRIM : r->d.write,
+		     r->d.t_arrive, 0, 0, false);
 		return 0;
 	}
 	t->idle = false;

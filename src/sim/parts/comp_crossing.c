@@ -46,7 +46,7 @@ static struct iolab_sreq *copy_of(struct iolab_comp *c, struct crossing *x, stru
 		x->all[x->nall++] = q;
 	}
 	*q = (struct iolab_sreq){.d = {.lbn = r->d.lbn, .blocks = r->d.blocks, .write = r->d.write,
-				       .t_arrive = c->sim->now}, .from = c, .parent = r};
+				       .trim = r->d.trim, .t_arrive = c->sim->now}, .from = c, .parent = r};
 	return q;
 }
 
@@ -87,7 +87,8 @@ static void crossing_complete(struct iolab_comp *c, struct iolab_sreq *q)
 	struct crossing *x = c->priv;
 	struct iolab_sreq *r = q->parent;
 	x->spare[x->nspare++] = q;
-	uint64_t t = r->d.write ? c->sim->now : cross(x, r, c->sim->now, true);
+	uint64_t t = r->d.write || r->d.trim ? c->sim->now : cross(x, r, c->sim->now, true); /* a trim
+													 moves no data */
 	if (t > c->sim->now)
 		iolab_sim_at(c, t, EV_UP, r);
 	else

@@ -53,7 +53,7 @@ static void host_complete(struct iolab_comp *c, struct iolab_sreq *r)
 			c->sim->error = rc;
 	}
 	h->ios++;
-	h->bytes += (uint64_t)r->d.blocks * h->block_bytes;
+	h->bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * h->block_bytes; /* a trim moves none */
 	r->from = NULL; /* the host is the top: r goes back to the load */
 	iolab_sim_done(c->sim, r);
 }

@@ -35,7 +35,7 @@ static int share_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	if (!w)
 		return -ENOMEM;
 	w->d = (struct iolab_disk_req){.lbn = r->d.lbn, .blocks = r->d.blocks, .write = r->d.write,
-				       .t_arrive = c->sim->now};
+				       .trim = r->d.trim, .t_arrive = c->sim->now};
 	w->from = c;
 	w->parent = r;
 	if (!h->q.n && !below_full(c)) {

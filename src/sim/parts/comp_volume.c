@@ -25,6 +25,12 @@
  * row's other data instead, and is chosen when it reads fewer blocks (a tie goes to
  * read-modify-write).
  *
+ * Trims (TRIM, discard) go where writes would, as Linux md passes discards down: RAID 0 and 10
+ * by stripe units (RAID 10 to both copies), RAID 1 to every copy, RAID 4, 5 and 6 to the data
+ * units' extents on their members with no parity update (md's raid456 does that only when it
+ * can prove the parity stays consistent, its devices_handle_discard_safely; the simulated
+ * devices' data is not modelled, so the parity is taken as consistent).
+ *
  * Degraded (failed members: one at most, two on RAID 6 and on RAID 10 in different pairs): a
  * read of a failed member is rebuilt by reading the same blocks from the row's surviving members
  * (RAID 4 and 5: every other member; RAID 6: n - 2 of them, the other data and P, or Q where P
@@ -57,6 +63,7 @@
 #include "iolab/sim_kinds.h"
 #include "iolab/sim_system.h"
 #include "iolab/subsys.h"
+#include "iolab/workload.h"
 #include "sim/parts/raid_levels.h"
 
 struct rowop;
@@ -234,9 +241,16 @@ static int pick_copy(const struct volume *v, unsigned first, unsigned count, uin
 	return best;
 }
 
-/* A piece for drive i: blocks [lbn, lbn + blocks) of it, a part of request r. */
+/* What r asks of the blocks it names: enum iolab_op. */
+static unsigned op_of(const struct iolab_sreq *r)
+{
+	return r->d.trim ? IOLAB_OP_TRIM : r->d.write ? IOLAB_OP_WRITE : IOLAB_OP_READ;
+}
+
+/* A piece for drive i: blocks [lbn, lbn + blocks) of it, a part of request r, a read, a write or
+ * a trim (how: enum iolab_op, or a bool: write). */
 static struct piece *make_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r,
-				unsigned i, uint64_t lbn, uint64_t blocks, bool write, struct rowop *op)
+				unsigned i, uint64_t lbn, uint64_t blocks, unsigned how, struct rowop *op)
 {
 	struct piece *p = new_piece(v);
 	if (!p) {
@@ -244,7 +258,8 @@ static struct piece *make_piece(struct iolab_comp *c, struct volume *v, struct i
 			c->sim->error = -ENOMEM;
 		return NULL;
 	}
-	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks, .write = write},
+	*p = (struct piece){.s = {.d = {.lbn = lbn, .blocks = (uint32_t)blocks,
+					.write = how == IOLAB_OP_WRITE, .trim = how == IOLAB_OP_TRIM},
 				  .from = c, .parent = r},
 			    .drive = i, .op = op};
 
@@ -294,11 +309,11 @@ static unsigned sources(const struct volume *v, unsigned f, uint64_t lbn, uint64
 }
 
 /* A piece for a failed member. A write is done at once (its data is lost until a rebuild; the
- * parity or the copies written beside it keep it). A read is rebuilt: the same blocks are read
+ * parity or the copies written beside it keep it), and so is a trim. A read is rebuilt: the same blocks are read
  * from the row's surviving members or from another copy (sources()). */
 static void send_to_failed(struct iolab_comp *c, struct volume *v, struct piece *p)
 {
-	if (p->s.d.write) {
+	if (p->s.d.write || p->s.d.trim) {
 		iolab_sim_done(c->sim, &p->s);
 		return;
 	}
@@ -337,9 +352,9 @@ static void send_piece(struct iolab_comp *c, struct volume *v, struct piece *p)
 
 /* Sends a piece for drive i and counts it in the request. */
 static void add_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r, unsigned i,
-		      uint64_t lbn, uint64_t blocks, bool write)
+		      uint64_t lbn, uint64_t blocks, unsigned how)
 {
-	struct piece *p = make_piece(c, v, r, i, lbn, blocks, write, NULL);
+	struct piece *p = make_piece(c, v, r, i, lbn, blocks, how, NULL);
 	if (p) {
 		r->pieces++;
 		send_piece(c, v, p);
@@ -347,7 +362,7 @@ static void add_piece(struct iolab_comp *c, struct volume *v, struct iolab_sreq 
 }
 
 /* RAID 0 and 10: each member's (RAID 10: each pair's) range of member blocks for volume blocks
- * [first, last); a RAID 10 read goes to one copy of the pair, a write to both. */
+ * [first, last); a RAID 10 read goes to one copy of the pair, a write or a trim to both. */
 static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
 	bool pairs = v->layout == IOLAB_LAYOUT_MIRROR_STRIPE;
@@ -372,10 +387,10 @@ static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_
 		if (lo[i] == UINT64_MAX)
 			continue;
 		if (!pairs) {
-			add_piece(c, v, r, i, lo[i], hi[i] - lo[i], r->d.write);
-		} else if (r->d.write) {
-			add_piece(c, v, r, 2 * i, lo[i], hi[i] - lo[i], true);
-			add_piece(c, v, r, 2 * i + 1, lo[i], hi[i] - lo[i], true);
+			add_piece(c, v, r, i, lo[i], hi[i] - lo[i], op_of(r));
+		} else if (r->d.write || r->d.trim) {
+			add_piece(c, v, r, 2 * i, lo[i], hi[i] - lo[i], op_of(r));
+			add_piece(c, v, r, 2 * i + 1, lo[i], hi[i] - lo[i], op_of(r));
 		} else {
 			int d = pick_copy(v, 2 * i, 2, lo[i], hi[i] - lo[i]);
 			add_piece(c, v, r, d >= 0 ? (unsigned)d : 2 * i, lo[i], hi[i] - lo[i], false);
@@ -385,9 +400,9 @@ static void submit_striped(struct iolab_comp *c, struct volume *v, struct iolab_
 
 static void submit_raid1(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
-	if (r->d.write) {
+	if (r->d.write || r->d.trim) { /* every copy */
 		for (unsigned i = 0; i < v->n; i++)
-			add_piece(c, v, r, i, r->d.lbn, r->d.blocks, true);
+			add_piece(c, v, r, i, r->d.lbn, r->d.blocks, op_of(r));
 		return;
 	}
 	int best = pick_copy(v, 0, v->n, r->d.lbn, r->d.blocks);
@@ -498,10 +513,11 @@ static void submit_parity(struct iolab_comp *c, struct volume *v, struct iolab_s
 			write_row(c, v, r, s, a, b);
 			continue;
 		}
+		/* a read, or a trim: the data units' extents (a trim changes no parity) */
 		for (unsigned j = 0; j < d; j++) {
 			uint64_t lo = a > j * u ? a - j * u : 0, hi = b < (j + 1) * u ? b - j * u : u;
 			if (b > j * u && a < (j + 1) * u && hi > lo)
-				add_piece(c, v, r, data_drive(v, s, j), s * u + lo, hi - lo, false);
+				add_piece(c, v, r, data_drive(v, s, j), s * u + lo, hi - lo, op_of(r));
 		}
 	}
 }
@@ -511,7 +527,7 @@ static void finish(struct iolab_comp *c, struct volume *v, struct iolab_sreq *r)
 {
 	r->d.t_done = c->sim->now;
 	v->rep.ios++;
-	v->rep.bytes += (uint64_t)r->d.blocks * v->block_bytes;
+	v->rep.bytes += r->d.trim ? 0 : (uint64_t)r->d.blocks * v->block_bytes;
 	v->rep.resident_ns += (double)(r->d.t_done - r->d.t_arrive);
 	iolab_sim_done(c->sim, r);
 }

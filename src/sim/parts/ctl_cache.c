@@ -390,6 +390,19 @@ void ctl_cache_undirty(struct ctl_cache *c, uint64_t lo, uint64_t hi)
 	}
 }
 
+void ctl_cache_discard(struct ctl_cache *c, uint64_t lo, uint64_t hi)
+{
+	FOR_LINES(c, t, lo, hi) {
+		uint32_t i = find(c, t);
+		if (i != NIL) {
+			uint64_t m = range_mask(c, t, lo, hi);
+			clear_dirty(c, i, m);
+			c->line[i].valid &= ~m | c->line[i].flight;
+			maybe_unpin(c, i);
+		}
+	}
+}
+
 /* The first dirty block not in flight in lines from tag `from`'s line on (at or after block
  * from in that line), up to line `upto`; UINT64_MAX if none. */
 static uint64_t first_eligible(const struct ctl_cache *c, uint64_t from, uint64_t upto)

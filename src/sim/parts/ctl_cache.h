@@ -65,6 +65,9 @@ bool ctl_cache_room(const struct ctl_cache *c, uint64_t lo, uint64_t hi);
 void ctl_cache_write(struct ctl_cache *c, uint64_t lo, uint64_t hi);
 /* Forgets that [lo, hi) is dirty (a newer write goes around the cache); it stays valid. */
 void ctl_cache_undirty(struct ctl_cache *c, uint64_t lo, uint64_t hi);
+/* A trim of [lo, hi): the cache no longer holds those blocks, dirty or not (a destage already in
+ * flight goes on). */
+void ctl_cache_discard(struct ctl_cache *c, uint64_t lo, uint64_t hi);
 /* The next destage write in elevator order: the first dirty block at or after block from that
  * is not in flight (wrapping to the lowest), extended over the following dirty blocks not in
  * flight, across lines, up to a multiple of limit blocks. Marks them in flight and not dirty.
