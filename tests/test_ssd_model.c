@@ -126,7 +126,8 @@ static void test_builtins(void **state)
 	iolab_model_free(&m);
 
 	/* the 860 EVO 500 GB: a SATA NCQ of 32; a QD 1 4 KiB read (command, tR, channel, link) at
-	 * the datasheet's 10K IOPS; 4 KiB random writes, a page program each, at its 90K */
+	 * the datasheet's 10K IOPS; the controller's one command at a time at its 98K random
+	 * reads; 4 KiB random writes, a page program each, at its 90K */
 	open_ok("sata-ssd", &m);
 	derived_ok(&m);
 	s = m.ssd;
@@ -135,7 +136,8 @@ static void test_builtins(void **state)
 	assert_true(m.blocks * 512 >= 500107862016ull && m.blocks * 512 < 500200000000ull);
 	double qd1 = (s->command_ns + s->read_ns[0] + s->channel_command_ns) / 1e9 +
 		     4096.0 / s->channel_rate + 4096.0 / s->iface_rate;
-	assert_true(fabs(1 / qd1 - 10050) < 50);
+	assert_true(fabs(1 / qd1 - 10030) < 50);
+	assert_true(fabs(1e9 / s->command_ns - 98000) < 100);
 	dies = s->channels * s->chips_per_channel * s->dies_per_chip;
 	assert_true(fabs(dies / (s->program_ns[0] / 1e9) - 89900) < 100);
 	iolab_model_free(&m);

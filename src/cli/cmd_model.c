@@ -53,7 +53,9 @@ static void help_show(void)
 	printf("usage: iolab model show NAME|FILE [--json]\n\n"
 	       "Prints a model's derived figures: capacity (GB = 10^9 bytes), rotation, mean rotational\n"
 	       "latency, single / average (over uniformly random cylinder pairs) / full-stroke seek,\n"
-	       "interface rate, cache and queue, and the zone table with each zone's media rate.\n\n"
+	       "interface rate, cache and queue, and the zone table with each zone's media rate.\n"
+	       "For an SSD model (device = ssd): capacity, flash array, spare and GC reserve, queue,\n"
+	       "then the model file itself.\n\n"
 	       "  --json   the same as one JSON object on stdout\n");
 }
 

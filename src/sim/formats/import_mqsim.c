@@ -235,8 +235,8 @@ static int section(struct mqimport *q, const struct xml_doc *d, int at, enum mqs
 		if (i < 0 || params[i].sec != sec) {
 			char why[160];
 			snprintf(why, sizeof(why), "%s of MQSim's <%s> (MQSim 7ec40e3, "
-				 "src/exec/%.4s*_Parameter_Set.cpp)", i < 0 ? "not a parameter" :
-				 "belongs elsewhere, not", sec_names[sec], sec_names[sec]);
+				 "src/exec/%s.cpp)", i < 0 ? "not a parameter" : "belongs elsewhere, not",
+				 sec_names[sec], sec_names[sec]);
 			return perr(q, e->line, e->name, why, NULL);
 		}
 		if (!e->text)
