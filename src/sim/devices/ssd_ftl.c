@@ -125,8 +125,12 @@ void ftl_reset(struct ssd_ftl *f, bool dense)
 	}
 	if (f->seq) /* pages were programmed since the map was last clear */
 		memset(f->p2l, 0, f->physical * sizeof *f->p2l);
-	if (dense)
+	if (dense) { /* every chunk is about to be taken: in order, so the store is a flat map */
 		advise_huge(f->p2l, f->physical * sizeof *f->p2l);
+		for (uint64_t c = 0; c < f->l2p_chunks; c++)
+			f->l2p_dir[c] = (uint32_t)c + 1;
+		f->l2p_used = f->l2p_chunks;
+	}
 	for (uint32_t i = 0; i < f->nplanes; i++) {
 		struct ftl_plane *pl = &f->planes[i];
 		*pl = (struct ftl_plane){

@@ -158,7 +158,7 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 		for (uint32_t i = 0; i < valid; i++) {
 			uint64_t lpa = stripe + at * f->nplanes;
 			slot[i] = (uint32_t)lpa + 1;
-			*l2p_slot(f, lpa) = (uint32_t)((uint64_t)blk * ppb + i + 1);
+			f->l2p_store[lpa] = (uint32_t)((uint64_t)blk * ppb + i + 1); /* flat: ftl_reset */
 			at += step;
 			if (at >= n)
 				at -= n;
