@@ -192,7 +192,9 @@ static inline uint32_t frontier_program(struct ssd_ftl *f, struct ftl_plane *pl,
 
 /* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c). The maps are
  * zeroed in place if anything was programmed since they were last clear (cheaper than freeing
- * them and faulting fresh pages in again); dense: they are about to be filled whole. */
+ * them and faulting fresh pages in again); dense: they are about to be filled whole, and the
+ * logical map's chunks are all taken in order (chunk c the store's c-th: l2p_store[lpa] is lpa's
+ * entry, which preconditioning writes directly). */
 void ftl_reset(struct ssd_ftl *f, bool dense);
 /* Collects one victim of plane (ssd_ftl_gc.c): false when no full block holds an invalid page. */
 bool ftl_gc_one(struct ssd_ftl *f, uint32_t plane, struct ssd_gc_work *gc);
