@@ -104,9 +104,9 @@ int ssd_ftl_check(const struct ssd_ftl_params *p, struct iolab_err *err)
 	return 0;
 }
 
-/* The kernel is asked for huge pages for a map about to be written whole (a 1 TB model's l2p is
- * 256 MB: 65,536 page faults on 4 KiB pages, 128 on 2 MiB ones). Advice: its failure changes
- * nothing. */
+/* The kernel is asked for huge pages for a map about to be written whole, or filled from its
+ * start as the logical map's chunks are (a 1 TB model's map is 256 MB: 65,536 page faults on
+ * 4 KiB pages, 128 on 2 MiB ones). Advice: its failure changes nothing. */
 static void advise_huge(void *map, uint64_t bytes)
 {
 	uintptr_t huge = UINT64_C(2) << 20;
@@ -118,13 +118,18 @@ static void advise_huge(void *map, uint64_t bytes)
 
 void ftl_reset(struct ssd_ftl *f, bool dense)
 {
-	if (f->seq) { /* pages were programmed since the maps were last clear */
-		memset(f->l2p, 0, f->logical * sizeof *f->l2p);
-		memset(f->p2l, 0, f->physical * sizeof *f->p2l);
+	if (f->l2p_used) { /* chunks were taken since the map was last clear */
+		memset(f->l2p_dir, 0, f->l2p_chunks * sizeof *f->l2p_dir);
+		memset(f->l2p_store, 0, f->l2p_used * L2P_CHUNK * sizeof *f->l2p_store);
+		f->l2p_used = 0;
 	}
-	if (dense) {
-		advise_huge(f->l2p, f->logical * sizeof *f->l2p);
+	if (f->seq) /* pages were programmed since the map was last clear */
+		memset(f->p2l, 0, f->physical * sizeof *f->p2l);
+	if (dense) { /* every chunk is about to be taken: in order, so the store is a flat map */
 		advise_huge(f->p2l, f->physical * sizeof *f->p2l);
+		for (uint64_t c = 0; c < f->l2p_chunks; c++)
+			f->l2p_dir[c] = (uint32_t)c + 1;
+		f->l2p_used = f->l2p_chunks;
 	}
 	for (uint32_t i = 0; i < f->nplanes; i++) {
 		struct ftl_plane *pl = &f->planes[i];
@@ -174,10 +179,17 @@ int ssd_ftl_new(struct ssd_ftl **out, const struct ssd_ftl_params *p, struct iol
 		ssd_ftl_free(f);
 		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	/* calloc of a large size maps fresh pages: the map costs memory as it is written */
-	f->l2p = calloc(f->logical, sizeof *f->l2p);
+	advise_huge(f->blocks, (uint64_t)f->nplanes * f->bpp * sizeof *f->blocks); /* ftl_reset fills it */
+	/* calloc of a large size maps fresh pages: the maps cost memory as they are written */
+	f->l2p_chunks = (f->logical + L2P_CHUNK - 1) / L2P_CHUNK;
+	f->l2p_dir = calloc(f->l2p_chunks, sizeof *f->l2p_dir);
+	f->l2p_store = calloc(f->l2p_chunks * L2P_CHUNK, sizeof *f->l2p_store);
 	f->p2l = calloc(f->physical, sizeof *f->p2l);
-	if (!f->l2p || !f->p2l)
+	if (f->l2p_dir && f->l2p_store) {
+		advise_huge(f->l2p_dir, f->l2p_chunks * sizeof *f->l2p_dir);
+		advise_huge(f->l2p_store, f->l2p_chunks * L2P_CHUNK * sizeof *f->l2p_store);
+	}
+	if (!f->l2p_dir || !f->l2p_store || !f->p2l)
 		rc = iolab_errf(err, ENOMEM, "out of memory for the map of %llu logical pages",
 				(unsigned long long)f->logical);
 	else
@@ -195,7 +207,8 @@ void ssd_ftl_free(struct ssd_ftl *f)
 {
 	if (!f)
 		return;
-	free(f->l2p);
+	free(f->l2p_dir);
+	free(f->l2p_store);
 	free(f->p2l);
 	free(f->blocks);
 	free(f->planes);
@@ -211,7 +224,7 @@ uint32_t ssd_ftl_static_plane(const struct ssd_ftl *f, uint64_t lpa)
 
 uint32_t ssd_ftl_read(const struct ssd_ftl *f, uint64_t lpa, uint32_t *page, bool *mapped)
 {
-	uint32_t m = lpa < f->logical ? f->l2p[lpa] : 0;
+	uint32_t m = lpa < f->logical ? l2p_get(f, lpa) : 0;
 	*mapped = m != 0;
 	if (!m) {
 		*page = (uint32_t)ftl_mod(&f->div_ppb, ftl_div(&f->div_planes, lpa));
@@ -260,7 +273,7 @@ uint32_t ssd_ftl_write(struct ssd_ftl *f, uint64_t lpa, uint32_t plane, uint32_t
 {
 	if (plane >= f->nplanes)
 		plane = ssd_ftl_static_plane(f, lpa);
-	uint32_t old = f->l2p[lpa];
+	uint32_t old = l2p_get(f, lpa);
 	plane = plane_with_room(f, plane, old ? invalidate(f, old - 1) : FTL_NIL);
 	struct ftl_plane *pl = &f->planes[plane];
 	while (pl->nfree <= f->p.gc_free_blocks && ftl_gc_one(f, plane, gc))
@@ -280,10 +293,11 @@ bool ssd_ftl_collect(struct ssd_ftl *f, uint32_t plane, uint32_t below, struct s
 
 void ssd_ftl_trim(struct ssd_ftl *f, uint64_t lpa)
 {
-	if (lpa >= f->logical || !f->l2p[lpa])
+	uint32_t m = lpa < f->logical ? l2p_get(f, lpa) : 0;
+	if (!m)
 		return;
-	invalidate(f, f->l2p[lpa] - 1);
-	f->l2p[lpa] = 0;
+	invalidate(f, m - 1);
+	*l2p_slot(f, lpa) = 0;
 	f->st.trims++;
 }
 
@@ -323,7 +337,7 @@ int ssd_ftl_audit(const struct ssd_ftl *f, struct ssd_ftl_audit *out, struct iol
 {
 	memset(out, 0, sizeof *out);
 	for (uint64_t l = 0; l < f->logical; l++) {
-		uint32_t m = f->l2p[l];
+		uint32_t m = l2p_get(f, l);
 		if (!m)
 			continue;
 		out->mapped++;
@@ -340,7 +354,7 @@ int ssd_ftl_audit(const struct ssd_ftl *f, struct ssd_ftl_audit *out, struct iol
 			uint32_t valid = 0, written;
 			for (uint32_t pg = 0; pg < f->ppb; pg++) {
 				uint32_t l = f->p2l[(uint64_t)blk * f->ppb + pg];
-				if (l && (l - 1 >= f->logical || f->l2p[l - 1] != (uint64_t)blk * f->ppb + pg + 1))
+				if (l && (l - 1 >= f->logical || l2p_get(f, l - 1) != (uint64_t)blk * f->ppb + pg + 1))
 					return audit_fail(err, "a flash page's logical page maps elsewhere", blk);
 				valid += l != 0;
 			}

@@ -16,8 +16,9 @@
  * collects the mean valid fraction whatever the spread, so its WA is right from the first write.
  *
  * Layout per plane: blocks 0 .. K-1 full, oldest first (block i's valid pages are its first
- * pages), then the host's open block and GC's, partly written (all valid: the newest data), then
- * gc_free_blocks + 1 free blocks, the state GC leaves after a write. The plane's logical pages go
+ * pages), then the host's open block, partly written (all valid: the newest data), and GC's, as
+ * full as GC's bursts leave it (gc_frontier_written), then gc_free_blocks + 1 free blocks, the
+ * state GC leaves after a write. The plane's logical pages go
  * to its valid slots in the order of a Weyl sequence (k -> k x a mod n, a near n times the golden
  * ratio, coprime to n: a permutation that scatters neighbouring logical pages evenly over the
  * blocks, with an addition and a compare per page instead of a random draw). */
@@ -25,6 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "iolab/ssd_model.h"
 #include "sim/devices/ssd_ftl_impl.h"
 
 static void fill_sequential(struct ssd_ftl *f)
@@ -95,6 +97,26 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* The pages GC's open block holds at steady state, n logical pages on the plane's k full blocks.
+ * GC runs when the host takes a block and collects until a block is gained: v victims of about
+ * m valid pages each move m v pages onto its frontier, which takes a block each time it fills, so
+ * the burst stops at the first v with (ppb - m) v greater than the frontier's start g, and leaves
+ * it at g + m v - ppb (v - 1) = ppb - r, r = (ppb - m) v - g in (0, ppb - m]. Between bursts the
+ * frontier rests there: nearly full, not anywhere in its block. (A frontier drawn at random would
+ * make the first burst after preconditioning shorter by half a block's worth of victims on
+ * average: a run of a few blocks a plane would see WA too low.) m is the valid pages of a victim:
+ * the fraction X of a cleaned block (cleaned_fraction) for the policies that pick the emptiest
+ * or the oldest, the mean of the full blocks for random GC. */
+static uint64_t gc_frontier_written(struct ssd_ftl *f, uint64_t n, uint32_t k)
+{
+	uint32_t ppb = f->ppb;
+	double mean = k ? (double)n / ((double)k * ppb) : 1;
+	double victim = mean >= 1 ? 1 : f->p.gc_policy == IOLAB_GC_RANDOM ? mean : cleaned_fraction(mean);
+	uint32_t m = (uint32_t)(victim * ppb + 0.5);
+	uint32_t span = m < ppb ? ppb - m : 1; /* r's values */
+	return ppb - 1 - iolab_prng_below32(iolab_prng_next(&f->rng), span);
+}
+
 /* One plane: stripe is the position of its logical pages (stripe + k x planes, k < n). */
 static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe, uint32_t *count)
 {
@@ -102,7 +124,7 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 	uint64_t n = f->logical > stripe ? (f->logical - stripe - 1) / f->nplanes + 1 : 0;
 	uint32_t ppb = f->ppb, k = f->bpp - f->p.gc_free_blocks - 3;
 	uint64_t host = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
-	uint64_t gcw = iolab_prng_below32(iolab_prng_next(&f->rng), ppb);
+	uint64_t gcw = gc_frontier_written(f, n, k);
 	/* the open blocks hold what the full blocks cannot (less than a block: ssd_ftl_new's room),
 	 * and no more than the plane's pages */
 	uint64_t over = n > (uint64_t)k * ppb ? n - (uint64_t)k * ppb : 0;
@@ -136,7 +158,7 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 		for (uint32_t i = 0; i < valid; i++) {
 			uint64_t lpa = stripe + at * f->nplanes;
 			slot[i] = (uint32_t)lpa + 1;
-			f->l2p[lpa] = (uint32_t)((uint64_t)blk * ppb + i + 1);
+			f->l2p_store[lpa] = (uint32_t)((uint64_t)blk * ppb + i + 1); /* flat: ftl_reset */
 			at += step;
 			if (at >= n)
 				at -= n;

@@ -51,7 +51,13 @@ struct ssd_ftl {
 	uint64_t room;                    /* most valid pages a plane may hold: GC can always free
 					     a block (ssd_ftl_new) */
 	struct ftl_div div_ppb, div_planes;
-	uint32_t *l2p;                    /* per logical page: 0 unmapped, else ppn + 1 */
+	/* The map from logical pages, in chunks of L2P_CHUNK: a chunk takes memory when a page of it
+	 * is first written, so that a large drive written in a few places (or read where it was never
+	 * written) costs little memory and few page faults; l2p_get and l2p_slot. */
+	uint32_t *l2p_dir;                /* per chunk: 0 none yet, else its index in l2p_store + 1 */
+	uint32_t *l2p_store;              /* the chunks, in the order they were first written; each
+					     entry 0 unmapped, else ppn + 1 */
+	uint64_t l2p_chunks, l2p_used;    /* chunks of the drive; chunks taken from l2p_store */
 	uint32_t *p2l;                    /* per flash page: 0 invalid, else lpa + 1 */
 	struct ftl_block *blocks;         /* nplanes x bpp */
 	struct ftl_plane *planes;
@@ -61,6 +67,26 @@ struct ssd_ftl {
 	struct iolab_prng rng;
 	struct ssd_ftl_stats st;
 };
+
+#define L2P_SHIFT 4
+#define L2P_CHUNK (1u << L2P_SHIFT) /* 16 entries: 64 bytes, a cache line */
+
+/* lpa's entry: 0 unmapped, else ppn + 1. lpa below logical. */
+static inline uint32_t l2p_get(const struct ssd_ftl *f, uint64_t lpa)
+{
+	uint32_t c = f->l2p_dir[lpa >> L2P_SHIFT];
+	return c ? f->l2p_store[((uint64_t)(c - 1) << L2P_SHIFT) | (lpa & (L2P_CHUNK - 1))] : 0;
+}
+
+/* lpa's entry to write: its chunk is taken from the store if it has none (the store's unused
+ * chunks are zero: fresh memory, or cleared by ftl_reset). */
+static inline uint32_t *l2p_slot(struct ssd_ftl *f, uint64_t lpa)
+{
+	uint32_t *c = &f->l2p_dir[lpa >> L2P_SHIFT];
+	if (!*c)
+		*c = (uint32_t)++f->l2p_used;
+	return &f->l2p_store[((uint64_t)(*c - 1) << L2P_SHIFT) | (lpa & (L2P_CHUNK - 1))];
+}
 
 static inline uint64_t ftl_div(const struct ftl_div *d, uint64_t x)
 {
@@ -153,7 +179,7 @@ static inline uint32_t frontier_program(struct ssd_ftl *f, struct ftl_plane *pl,
 	struct ftl_block *b = &f->blocks[*blk];
 	uint32_t ppn = *blk * f->ppb + *next;
 	f->p2l[ppn] = (uint32_t)lpa + 1;
-	f->l2p[lpa] = ppn + 1;
+	*l2p_slot(f, lpa) = ppn + 1;
 	b->valid++;
 	b->seq = ++f->seq;
 	pl->valid++;
@@ -166,7 +192,9 @@ static inline uint32_t frontier_program(struct ssd_ftl *f, struct ftl_plane *pl,
 
 /* Every block free and never erased, nothing mapped, counters at 0 (ssd_ftl.c). The maps are
  * zeroed in place if anything was programmed since they were last clear (cheaper than freeing
- * them and faulting fresh pages in again); dense: they are about to be filled whole. */
+ * them and faulting fresh pages in again); dense: they are about to be filled whole, and the
+ * logical map's chunks are all taken in order (chunk c the store's c-th: l2p_store[lpa] is lpa's
+ * entry, which preconditioning writes directly). */
 void ftl_reset(struct ssd_ftl *f, bool dense);
 /* Collects one victim of plane (ssd_ftl_gc.c): false when no full block holds an invalid page. */
 bool ftl_gc_one(struct ssd_ftl *f, uint32_t plane, struct ssd_gc_work *gc);
