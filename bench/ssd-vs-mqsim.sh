@@ -112,8 +112,8 @@
 #   wall s        the wall time of the command: MQSim's includes building its device (seconds
 #                 and GBs for 512 GiB) and its preconditioning; iolab's its precondition.
 #
-# MQSim's quirks where they bite here (ssd-research notes): workload.xml's <Intensity> is never
-# read, so it is not written; a trace's Time_Unit is ignored (arrival times are ns, which the
+# MQSim's quirks where they bite here (read in its source, commit 7ec40e3): workload.xml's
+# <Intensity> is never read, so it is not written; a trace's Time_Unit is ignored (arrival times are ns, which the
 # shared traces are); the channel's cycle is 2 x (int)(1000 / Channel_Transfer_Rate) ns, exact
 # at 333 MT/s (6 ns); program/erase suspension never fires (unused: CMD_Suspension_Support ERASE
 # is kept, iolab's mqsim-default model does not suspend).

@@ -2,7 +2,7 @@
  * files: dev_ssd.c (the component and the kind), ssd_timing.c (reservations of its dies, flash
  * channels, host interface and DRAM; GC's time), dev_ssd_report.c (its reports and breakdown).
  *
- * Timing is by reservation (ssd-research notes, MQSim's resources without its per-transaction
+ * Timing is by reservation (docs/ssd.md; MQSim's resources without its per-transaction
  * events): every die, flash channel, the host interface and the DRAM keep the time they are next
  * free; a host command is placed on them in arrival order when it arrives, and its one event is
  * its completion. All times are ns of virtual time. */
