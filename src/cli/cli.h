@@ -28,6 +28,17 @@ int cmd_models(int argc, char **argv);
 /* The SSD side of `iolab model` (cmd_model_ssd.c): import-mqsim, and show for an SSD model. */
 struct iolab_disk_model;
 int model_import_mqsim(int argc, char **argv);
+/* `model import-KIND FILE -o OUT [--force]` (cmd is "model import-KIND", what the question a
+ * missing FILE gets): returns -1 with *in, *out and *force set, or the exit status. */
+int model_import_args(int argc, char **argv, const char *cmd, const char *what, void (*help)(void),
+		      const char **in, const char **out, bool *force);
+/* Writes m to out (opened by iolab_out_open) after the comment "# Imported by 'iolab CMD' from
+ * FILE" (in's base name, then note, and the lines of extra if not NULL). Returns 0 or -errno
+ * with err; out is then removed. */
+struct iolab_err;
+int model_import_write(const struct iolab_disk_model *m, const char *cmd, const char *in,
+		       const char *note, const char *extra, const char *out, bool *to_stdout,
+		       struct iolab_err *err);
 int model_show_ssd(const struct iolab_disk_model *m, bool json);
 /* `iolab trace formats|info|convert|import` (cmd_trace.c). */
 int cmd_trace(int argc, char **argv);

@@ -103,7 +103,8 @@ static void end_unmodelled(struct unmodelled *u, bool say)
 	free(u->text);
 }
 
-static int import_disksim(int argc, char **argv)
+int model_import_args(int argc, char **argv, const char *cmd, const char *what, void (*help)(void),
+		      const char **in, const char **out, bool *force)
 {
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -111,27 +112,59 @@ static int import_disksim(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	const char *out = NULL, *in = NULL;
-	bool force = false;
+	*out = *in = NULL;
+	*force = false;
 	int ch;
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'o': out = optarg; break;
-		case 'f': force = true; break;
-		case 'h': help_import(); return EXIT_OK;
-		default: return cli_opt_error("model import-disksim", ch, argv);
+		case 'o': *out = optarg; break;
+		case 'f': *force = true; break;
+		case 'h': help(); return EXIT_OK;
+		default: return cli_opt_error(cmd, ch, argv);
 		}
 	}
 	if (optind >= argc)
-		return cli_errorf(EXIT_USAGE, "model import-disksim: which .diskspecs file? (see 'iolab model "
-				       "import-disksim --help')");
-	in = argv[optind++];
+		return cli_errorf(EXIT_USAGE, "%s: which %s? (see 'iolab %s --help')", cmd, what, cmd);
+	*in = argv[optind++];
 	if (optind < argc)
-		return cli_errorf(EXIT_USAGE, "model import-disksim: unexpected argument '%s'", argv[optind]);
-	if (!out)
-		return cli_errorf(EXIT_USAGE, "model import-disksim: -o OUT.model is required");
+		return cli_errorf(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, argv[optind]);
+	if (!*out)
+		return cli_errorf(EXIT_USAGE, "%s: -o OUT.model is required", cmd);
+	return -1;
+}
+
+int model_import_write(const struct iolab_disk_model *m, const char *cmd, const char *in,
+		       const char *note, const char *extra, const char *out, bool *to_stdout,
+		       struct iolab_err *err)
+{
+	struct iolab_out o;
+	int rc = iolab_out_open(&o, out, err);
+	if (rc)
+		return rc;
+	*to_stdout = o.to_stdout;
+	const char *base = strrchr(in, '/');
+	fprintf(o.f, "# Imported by 'iolab %s' from ", cmd);
+	for (const char *c = base ? base + 1 : in; *c; c++)
+		fputc((unsigned char)*c < ' ' ? '?' : *c, o.f);
+	fprintf(o.f, "%s\n%s", note ? note : "", extra ? extra : "");
+	rc = iolab_model_write(m, o.f);
+	if (rc) {
+		iolab_out_abort(&o);
+		return iolab_errf(err, -rc, "%s: error writing the model", out);
+	}
+	return iolab_out_commit(&o, err);
+}
+
+static int import_disksim(int argc, char **argv)
+{
+	const char *out, *in;
+	bool force, to_stdout;
+	int rc = model_import_args(argc, argv, "model import-disksim", ".diskspecs file", help_import,
+				   &in, &out, &force);
+	if (rc >= 0)
+		return rc;
 	struct iolab_err err;
 	struct iolab_disk_model m;
 	struct unmodelled u = {0};
@@ -147,31 +180,13 @@ static int import_disksim(int argc, char **argv)
 		iolab_model_free(&m);
 		return cli_errorf(EXIT_USAGE, "model import-disksim: %s", err.msg);
 	}
-	struct iolab_out o;
-	if (iolab_out_open(&o, out, &err)) {
-		cli_errorf(EXIT_FAILED, "%s", err.msg);
-		iolab_model_free(&m);
-		return EXIT_FAILED;
-	}
-	const char *base = strrchr(in, '/');
-	fprintf(o.f, "# Imported by 'iolab model import-disksim' from ");
-	for (const char *c = base ? base + 1 : in; *c; c++)
-		fputc((unsigned char)*c < ' ' ? '?' : *c, o.f);
-	fputc('\n', o.f);
-	int rc = iolab_model_write(&m, o.f);
-	if (rc) {
-		iolab_out_abort(&o);
-		iolab_errf(&err, -rc, "%s: error writing the model", out);
-	} else {
-		rc = iolab_out_commit(&o, &err);
-	}
-	if (rc) {
+	if (model_import_write(&m, "model import-disksim", in, NULL, NULL, out, &to_stdout, &err)) {
 		end_unmodelled(&u, false);
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
 		iolab_model_free(&m);
 		return EXIT_FAILED;
 	}
-	if (!o.to_stdout)
+	if (!to_stdout)
 		cli_errorf(EXIT_FAILED, "wrote %s: model '%s', %u zones, %" PRIu64 " blocks, %u seek points",
 			out, m.name, m.nzones, m.blocks, m.nseek);
 	end_unmodelled(&u, true);

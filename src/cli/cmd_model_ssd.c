@@ -1,7 +1,6 @@
 /* cmd_model_ssd.c: the SSD side of `iolab model`: `model import-mqsim` (MQSim's ssdconfig.xml
  * into an SSD model file, mqsim_import.h) and what `model show` prints for an SSD model (its
  * derived figures, then the model file itself). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -47,68 +46,31 @@ static void import_note(const char *file, unsigned line, const char *field, cons
 
 int model_import_mqsim(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"force", no_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{0},
-	};
-	const char *out = NULL, *in = NULL;
-	bool force = false;
-	int ch;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'o': out = optarg; break;
-		case 'f': force = true; break;
-		case 'h': help_import_mqsim(); return EXIT_OK;
-		default: return cli_opt_error("model import-mqsim", ch, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_errorf(EXIT_USAGE, "model import-mqsim: which MQSim configuration (.xml)? (see "
-				  "'iolab model import-mqsim --help')");
-	in = argv[optind++];
-	if (optind < argc)
-		return cli_errorf(EXIT_USAGE, "model import-mqsim: unexpected argument '%s'", argv[optind]);
-	if (!out)
-		return cli_errorf(EXIT_USAGE, "model import-mqsim: -o OUT.model is required");
+	const char *out, *in;
+	bool force, to_stdout;
+	int rc = model_import_args(argc, argv, "model import-mqsim", "MQSim configuration (.xml)",
+				   help_import_mqsim, &in, &out, &force);
+	if (rc >= 0)
+		return rc;
 	struct iolab_err err;
 	const struct iolab_output outs[] = {{"--output", out, IOLAB_OUT_REPLACE}};
 	if (iolab_outputs_check(outs, 1, &in, 1, force, &err))
 		return cli_errorf(EXIT_USAGE, "model import-mqsim: %s", err.msg);
 	struct iolab_disk_model m;
 	const char *shipped = iolab_example_text_for(in);
-	int rc = shipped ? iolab_import_mqsim_text(in, shipped, &m, import_note, NULL, &err)
+	rc = shipped ? iolab_import_mqsim_text(in, shipped, &m, import_note, NULL, &err)
 			 : iolab_import_mqsim(in, &m, import_note, NULL, &err);
 	if (rc)
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	struct iolab_out o;
-	if (iolab_out_open(&o, out, &err)) {
+	if (model_import_write(&m, "model import-mqsim", in,
+			       shipped ? " (the copy shipped with iolab)" : NULL,
+			       "# MQSim's ONFI read command time (290 ns) is its channel_command_ns; its "
+			       "channel rate is\n# width x Channel_Transfer_Rate exactly (MQSim truncates "
+			       "1000 / rate to whole ns)\n", out, &to_stdout, &err)) {
 		iolab_model_free(&m);
 		return cli_errorf(EXIT_FAILED, "%s", err.msg);
 	}
-	const char *base = strrchr(in, '/');
-	fprintf(o.f, "# Imported by 'iolab model import-mqsim' from ");
-	for (const char *c = base ? base + 1 : in; *c; c++)
-		fputc((unsigned char)*c < ' ' ? '?' : *c, o.f);
-	fprintf(o.f, "%s\n", shipped ? " (the copy shipped with iolab)" : "");
-	fprintf(o.f, "# MQSim's ONFI read command time (290 ns) is its channel_command_ns; its channel "
-		"rate is\n# width x Channel_Transfer_Rate exactly (MQSim truncates 1000 / rate to whole "
-		"ns)\n");
-	rc = iolab_model_write(&m, o.f);
-	if (rc) {
-		iolab_out_abort(&o);
-		iolab_errf(&err, -rc, "%s: error writing the model", out);
-	} else {
-		rc = iolab_out_commit(&o, &err);
-	}
-	if (rc) {
-		iolab_model_free(&m);
-		return cli_errorf(EXIT_FAILED, "%s", err.msg);
-	}
-	if (!o.to_stdout)
+	if (!to_stdout)
 		cli_errorf(EXIT_OK, "wrote %s: SSD model '%s', %" PRIu64 " logical pages of %" PRIu32
 			   " bytes (%.2f GB)", out, m.name, iolab_ssd_logical_pages(m.ssd),
 			   m.ssd->page_bytes, (double)m.blocks * m.block_bytes / 1e9);
