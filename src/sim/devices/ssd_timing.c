@@ -78,6 +78,23 @@ static void die_busy(struct ssd_die *d, uint64_t now, uint64_t start, uint64_t l
 	ssd_calendar_place(&d->cal, now, start, len);
 }
 
+/* Starts a read or program (op) of page index page on the planes in bit at d, as soon as d is
+ * free from t on, for len ns; returns its start. */
+static uint64_t die_start(struct ssd_die *d, uint64_t now, uint8_t op, uint32_t page, uint32_t bit,
+			  uint64_t t, uint64_t len)
+{
+	uint64_t start = max64(t, d->free);
+	d->free = start + len;
+	d->last_op = op;
+	d->last_page = page;
+	d->last_planes = bit;
+	d->last_start = start;
+	die_busy(d, now, start, len);
+	d->flash_ns += (double)len;
+	d->ops++;
+	return start;
+}
+
 /* GC's work gc on a plane of die di, from `from` (or when the die is free): returns its end. */
 static uint64_t gc_reserve(struct ssd *s, uint64_t now, unsigned di, const struct ssd_gc_work *gc,
 			   uint64_t from)
@@ -172,18 +189,10 @@ static uint64_t die_read(struct ssd *s, uint64_t now, uint32_t plane, uint32_t p
 		d->ops++;
 		ph[PH_WAIT] += s->m.suspend_ns;
 	} else {
-		rs = max64(t, d->free);
+		rs = die_start(d, now, OP_READ, page, bit, t, tr);
 		re = rs + tr;
 		put_wait(d, t, rs, ph);
-		d->free = re;
-		d->last_op = OP_READ;
-		d->last_page = page;
-		d->last_planes = bit;
 		d->last_lpa = lpa;
-		d->last_start = rs;
-		die_busy(d, now, rs, tr);
-		d->flash_ns += (double)tr;
-		d->ops++;
 	}
 	d->reads += array_read;
 	ph[PH_FLASH] += re - rs;
@@ -267,16 +276,8 @@ uint64_t ssd_program_page(struct ssd *s, uint64_t now, uint64_t lpa, uint64_t t,
 		pe = d->free;
 		d->last_planes |= bit;
 	} else {
-		ps = max64(in, d->free);
+		ps = die_start(d, now, OP_PROGRAM, page, bit, in, tp);
 		pe = ps + tp;
-		d->free = pe;
-		d->last_op = OP_PROGRAM;
-		d->last_page = page;
-		d->last_planes = bit;
-		d->last_start = ps;
-		die_busy(d, now, ps, tp);
-		d->flash_ns += (double)tp;
-		d->ops++;
 	}
 	put_wait(d, in, ps, ph);
 	d->programs++;
