@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -341,4 +342,36 @@ void th_import_spec(const char *name, struct iolab_disk_model *m)
 		print_error("%s: %s\n", name, err.msg);
 		fail();
 	}
+}
+
+const char *th_tiny_ssd_model(void)
+{
+	static char path[300];
+	if (*path)
+		return path;
+	snprintf(path, sizeof(path), "%s/tiny.model", th_dir);
+	th_write_text(path, "device = ssd\n"
+		      "name = tiny-ssd\n"
+		      "about = a small SSD for tests: 2 channels x 2 dies, 64 MiB of flash\n"
+		      "interface = nvme\nqueues = 1\nqueue_entries = 64\ninterface_mb_s = 3500\n"
+		      "command_us = 1\ncache_mib = 1\ncache_write_back = yes\ncache_page_us = 1\n"
+		      "channels = 2\nchips_per_channel = 1\ndies_per_chip = 2\nplanes_per_die = 1\n"
+		      "blocks_per_plane = 256\npages_per_block = 64\npage_bytes = 4096\ncell = slc\n"
+		      "read_us = 50\nprogram_us = 300\nerase_ms = 2\nchannel_mb_s = 400\n"
+		      "channel_command_ns = 100\noverprovisioning = 10%\ngc_policy = greedy\n"
+		      "gc_threshold = 0.02\n");
+	return path;
+}
+
+double th_lambert_w0(double x)
+{
+	double w = -1 + sqrt(2 * (1 + M_E * x)); /* the series at -1/e, close enough to converge */
+	for (int i = 0; i < 100; i++) {
+		double e = exp(w), fw = w * e - x;
+		double step = fw / (e * (w + 1) - (w + 2) * fw / (2 * w + 2));
+		w -= step;
+		if (fabs(step) < 1e-15)
+			break;
+	}
+	return w;
 }

@@ -77,6 +77,14 @@ bool th_zeros(const char *path, size_t len);
 /* Writes text to path (created or emptied); fails the test if it cannot. */
 void th_write_text(const char *path, const char *text);
 
+/* A small SSD model file in th_dir (2 channels x 2 dies, 64 MiB of flash; the same figures as
+ * examples/tiny-ssd.model), written on the first call; returns its path. */
+const char *th_tiny_ssd_model(void);
+
+/* W0(x), the principal branch of Lambert's W, for x in [-1/e, 0): Halley's iteration on
+ * w e^w = x from the series at the branch point. */
+double th_lambert_w0(double x);
+
 /* Creates a file of size bytes filled with zeros. */
 void th_make_file(const char *path, size_t size);
 

@@ -10,7 +10,7 @@
  * showing WA side by side.
  *
  * Through the binary: --bus pcie3-x8 is pcie3x8; --precondition on a path of disks is a note,
- * not a refusal, and the JSON says precondition true. On a small SSD model (tiny_model(): 4 dies
+ * not a refusal, and the JSON says precondition true. On a small SSD model (th_tiny_ssd_model(): 4 dies
  * on 2 channels, 64 MiB of flash, 10 % spare, so that every run takes a fraction of a second):
  * --precondition puts it in its steady state (random writes fall off the write cliff: WA well
  * above 1, GC most of the dies' time, IOPS far below the fresh drive's, where WA is 1); the state
@@ -364,26 +364,6 @@ static void test_precondition_disks_note(void **state)
 	TH_EXPECT_EXIT(o, 2, "--precondition: engine 'null' has no target to write");
 }
 
-/* A small SSD model file in th_dir (written once); its path. */
-static const char *tiny_model(void)
-{
-	static char path[300];
-	if (*path)
-		return path;
-	snprintf(path, sizeof(path), "%s/tiny.model", th_dir);
-	th_write_text(path, "device = ssd\n"
-		      "name = tiny-ssd\n"
-		      "about = a small SSD for tests: 2 channels x 2 dies, 64 MiB of flash\n"
-		      "interface = nvme\nqueues = 1\nqueue_entries = 64\ninterface_mb_s = 3500\n"
-		      "command_us = 1\ncache_mib = 1\ncache_write_back = yes\ncache_page_us = 1\n"
-		      "channels = 2\nchips_per_channel = 1\ndies_per_chip = 2\nplanes_per_die = 1\n"
-		      "blocks_per_plane = 256\npages_per_block = 64\npage_bytes = 4096\ncell = slc\n"
-		      "read_us = 50\nprogram_us = 300\nerase_ms = 2\nchannel_mb_s = 400\n"
-		      "channel_command_ns = 100\noverprovisioning = 10%\ngc_policy = greedy\n"
-		      "gc_threshold = 0.02\n");
-	return path;
-}
-
 /* Runs iolab with argv (NULL-terminated) plus --json FILE --no-db --quiet; expects exit 0 and
  * returns the document (the caller frees it). */
 static json_t *run_json(const char *const *argv)
@@ -448,10 +428,10 @@ static json_t *ssd_checked(json_t *p)
 static void test_ssd_precondition(void **state)
 {
 	(void)state;
-	const char *fresh_argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write",
+	const char *fresh_argv[] = {"sim", "--model", th_tiny_ssd_model(), "--pattern", "rand-write",
 				    "--bs", "4k", "--qd", "32", "--time", "0.5", NULL};
 	json_t *fresh = run_json(fresh_argv);
-	const char *pre_argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs",
+	const char *pre_argv[] = {"sim", "--model", th_tiny_ssd_model(), "--pattern", "rand-write", "--bs",
 				  "4k", "--qd", "32", "--time", "0.5", "--precondition", NULL};
 	json_t *pre = run_json(pre_argv);
 	json_t *f = point_of(fresh, 0), *p = point_of(pre, 0);
@@ -477,7 +457,7 @@ static void test_ssd_precondition(void **state)
 	}
 	json_decref(fresh);
 	json_decref(pre);
-	struct th_out o = th_iolab("sim", "--model", tiny_model(), "--precondition", "--time", "0.1",
+	struct th_out o = th_iolab("sim", "--model", th_tiny_ssd_model(), "--precondition", "--time", "0.1",
 				   "--no-db", NULL);
 	assert_int_equal(o.status, 0);
 	assert_null(strstr(o.err, "no effect"));
@@ -493,7 +473,7 @@ static void test_ssd_state_carried(void **state)
 	double mean[3];
 	static const char *const how[3][3] = {{"1", NULL}, {"3", NULL}, {"3", "--fresh-state"}};
 	for (unsigned k = 0; k < 3; k++) {
-		const char *argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs",
+		const char *argv[] = {"sim", "--model", th_tiny_ssd_model(), "--pattern", "rand-write", "--bs",
 				      "4k", "--qd", "32", "--time", "0.2", "--precondition", "--repeat",
 				      how[k][0], how[k][1], NULL};
 		json_t *j = run_json(argv);
@@ -505,7 +485,7 @@ static void test_ssd_state_carried(void **state)
 	assert_true(mean[2] < 1.5 * mean[0]);
 
 	/* --steady-state iops after --precondition: rounds of one carried state */
-	const char *argv[] = {"sim", "--model", tiny_model(), "--pattern", "rand-write", "--bs", "4k",
+	const char *argv[] = {"sim", "--model", th_tiny_ssd_model(), "--pattern", "rand-write", "--bs", "4k",
 			      "--qd", "32", "--time", "0.2", "--precondition", "--steady-state", "iops",
 			      NULL};
 	json_t *j = run_json(argv);
@@ -521,7 +501,7 @@ static void test_ssd_state_carried(void **state)
 static void test_ssd_set_overprovisioning(void **state)
 {
 	(void)state;
-	const char *argv[] = {"sim", "--model", tiny_model(), "--set",
+	const char *argv[] = {"sim", "--model", th_tiny_ssd_model(), "--set",
 			      "drive.overprovisioning=7%,28%", "--pattern", "rand-write", "--bs", "4k",
 			      "--qd", "32", "--time", "0.5", "--precondition", NULL};
 	json_t *j = run_json(argv);
@@ -543,7 +523,7 @@ static void test_ssd_array_explain(void **state)
 	char json[300], csv[300];
 	snprintf(json, sizeof(json), "%s/array.json", th_dir);
 	snprintf(csv, sizeof(csv), "%s/array.csv", th_dir);
-	struct th_out o = th_iolab("sim", "--array", "raid0:2", "--drive", tiny_model(), "--bus",
+	struct th_out o = th_iolab("sim", "--array", "raid0:2", "--drive", th_tiny_ssd_model(), "--bus",
 				   "pcie3-x8", "--pattern", "rand-read", "--bs", "4k", "--qd", "64",
 				   "--time", "0.2", "--explain", "--json", json, "--csv", csv, "--no-db",
 				   "--force", NULL);
@@ -588,7 +568,7 @@ static void test_ssd_busy_within_the_run(void **state)
 	(void)state;
 	char json[300];
 	snprintf(json, sizeof(json), "%s/busy.json", th_dir);
-	struct th_out o = th_iolab("sim", "--model", tiny_model(), "--pattern", "rand-write", "--qd",
+	struct th_out o = th_iolab("sim", "--model", th_tiny_ssd_model(), "--pattern", "rand-write", "--qd",
 				   "32", "--precondition", "--time", "0.2", "--explain", "--json", json,
 				   "--no-db", "--force", NULL);
 	assert_int_equal(o.status, 0);
@@ -642,7 +622,7 @@ static void test_ssd_replay_mqsim(void **state)
 	(void)state;
 	char trace[300];
 	th_data_path(trace, sizeof(trace), "mqsim/tpcc-excerpt.trace");
-	const char *argv[] = {"replay", trace, "--format", "mqsim", "--model", tiny_model(), "--mode",
+	const char *argv[] = {"replay", trace, "--format", "mqsim", "--model", th_tiny_ssd_model(), "--mode",
 			      "timed", "--wrap", "--precondition", NULL};
 	json_t *j = run_json(argv);
 	json_t *p = point_of(j, 0);

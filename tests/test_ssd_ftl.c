@@ -34,6 +34,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "iolab/prng.h"
 #include "iolab/ssd_model.h"
 #include "sim/devices/ssd_ftl.h"
@@ -69,25 +70,11 @@ static struct ssd_ftl *new_ftl(const struct ssd_ftl_params *p)
 	return f;
 }
 
-/* W0(x) for x in [-1/e, 0): Halley's iteration on w e^w = x from a start near the branch point. */
-static double lambert_w0(double x)
-{
-	double w = -1 + sqrt(2 * (1 + M_E * x)); /* the series at -1/e, close enough to converge */
-	for (int i = 0; i < 100; i++) {
-		double e = exp(w), fw = w * e - x;
-		double step = fw / (e * (w + 1) - (w + 2) * fw / (2 * w + 2));
-		w -= step;
-		if (fabs(step) < 1e-15)
-			break;
-	}
-	return w;
-}
-
 static double wa_model(const struct ssd_ftl_params *p)
 {
 	double t_eff = (double)PLANES * (p->blocks_per_plane - p->gc_free_blocks - 2) * p->pages_per_block;
 	double alpha = t_eff / (double)p->logical_pages;
-	return alpha / (alpha + lambert_w0(-alpha * exp(-alpha)));
+	return alpha / (alpha + th_lambert_w0(-alpha * exp(-alpha)));
 }
 
 /* n uniform random single-page writes; returns their WA. */

@@ -32,24 +32,6 @@
 
 #include "helpers.h"
 
-/* 2 channels x 2 dies, 256 blocks of 64 pages of 4 KiB a die, 10 % spare: 58982 logical pages. */
-static const char *tiny_model(void)
-{
-	static char path[300];
-	snprintf(path, sizeof(path), "%s/tiny.model", th_dir);
-	th_write_text(path, "device = ssd\n"
-		      "name = tiny-ssd\n"
-		      "about = a small SSD for tests: 2 channels x 2 dies, 64 MiB of flash\n"
-		      "interface = nvme\nqueues = 1\nqueue_entries = 64\ninterface_mb_s = 3500\n"
-		      "command_us = 1\ncache_mib = 1\ncache_write_back = yes\ncache_page_us = 1\n"
-		      "channels = 2\nchips_per_channel = 1\ndies_per_chip = 2\nplanes_per_die = 1\n"
-		      "blocks_per_plane = 256\npages_per_block = 64\npage_bytes = 4096\ncell = slc\n"
-		      "read_us = 50\nprogram_us = 300\nerase_ms = 2\nchannel_mb_s = 400\n"
-		      "channel_command_ns = 100\noverprovisioning = 10%\ngc_policy = greedy\n"
-		      "gc_threshold = 0.02\n");
-	return path;
-}
-
 #define LOGICAL_PAGES 58982u
 
 /* Runs `$B CMD --json FILE --no-db --quiet` (exit 0 expected) and returns its first point. */
@@ -103,7 +85,7 @@ static json_int_t trimmed_pages(const json_t *p, unsigned *ssds_trimming)
 static void test_trimwrite_lowers_wa(void **state)
 {
 	(void)state;
-	const char *m = tiny_model();
+	const char *m = th_tiny_ssd_model();
 	char cmd[1024];
 	json_t *d1, *d2, *d3;
 	const char *common = "--bs 4k --qd 8 --precondition --bytes 100m";
@@ -154,7 +136,7 @@ static void write_log(const char *path, bool trim, unsigned n)
 static void test_replay_trims(void **state)
 {
 	(void)state;
-	const char *m = tiny_model();
+	const char *m = th_tiny_ssd_model();
 	char with[300], without[300], cmd[1024];
 	snprintf(with, sizeof(with), "%s/with.log", th_dir);
 	snprintf(without, sizeof(without), "%s/without.log", th_dir);
@@ -203,7 +185,7 @@ static void test_long_trim_pieces(void **state)
 static void test_raid5_members_trim(void **state)
 {
 	(void)state;
-	const char *m = tiny_model();
+	const char *m = th_tiny_ssd_model();
 	char cmd[1024];
 	json_t *d;
 	snprintf(cmd, sizeof(cmd), "sim --array raid5:4 --drive '%s' --stripe 64k --pattern "
@@ -221,7 +203,7 @@ static void test_raid5_members_trim(void **state)
 static void test_refusals(void **state)
 {
 	(void)state;
-	const char *m = tiny_model();
+	const char *m = th_tiny_ssd_model();
 	char file[300];
 	snprintf(file, sizeof(file), "%s/scratch.dat", th_dir);
 	struct th_out o = th_iolab("run", "--engine", "psync", "--pattern", "trimwrite", "--size", "1m",

@@ -57,20 +57,6 @@ static const char *model_path(void)
 	return path;
 }
 
-/* W0(x) for x in [-1/e, 0): Halley's iteration on w e^w = x from the series at the branch point. */
-static double lambert_w0(double x)
-{
-	double w = -1 + sqrt(2 * (1 + M_E * x));
-	for (int i = 0; i < 100; i++) {
-		double e = exp(w), fw = w * e - x;
-		double step = fw / (e * (w + 1) - (w + 2) * fw / (2 * w + 2));
-		w -= step;
-		if (fabs(step) < 1e-15)
-			break;
-	}
-	return w;
-}
-
 /* The model's WA at spare s = (T - U) / T (the model file's overprovisioning: U = floor(T (1 - s))). */
 static double wa_model(double spare)
 {
@@ -78,7 +64,7 @@ static double wa_model(double spare)
 	double logical = floor(physical * (1 - spare));
 	double t_eff = (double)PLANES * (BLOCKS - RESERVE - 2) * PAGES;
 	double alpha = t_eff / logical;
-	return alpha / (alpha + lambert_w0(-alpha * exp(-alpha)));
+	return alpha / (alpha + th_lambert_w0(-alpha * exp(-alpha)));
 }
 
 /* Runs the sweep with requests of bs, bytes in all per point; fills wa[] from the JSON's
