@@ -31,14 +31,7 @@ test-san: deps
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Debug -DIOLAB_FUZZ=ON >/dev/null
 	@cmake --build $(FUZZBUILD) -j $(JOBS) --target fuzzers
-	@for f in $(FUZZBUILD)/fuzz_*; do \
-	    [ -f $$f ] && [ -x $$f ] || continue; \
-	    n=$$(basename $$f); mkdir -p $(FUZZBUILD)/corpus-$$n; \
-	    if $$f -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	        $(FUZZBUILD)/corpus-$$n fuzz/seeds/$$n >$(FUZZBUILD)/log-$$n.txt 2>&1; then \
-	        echo "fuzz: $$n: $$(grep -o 'Done [0-9]* runs' $(FUZZBUILD)/log-$$n.txt), no crash (seed 1, $(FUZZ_SECONDS) s)"; \
-	    else tail -n 40 $(FUZZBUILD)/log-$$n.txt; echo "fuzz: $$n FAILED"; exit 1; fi; \
-	done
+	@scripts/run-fuzzers.sh $(FUZZBUILD) $(FUZZ_SECONDS) $(JOBS)
 
 check: fuzz test-san test
 
