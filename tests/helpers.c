@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -374,4 +375,26 @@ double th_lambert_w0(double x)
 			break;
 	}
 	return w;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TH_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TH_ASAN 1
+#endif
+#endif
+
+void th_expect_children_rss(long kib, long asan_kib)
+{
+#ifdef TH_ASAN
+	kib = asan_kib;
+#else
+	(void)asan_kib;
+#endif
+	struct rusage ru;
+	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	if (ru.ru_maxrss > kib)
+		print_error("peak resident size %ld KiB, more than %ld\n", ru.ru_maxrss, kib);
+	assert_true(ru.ru_maxrss <= kib);
 }

@@ -77,6 +77,11 @@ bool th_zeros(const char *path, size_t len);
 /* Writes text to path (created or emptied); fails the test if it cannot. */
 void th_write_text(const char *path, const char *text);
 
+/* Fails the test unless the peak resident size of every child waited for so far (getrusage
+ * RUSAGE_CHILDREN: a test of one iolab run measures that run) is at most kib KiB, or asan_kib
+ * in a build with AddressSanitizer (its shadow memory and allocator add about 90 MiB a run). */
+void th_expect_children_rss(long kib, long asan_kib);
+
 /* A small SSD model file in th_dir (2 channels x 2 dies, 64 MiB of flash; the same figures as
  * examples/tiny-ssd.model), written on the first call; returns its path. */
 const char *th_tiny_ssd_model(void);

@@ -11,22 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/resource.h>
 
 #include <cmocka.h>
 
 #include "helpers.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MAX_RSS_KIB (256 * 1024)
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MAX_RSS_KIB (256 * 1024)
-#endif
-#endif
-#ifndef MAX_RSS_KIB
-#define MAX_RSS_KIB (128 * 1024)
-#endif
 
 static void test_deep_queue_of_large_requests(void **state)
 {
@@ -35,11 +23,7 @@ static void test_deep_queue_of_large_requests(void **state)
 				   "--qd", "1024", "--time", "1", "--no-db", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
-	struct rusage ru;
-	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
-	if (ru.ru_maxrss > MAX_RSS_KIB)
-		print_error("peak resident size %ld KiB\n", ru.ru_maxrss);
-	assert_true(ru.ru_maxrss <= MAX_RSS_KIB);
+	th_expect_children_rss(128 * 1024, 256 * 1024);
 }
 
 int main(void)

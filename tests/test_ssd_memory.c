@@ -12,23 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/resource.h>
 
 #include <cmocka.h>
 
 #include "helpers.h"
-
-/* The bound: AddressSanitizer's shadow and allocator add about 90 MiB to the run. */
-#if defined(__SANITIZE_ADDRESS__)
-#define MAX_RSS_KIB (160 * 1024)
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MAX_RSS_KIB (160 * 1024)
-#endif
-#endif
-#ifndef MAX_RSS_KIB
-#define MAX_RSS_KIB (64 * 1024)
-#endif
 
 static void test_fresh_ssd_reads_take_no_map(void **state)
 {
@@ -37,13 +24,9 @@ static void test_fresh_ssd_reads_take_no_map(void **state)
 				   "--qd", "32", "--time", "0.2", "--no-db", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
-	struct rusage ru;
-	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
 	/* 0.2 s of reads at 366K IOPS: 73K reads, over 45K of the flat map's 60K pages (180 MB);
 	 * the blocks' records are 6 MB */
-	if (ru.ru_maxrss > MAX_RSS_KIB)
-		print_error("peak resident size %ld KiB\n", ru.ru_maxrss);
-	assert_true(ru.ru_maxrss <= MAX_RSS_KIB);
+	th_expect_children_rss(64 * 1024, 160 * 1024);
 }
 
 int main(void)

@@ -18,6 +18,10 @@ struct iolab_err {
 int iolab_errf(struct iolab_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "field 'FIELD': " and the formatted message into err; returns -EINVAL. */
+int iolab_err_field(struct iolab_err *err, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Prefixes err->msg with "prefix: " (used to add a file:line to a field error). */
 void iolab_err_prefix(struct iolab_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -58,4 +58,16 @@ static inline double iolab_prng_unit(struct iolab_prng *r)
 	return (double)(iolab_prng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/* The greatest common divisor of a and b: an affine map x -> (a x + c) mod n permutes [0, n)
+ * when it is 1 for a and n (the permuted orders of the workload's skews and of preconditioning). */
+static inline uint64_t iolab_gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 #endif

@@ -1,4 +1,5 @@
 /* error.c: formatting of one-line error messages into struct iolab_err. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,16 @@ int iolab_errf(struct iolab_err *err, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -code;
+}
+
+int iolab_err_field(struct iolab_err *err, const char *field, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return iolab_errf(err, EINVAL, "field '%s': %s", field, msg);
 }
 
 void iolab_err_prefix(struct iolab_err *err, const char *fmt, ...)

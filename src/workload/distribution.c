@@ -103,16 +103,6 @@ static double zipf_Hinv(double s, double x)
 	return exp(helper1(t) * x);
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void iolab_skew_init(struct iolab_skew *k, const struct iolab_dist *d, uint64_t n)
 {
 	memset(k, 0, sizeof(*k));
@@ -141,7 +131,7 @@ void iolab_skew_init(struct iolab_skew *k, const struct iolab_dist *d, uint64_t 
 	}
 	/* Affine permutation of [0, n): multiplier coprime with n. */
 	k->mul = n > 1 ? (0x9e3779b97f4a7c15ull % n) | 1 : 1;
-	while (n > 1 && gcd64(k->mul, n) != 1)
+	while (n > 1 && iolab_gcd64(k->mul, n) != 1)
 		k->mul += 2;
 	k->add = n > 1 ? 0x632be59bd9b4e019ull % n : 0;
 }

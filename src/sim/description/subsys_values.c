@@ -5,24 +5,12 @@
  * puts where before it. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "iolab/parse.h"
 #include "iolab/subsys.h"
 #include "sim/description/subsys_values.h"
-
-__attribute__((format(printf, 3, 4)))
-static int fail(struct iolab_err *err, const char *key, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return iolab_errf(err, EINVAL, "field '%s': %s", key, msg);
-}
 
 /* A time with its unit ("20us", "1.5ms"; "0" alone): a bare number would be seconds, never
  * what a per-command overhead means. At most 1 s. */
@@ -31,11 +19,11 @@ static int read_time(const char *key, const char *val, uint64_t *ns, struct iola
 	char f[64];
 	size_t n = strlen(val);
 	if (n && isdigit((unsigned char)val[n - 1]) && strcmp(val, "0"))
-		return fail(err, key, "'%.100s' needs a unit (20us, 1.5ms, 0.1s)", val);
+		return iolab_err_field(err, key, "'%.100s' needs a unit (20us, 1.5ms, 0.1s)", val);
 	snprintf(f, sizeof(f), "field '%s'", key);
 	int rc = iolab_parse_duration(f, val, ns, err);
 	if (!rc && *ns > 1000000000u)
-		return fail(err, key, "'%.100s' is more than 1 s", val);
+		return iolab_err_field(err, key, "'%.100s' is more than 1 s", val);
 	return rc;
 }
 
@@ -54,12 +42,12 @@ static int read_rate(const char *key, const char *val, uint64_t *out, struct iol
 	if (n >= 2 && !strcmp(val + n - 2, "/s"))
 		n -= 2;
 	if (n >= sizeof(num))
-		return fail(err, key, "'%.100s' is not a rate (10M, 10MB/s)", val);
+		return iolab_err_field(err, key, "'%.100s' is not a rate (10M, 10MB/s)", val);
 	memcpy(num, val, n);
 	num[n] = 0;
 	int rc = read_size(key, num, out, err);
 	if (!rc && !*out)
-		return fail(err, key, "must be more than 0 bytes/s");
+		return iolab_err_field(err, key, "must be more than 0 bytes/s");
 	return rc;
 }
 
@@ -70,7 +58,7 @@ static int read_failed(const char *val, int *failed, struct iolab_err *err)
 	const char *plus = strchr(val, '+');
 	size_t len = plus ? (size_t)(plus - val) : strlen(val);
 	if (len >= sizeof(a) || (plus && strchr(plus + 1, '+')))
-		return fail(err, "failed", "'%.100s' is not N or N+M (one or two failed drives, "
+		return iolab_err_field(err, "failed", "'%.100s' is not N or N+M (one or two failed drives, "
 			    "1-based)", val);
 	memcpy(a, val, len);
 	a[len] = 0;
@@ -81,7 +69,7 @@ static int read_failed(const char *val, int *failed, struct iolab_err *err)
 	if (rc)
 		return rc;
 	if (n[0] == n[1])
-		return fail(err, "failed", "'%s' names drive %u twice", val, (unsigned)n[0]);
+		return iolab_err_field(err, "failed", "'%s' names drive %u twice", val, (unsigned)n[0]);
 	failed[0] = (int)n[0] - 1;
 	failed[1] = (int)n[1] - 1;
 	return 0;
@@ -100,7 +88,7 @@ int iolab_param_read(const struct iolab_param *k, const char *val, void *rec, st
 	case IOLAB_PT_SIZE_POS:
 		rc = read_size(k->key, val, at, err);
 		if (!rc && !*(uint64_t *)at)
-			return fail(err, k->key, "must be more than 0%s", k->hint ? k->hint : "");
+			return iolab_err_field(err, k->key, "must be more than 0%s", k->hint ? k->hint : "");
 		return rc;
 	case IOLAB_PT_RATE: return read_rate(k->key, val, at, err);
 	case IOLAB_PT_COUNT: return iolab_parse_uint(f, val, (uint64_t)k->min, (uint64_t)k->max, at, err);
@@ -143,5 +131,5 @@ int iolab_param_in_range(const struct iolab_param *k, const void *rec, const cha
 		return 0;
 	char range[80];
 	iolab_param_range_text(k, range, sizeof(range));
-	return fail(err, k->key, "'%.100s' is outside %s", val, range);
+	return iolab_err_field(err, k->key, "'%.100s' is outside %s", val, range);
 }

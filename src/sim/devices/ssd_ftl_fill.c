@@ -87,16 +87,6 @@ static void valid_counts(uint32_t *count, uint32_t k, uint32_t ppb, uint64_t s)
 		}
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* The pages GC's open block holds at steady state, n logical pages on the plane's k full blocks.
  * GC runs when the host takes a block and collects until a block is gained: v victims of about
  * m valid pages each move m v pages onto its frontier, which takes a block each time it fills, so
@@ -137,7 +127,7 @@ static void fill_steady_plane(struct ssd_ftl *f, uint32_t plane, uint32_t stripe
 	valid_counts(count, k, ppb, n - host - gcw);
 
 	uint64_t step = n > 1 ? (uint64_t)((double)n * 0.6180339887498949) : 1, at = 0;
-	while (n > 1 && gcd64(step, n) != 1)
+	while (n > 1 && iolab_gcd64(step, n) != 1)
 		step++;
 	if (n)
 		at = iolab_prng_below(&f->rng, n);

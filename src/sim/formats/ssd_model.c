@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,19 +50,6 @@ uint32_t iolab_ssd_gc_reserve_blocks(const struct iolab_ssd_model *m)
 	return r < 1 ? 1 : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
 
-static int fail(struct iolab_err *err, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct iolab_err *err, const char *field, const char *fmt, ...)
-{
-	char why[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return iolab_errf(err, EINVAL, "field '%s': %s", field, why);
-}
-
 /* The flash array: every count at least 1, pages whole sectors, not more pages than the
  * simulator numbers. */
 static int check_geometry(const struct iolab_ssd_model *m, struct iolab_err *err)
@@ -79,17 +65,17 @@ static int check_geometry(const struct iolab_ssd_model *m, struct iolab_err *err
 	};
 	for (unsigned i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (!counts[i].v)
-			return fail(err, counts[i].field, "is 0: a flash array needs at least one");
+			return iolab_err_field(err, counts[i].field, "is 0: a flash array needs at least one");
 	if (m->page_bytes % 512)
-		return fail(err, "page_bytes", "%" PRIu32 " is not a multiple of 512 (a page holds whole "
+		return iolab_err_field(err, "page_bytes", "%" PRIu32 " is not a multiple of 512 (a page holds whole "
 			    "sectors)", m->page_bytes);
 	uint64_t phys = iolab_ssd_physical_pages(m);
 	if (!phys || phys > SSD_MAX_PAGES)
-		return fail(err, "blocks_per_plane", "the flash array has %s pages, more than the %llu "
+		return iolab_err_field(err, "blocks_per_plane", "the flash array has %s pages, more than the %llu "
 			    "the simulator addresses", phys ? "so many" : "more than 2^64",
 			    (unsigned long long)SSD_MAX_PAGES);
 	if (m->cell > IOLAB_CELL_TLC)
-		return fail(err, "cell", "%u is not slc, mlc or tlc", m->cell);
+		return iolab_err_field(err, "cell", "%u is not slc, mlc or tlc", m->cell);
 	return 0;
 }
 
@@ -99,39 +85,39 @@ static int check_times(const struct iolab_ssd_model *m, struct iolab_err *err)
 	static const char *const prog[] = {"program_us", "program_csb_us", "program_msb_us"};
 	for (unsigned i = 0; i < 3; i++) {
 		if (!m->read_ns[i])
-			return fail(err, read[i], "is 0: a flash read takes time");
+			return iolab_err_field(err, read[i], "is 0: a flash read takes time");
 		if (!m->program_ns[i])
-			return fail(err, prog[i], "is 0: a flash program takes time");
+			return iolab_err_field(err, prog[i], "is 0: a flash program takes time");
 	}
 	if (!m->erase_ns)
-		return fail(err, "erase_ms", "is 0: a block erase takes time");
+		return iolab_err_field(err, "erase_ms", "is 0: a block erase takes time");
 	if (!m->channel_rate)
-		return fail(err, "channel_mb_s", "is 0: the flash channel moves no data");
+		return iolab_err_field(err, "channel_mb_s", "is 0: the flash channel moves no data");
 	if (!m->iface_rate)
-		return fail(err, "interface_mb_s", "is 0: the host interface moves no data");
+		return iolab_err_field(err, "interface_mb_s", "is 0: the host interface moves no data");
 	return 0;
 }
 
 static int check_interface(const struct iolab_ssd_model *m, struct iolab_err *err)
 {
 	if (m->iface > IOLAB_SSD_SATA)
-		return fail(err, "interface", "%u is not nvme or sata", m->iface);
+		return iolab_err_field(err, "interface", "%u is not nvme or sata", m->iface);
 	if (!m->queues)
-		return fail(err, "queues", "is 0: the device takes commands from at least one queue");
+		return iolab_err_field(err, "queues", "is 0: the device takes commands from at least one queue");
 	if (!m->queue_entries)
-		return fail(err, "queue_entries", "is 0: a queue holds at least one command");
+		return iolab_err_field(err, "queue_entries", "is 0: a queue holds at least one command");
 	if (m->iface == IOLAB_SSD_SATA && m->queues != 1)
-		return fail(err, "queues", "%u: SATA has one command queue (NCQ)", m->queues);
+		return iolab_err_field(err, "queues", "%u: SATA has one command queue (NCQ)", m->queues);
 	if (m->iface == IOLAB_SSD_SATA && m->queue_entries > 32)
-		return fail(err, "queue_entries", "%u is more than SATA NCQ's 32 commands",
+		return iolab_err_field(err, "queue_entries", "%u is more than SATA NCQ's 32 commands",
 			    m->queue_entries);
 	if (m->queues > 65535)
-		return fail(err, "queues", "%u is more than NVMe's 65535 I/O queues", m->queues);
+		return iolab_err_field(err, "queues", "%u is more than NVMe's 65535 I/O queues", m->queues);
 	if (m->queue_entries > 65536)
-		return fail(err, "queue_entries", "%u is more than NVMe's 65536 entries a queue",
+		return iolab_err_field(err, "queue_entries", "%u is more than NVMe's 65536 entries a queue",
 			    m->queue_entries);
 	if (m->cache_bytes && m->cache_bytes < m->page_bytes)
-		return fail(err, "cache_bytes", "%" PRIu64 " holds not one %" PRIu32 "-byte page",
+		return iolab_err_field(err, "cache_bytes", "%" PRIu64 " holds not one %" PRIu32 "-byte page",
 			    m->cache_bytes, m->page_bytes);
 	return 0;
 }
@@ -140,16 +126,16 @@ static int check_interface(const struct iolab_ssd_model *m, struct iolab_err *er
 static int check_ftl(const struct iolab_ssd_model *m, struct iolab_err *err)
 {
 	if (!(m->overprovisioning >= 0 && m->overprovisioning < 1))
-		return fail(err, "overprovisioning", "%g is not in [0, 1) (0 %% to below 100 %% of the "
+		return iolab_err_field(err, "overprovisioning", "%g is not in [0, 1) (0 %% to below 100 %% of the "
 			    "physical pages are spare)", m->overprovisioning);
 	if (!(m->gc_threshold > 0 && m->gc_threshold < 1))
-		return fail(err, "gc_threshold", "%g is not in (0, 1): a fraction of a plane's blocks",
+		return iolab_err_field(err, "gc_threshold", "%g is not in (0, 1): a fraction of a plane's blocks",
 			    m->gc_threshold);
 	uint32_t reserve = iolab_ssd_gc_reserve_blocks(m);
 	/* the simulator's FTL keeps the reserve, the host's and GC's open blocks and at least one
 	 * block of data on every plane (ssd_ftl_check, which refuses the same) */
 	if (m->blocks_per_plane < (uint64_t)reserve + 3)
-		return fail(err, "blocks_per_plane", "%" PRIu32 " is too few for the GC reserve of %"
+		return iolab_err_field(err, "blocks_per_plane", "%" PRIu32 " is too few for the GC reserve of %"
 			    PRIu32 " free blocks (gc_threshold %g), the two open blocks and one of data: "
 			    "at least %" PRIu64, m->blocks_per_plane, reserve, m->gc_threshold,
 			    (uint64_t)reserve + 3);
@@ -159,7 +145,7 @@ static int check_ftl(const struct iolab_ssd_model *m, struct iolab_err *err)
 	double spare_blocks = (double)(phys - logical) / (double)iolab_ssd_planes(m) /
 			      m->pages_per_block;
 	if (spare_blocks < reserve + 1.0)
-		return fail(err, "overprovisioning", "%g leaves %.1f spare blocks a plane, not more than "
+		return iolab_err_field(err, "overprovisioning", "%g leaves %.1f spare blocks a plane, not more than "
 			    "the GC reserve of %" PRIu32 " (gc_threshold %g of %" PRIu32 " blocks): "
 			    "GC could not run once the drive is full", m->overprovisioning, spare_blocks,
 			    reserve, m->gc_threshold, m->blocks_per_plane);
@@ -168,27 +154,27 @@ static int check_ftl(const struct iolab_ssd_model *m, struct iolab_err *err)
 	uint64_t planes = iolab_ssd_planes(m), share = (logical + planes - 1) / planes;
 	uint64_t room = ((uint64_t)m->blocks_per_plane - reserve - 2) * m->pages_per_block - 1;
 	if (share > room)
-		return fail(err, "overprovisioning", "%g leaves %" PRIu64 " logical pages a plane, more "
+		return iolab_err_field(err, "overprovisioning", "%g leaves %" PRIu64 " logical pages a plane, more "
 			    "than the %" PRIu64 " its FTL holds beside the GC reserve of %" PRIu32
 			    " blocks and the host's and GC's open blocks ((blocks_per_plane %" PRIu32
 			    " - %" PRIu32 " - 2) x pages_per_block - 1): more spare or more blocks",
 			    m->overprovisioning, share, room, reserve, m->blocks_per_plane, reserve);
 	if (!(m->gc_background == 0 || (m->gc_background > m->gc_threshold && m->gc_background < 1)))
-		return fail(err, "gc_background", "%g is neither 0 (none) nor between gc_threshold (%g) "
+		return iolab_err_field(err, "gc_background", "%g is neither 0 (none) nor between gc_threshold (%g) "
 			    "and 1", m->gc_background, m->gc_threshold);
 	if (m->gc_policy > IOLAB_GC_RANDOM)
-		return fail(err, "gc_policy", "%u is not a policy", m->gc_policy);
+		return iolab_err_field(err, "gc_policy", "%u is not a policy", m->gc_policy);
 	if (m->gc_policy == IOLAB_GC_RGA && (!m->rga_choices || m->rga_choices > m->blocks_per_plane))
-		return fail(err, "rga_choices", "%u is not 1 to blocks_per_plane (%" PRIu32 ")",
+		return iolab_err_field(err, "rga_choices", "%u is not 1 to blocks_per_plane (%" PRIu32 ")",
 			    m->rga_choices, m->blocks_per_plane);
 	if (m->allocation > IOLAB_ALLOC_DYNAMIC)
-		return fail(err, "allocation", "%u is not static or dynamic", m->allocation);
+		return iolab_err_field(err, "allocation", "%u is not static or dynamic", m->allocation);
 	if (m->allocation == IOLAB_ALLOC_STATIC && !iolab_ssd_order_valid(m->allocation_order))
-		return fail(err, "allocation", "'%.4s' is not a permutation of CWDP", m->allocation_order);
+		return iolab_err_field(err, "allocation", "'%.4s' is not a permutation of CWDP", m->allocation_order);
 	if (!m->ideal_mapping && !m->cmt_entry_bytes)
-		return fail(err, "cmt_entry_bytes", "is 0: a mapping entry takes room");
+		return iolab_err_field(err, "cmt_entry_bytes", "is 0: a mapping entry takes room");
 	if (!m->ideal_mapping && m->cmt_bytes < m->cmt_entry_bytes)
-		return fail(err, "cmt_bytes", "%" PRIu64 " holds not one %" PRIu32 "-byte entry "
+		return iolab_err_field(err, "cmt_bytes", "%" PRIu64 " holds not one %" PRIu32 "-byte entry "
 			    "(ideal_mapping = no)", m->cmt_bytes, m->cmt_entry_bytes);
 	return 0;
 }
