@@ -461,6 +461,24 @@ static void test_import_mqsim_bad(void **state)
 						 XML_TAIL, &m, NULL, NULL, &err), 0);
 	assert_int_equal(m.ssd->cache_page_ns, 41025);
 	iolab_model_free(&m);
+	/* as MQSim (rapidxml, then XML_deserialize): attributes mean nothing; a switch is false only
+	 * when it says false (any case), true otherwise, said in a note */
+	notes[0] = 0;
+	assert_int_equal(iolab_import_mqsim_text("x.xml", XML_HEAD "<Ideal_Mapping_Table unit='none'>"
+						 "yes</Ideal_Mapping_Table>\n<Use_Copyback_for_GC a=\"1\" "
+						 "b='2'>FALSE</Use_Copyback_for_GC>\n" XML_TAIL, &m, note_count,
+						 notes, &err), 0);
+	assert_true(m.ssd->ideal_mapping);
+	assert_false(m.ssd->gc_copyback);
+	unsigned defaults_only = notes[0];
+	iolab_model_free(&m);
+	notes[0] = 0;
+	assert_int_equal(iolab_import_mqsim_text("x.xml", XML_HEAD "<Ideal_Mapping_Table>true"
+						 "</Ideal_Mapping_Table>\n<Use_Copyback_for_GC>false"
+						 "</Use_Copyback_for_GC>\n" XML_TAIL, &m, note_count, notes,
+						 &err), 0);
+	assert_int_equal(notes[0] + 1, defaults_only); /* the note on 'yes' */
+	iolab_model_free(&m);
 
 	xml_refused(XML_HEAD "<Flash_Channel_Counts>8</Flash_Channel_Counts>\n" XML_TAIL,
 		    "x.xml:4: field 'Flash_Channel_Counts': not a parameter of MQSim's <Device_Parameter_Set>");
@@ -490,8 +508,6 @@ static void test_import_mqsim_bad(void **state)
 		    "x.xml:4: field 'Address_Mapping': 'HYBRID' iolab maps pages");
 	xml_refused(XML_HEAD "<Seed>1</Seed>\n<Seed>2</Seed>\n" XML_TAIL,
 		    "x.xml:5: field 'Seed': already given on line 4");
-	xml_refused(XML_HEAD "<Ideal_Mapping_Table>yes</Ideal_Mapping_Table>\n" XML_TAIL,
-		    "x.xml:4: field 'Ideal_Mapping_Table': 'yes' is not true or false");
 	xml_refused("<?xml version=\"1.0\"?>\n<Execution_Parameter_Set>\n<Host_Parameter_Set>\n"
 		    "</Host_Parameter_Set>\n</Execution_Parameter_Set>\n",
 		    "x.xml:2: element 'Device_Parameter_Set': missing");
@@ -500,8 +516,10 @@ static void test_import_mqsim_bad(void **state)
 	xml_refused(XML_HEAD "<Seed>1</Seed>\n" "</Device_Parameter_Set>\n",
 		    "x.xml:6: the file ends inside element 'Execution_Parameter_Set'");
 	xml_refused(XML_HEAD "<Seed>1</Sed>\n" XML_TAIL, "x.xml:4: the end tag does not match element 'Seed'");
-	xml_refused(XML_HEAD "<Seed unit=\"none\">1</Seed>\n" XML_TAIL,
-		    "x.xml:4: attributes are not part of MQSim's configuration format");
+	xml_refused(XML_HEAD "<Seed unit>1</Seed>\n" XML_TAIL,
+		    "x.xml:4: an attribute without =\"value\" in the start tag of element 'Seed'");
+	xml_refused(XML_HEAD "<Seed unit=\"none>1</Seed>\n" XML_TAIL,
+		    "x.xml:4: an attribute's value without its closing quote, in element 'Seed'");
 	xml_refused(XML_HEAD "<Seed>1&amp;</Seed>\n" XML_TAIL, "x.xml:4: entity references");
 	xml_refused(XML_HEAD "<Seed>1<Seed>2</Seed></Seed>\n" XML_TAIL,
 		    "x.xml:4: text mixed with elements in element 'Seed'");

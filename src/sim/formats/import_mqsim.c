@@ -150,6 +150,12 @@ static int perr(struct mqimport *q, unsigned line, const char *field, const char
 			  why);
 }
 
+static void say(struct mqimport *q, unsigned line, const char *field, const char *what)
+{
+	if (q->note)
+		q->note(q->file, line, field, what, q->ctx);
+}
+
 /* Reads value v of parameter i (given on line; 0: its default). */
 static int value(struct mqimport *q, unsigned i, const char *v, unsigned line)
 {
@@ -172,11 +178,14 @@ static int value(struct mqimport *q, unsigned i, const char *v, unsigned line)
 		return 0;
 	}
 	case T_BOOL:
-		if (!strcasecmp(v, "true") || !strcasecmp(v, "false")) {
-			q->num[i] = !strcasecmp(v, "true");
-			return 0;
+		/* MQSim's XML_deserialize: upper-cased, "FALSE" is false and every other value true */
+		q->num[i] = strcasecmp(v, "false") != 0;
+		if (strcasecmp(v, "true") && q->num[i]) {
+			snprintf(why, sizeof(why), "'%.40s' taken as true, as MQSim takes every value but "
+				 "false", v);
+			say(q, line, p->name, why);
 		}
-		return perr(q, line, p->name, "is not true or false", v);
+		return 0;
 	case T_WORD: {
 		char up[32];
 		size_t n = strlen(v);
@@ -204,12 +213,6 @@ static int value(struct mqimport *q, unsigned i, const char *v, unsigned line)
 	}
 	}
 	return 0;
-}
-
-static void say(struct mqimport *q, unsigned line, const char *field, const char *what)
-{
-	if (q->note)
-		q->note(q->file, line, field, what, q->ctx);
 }
 
 /* The parameters of one section element (sec), and its nested Flash_Parameter_Set. */

@@ -1,7 +1,8 @@
 /* xml_simple.c: the XML subset of MQSim's configuration files (xml_simple.h): elements that
- * hold either text or other elements, an <?xml ...?> declaration, comments. iolab's own reader
- * rather than a library's, because the format is this small, every error must name its line,
- * and the fuzzer (fuzz/fuzz_mqsim_xml.c) then covers all of the code that reads the file. */
+ * hold either text or other elements, an <?xml ...?> declaration, comments; attributes are read
+ * past (MQSim ignores them). iolab's own reader rather than a library's, because the format is
+ * this small, every error must name its line, and the fuzzer (fuzz/fuzz_mqsim_xml.c) then
+ * covers all of the code that reads the file. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -105,6 +106,33 @@ static int new_node(struct xparser *x, int parent, int *out)
 	return 0;
 }
 
+/* The attributes of a start tag (NAME="value" or NAME='value', space between them), skipped:
+ * MQSim reads its parameters from element text only (rapidxml parses attributes, MQSim's
+ * XML_deserialize never asks for one), so they mean nothing there either. */
+static int skip_attributes(struct xparser *x, char *name, size_t n)
+{
+	for (size_t an; (an = name_len(x->p)); skip_space(x)) {
+		advance(x, an);
+		skip_space(x);
+		char q = x->p[0] == '=' ? x->p[1] : 0;
+		if (q != '"' && q != '\'') {
+			name[n] = 0;
+			return xerr(x, "an attribute without =\"value\" in the start tag of element", name);
+		}
+		unsigned at = x->line;
+		advance(x, 2);
+		while (*x->p && *x->p != q)
+			advance(x, 1);
+		if (!*x->p) {
+			x->line = at;
+			name[n] = 0;
+			return xerr(x, "an attribute's value without its closing quote, in element", name);
+		}
+		advance(x, 1);
+	}
+	return 0;
+}
+
 /* One element starting at '<' (its start tag, content and end tag). */
 static int element(struct xparser *x, int parent, unsigned depth)
 {
@@ -120,14 +148,13 @@ static int element(struct xparser *x, int parent, unsigned depth)
 	if (!n)
 		return xerr(x, "expected an element name after '<'", NULL);
 	advance(x, n);
+	skip_space(x);
+	if ((rc = skip_attributes(x, name, n)))
+		return rc;
 	char after = *x->p;
-	if (after == ' ' || after == '\t' || after == '\r' || after == '\n') {
-		skip_space(x);
-		after = *x->p;
-	}
 	if (after != '>' && !(after == '/' && x->p[1] == '>')) {
 		name[n] = 0;
-		return xerr(x, "attributes are not part of MQSim's configuration format: element", name);
+		return xerr(x, "expected '>' or '/>' to end the start tag of element", name);
 	}
 	bool empty = after == '/';
 	advance(x, empty ? 2 : 1);
