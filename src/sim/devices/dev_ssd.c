@@ -206,10 +206,7 @@ static int ssd_submit(struct iolab_comp *c, struct iolab_sreq *r)
 	s->inflight++;
 	iolab_sim_at(c, r->d.t_done, s->link && !r->d.write && !r->d.trim ? EV_DATA : EV_END,
 		     (void *)(uintptr_t)k);
-	for (unsigned i = 0; i < s->nchan; i++)
-		if (s->chan[i].cal.nomem && !c->sim->error)
-			c->sim->error = -ENOMEM;
-	if (s->iface.nomem && !c->sim->error)
+	if (s->nomem && !c->sim->error)
 		c->sim->error = -ENOMEM;
 	return 0;
 }
@@ -328,6 +325,11 @@ static int ssd_setup(struct ssd *s, struct iolab_err *err)
 	s->chan = calloc(s->nchan, sizeof(*s->chan));
 	if (!s->die || !s->chan)
 		return -ENOMEM;
+	s->iface.nomem = &s->nomem;
+	for (unsigned i = 0; i < s->ndie; i++)
+		s->die[i].cal.nomem = &s->nomem;
+	for (unsigned i = 0; i < s->nchan; i++)
+		s->chan[i].cal.nomem = &s->nomem;
 	s->sectors_per_page = m->page_bytes / SECTOR;
 	s->ncell = m->cell == IOLAB_CELL_TLC ? 3 : m->cell == IOLAB_CELL_MLC ? 2 : 1;
 	s->cap = (uint64_t)m->queues * m->queue_entries;

@@ -68,7 +68,8 @@ uint64_t ssd_calendar_place(struct ssd_calendar *c, uint64_t now, uint64_t t, ui
 		return at;
 	}
 	if (c->n == c->cap && grow(c)) {
-		c->nomem = true;
+		if (c->nomem)
+			*c->nomem = true;
 		at = t > c->last_end ? t : c->last_end;
 		c->last_end = at + x;
 		return at;

@@ -13,12 +13,13 @@ struct ssd_calendar {
 	uint64_t *start, *end; /* sorted, disjoint; [head, head + n) of cap (a ring) */
 	uint32_t head, n, cap;
 	uint64_t last_end;     /* the end of the latest interval (0: none yet) */
-	bool nomem;            /* an interval could not be kept: it went after the last */
+	bool *nomem;           /* set when an interval could not be kept (it went after the last);
+				  NULL: nobody is told */
 };
 
 /* Places x ns at the earliest time >= t at which the resource is idle for x, intervals ending
  * at or before now forgotten, and returns its start. When memory runs out it is placed after
- * the last interval and nomem is set. */
+ * the last interval and *nomem is set. */
 uint64_t ssd_calendar_place(struct ssd_calendar *c, uint64_t now, uint64_t t, uint64_t x);
 /* The reserved time after t of the intervals it holds (those ending after the last place's now):
  * what a report at t clips from the resource's busy time, the work reserved ahead of the clock. */

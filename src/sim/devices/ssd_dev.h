@@ -84,6 +84,7 @@ struct ssd {
 	struct ssd_calendar iface;  /* its own link's transfers (no channel modelled) */
 	uint64_t ctl_free, dram_free; /* the controller (command_ns a command), the DRAM */
 	double iface_busy_ns, ctl_busy_ns;
+	bool nomem;                 /* a calendar could not keep an interval: the run fails */
 	bool write_back;            /* a cache that completes writes */
 	struct ssd_lru cache;       /* the pages the data cache holds (cap 0: no cache) */
 	struct ssd_flush *slot;     /* write-back: one per page of cache, a heap */
