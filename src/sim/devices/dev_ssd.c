@@ -136,11 +136,11 @@ static uint64_t do_write(struct ssd *s, uint64_t now, const struct iolab_sreq *r
 		uint64_t ready = in, gc = 0;
 		for (uint64_t lpa = first; lpa <= last; lpa++) {
 			uint64_t page = lpa % s->logical_pages, flush[PH_COUNT] = {0};
-			const struct ssd_flush *first = &s->slot[0];
-			if (first->end > ready) { /* the cache is full: the first flush to end frees it */
-				uint64_t wait = first->end - ready;
-				gc += wait < first->gc_ns ? wait : first->gc_ns;
-				ready = first->end;
+			const struct ssd_flush *top = &s->slot[0]; /* the flush that ends first */
+			if (top->end > ready) { /* the cache is full: that flush's end frees a slot */
+				uint64_t wait = top->end - ready;
+				gc += wait < top->gc_ns ? wait : top->gc_ns;
+				ready = top->end;
 			}
 			ready = dram(s, ready, 1);
 			uint64_t end = ssd_program_page(s, now, page, ready, flush);
