@@ -9,14 +9,17 @@
  *              first's, in percentage points) or "error" (predicted against measured)
  *   metrics    ["iops", "mb_per_s", "lat_mean_us"]: the metrics compared, in this order
  *   reference  index into runs of the reference (ref and gain) or of the measured run (error)
- *   runs       [{id, label, kind, target, name, price_usd, capacity_bytes,
+ *   by         [fields]: the key fields matched on (--by's, or the default's; docs/compare.md)
+ *   runs       [{id, ids, label, kind, target, name, price_usd, capacity_bytes,
  *                usd_per_gb, usd_per_iops, usd_per_mb_s}]   prices null where unknown;
- *              $/IOPS and $/(MB/s) use the run's best point
+ *              $/IOPS and $/(MB/s) use the run's best point; ids: the store ids of a group's
+ *              runs (iolab_compare_pool), [id] for one run
  *   points     [{key: {pattern, bs, qd, read_pct, workers, clients, think_s, target_iops, ...},
  *                name: "file-server bs 4k qd 16",
  *                values: [per run: {iops, mb_per_s, lat_mean_us, pct: {iops, mb_per_s,
  *                         lat_mean_us}, write_amplification (a point of simulated SSDs
- *                         only: shown, not compared)} or null],
+ *                         only: shown, not compared), run_id (a group's point: its run)}
+ *                         or null],
  *                gain: {iops, mb_per_s, lat_mean_us} (gain mode),
  *                error_pct: {iops, mb_per_s, lat_mean_us} (error mode: 100 * (pred - meas) / meas)}]
  *   unmatched  [{run: index into runs, name, key}]: points some run lacks
@@ -46,5 +49,21 @@ struct iolab_compare_run {
  * (error; n is then 2). *out is a new object as above. Returns 0 or -errno with err set. */
 int iolab_compare(const struct iolab_compare_run *runs, size_t n, size_t reference,
 		  enum iolab_compare_mode mode, json_t **out, struct iolab_err *err);
+
+/* As iolab_compare, matching on the key fields by (an array of field names, as
+ * iolab_compare_parse_by makes), or NULL: the default key (docs/compare.md). */
+int iolab_compare_by(const struct iolab_compare_run *runs, size_t n, size_t reference,
+		     enum iolab_compare_mode mode, const json_t *by, json_t **out, struct iolab_err *err);
+
+/* --by's comma list of key fields (pattern, trace, bs, read_pct, qd, workers, clients, think_s,
+ * target_iops or rate, replay, host_scheduler, volume, cache_bytes, write_policy, model,
+ * set:NAME) as a new array *by. An unknown field is -EINVAL with err naming it. */
+int iolab_compare_parse_by(const char *list, json_t **by, struct iolab_err *err);
+
+/* A group: the runs[0..n) as one document *doc to compare, their points pooled in order, each
+ * with "run_id", its run's id; "group_ids" the runs' ids; command, config and the price and
+ * capacity those of the runs where they agree (else the first's command, null price). */
+int iolab_compare_pool(const struct iolab_compare_run *runs, size_t n, json_t **doc,
+		       struct iolab_err *err);
 
 #endif

@@ -276,6 +276,27 @@ static json_t *breakdown_obj(const struct iolab_point *p)
 	return o;
 }
 
+/* What point o (p's object) ran, apart from the system and the load (docs/json-schema.md,
+ * points[].workload): a trace when it replayed one (o's "trace", copied), a job's per-worker
+ * patterns when its workers came from [worker] sections, else its pattern. */
+static json_t *workload_obj(const struct iolab_point *p, const json_t *o)
+{
+	bool job = false;
+	for (unsigned i = 0; i < p->nwres; i++)
+		job |= p->wres[i].name[0] != 0;
+	const char *kind = p->replay ? "trace" : job ? "job" : "pattern";
+	json_t *specs = json_null();
+	if (job && !p->replay) {
+		specs = json_array();
+		for (unsigned i = 0; i < p->nwres; i++)
+			json_array_append_new(specs, iolab_json_text(p->wres[i].pattern));
+	}
+	const json_t *trace = json_object_get(o, "trace");
+	return json_pack("{s:s,s:o,s:o,s:o}", "kind", kind, "pattern",
+			 p->replay || job ? json_null() : iolab_json_text(p->pattern), "specs", specs,
+			 "trace", trace ? json_deep_copy(trace) : json_null());
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -398,6 +419,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	for (unsigned i = 0; i < p->nwarn; i++)
 		json_array_append_new(w, iolab_json_text(p->warn[i]));
 	json_object_set_new(o, "warnings", w);
+	json_object_set_new(o, "workload", workload_obj(p, o));
 	free(all);
 	return o;
 }

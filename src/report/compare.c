@@ -26,16 +26,11 @@
 
 #include "iolab/compare.h"
 #include "iolab/parse.h"
+#include "iolab/short_name.h"
+#include "compare_keys.h"
 
 #define NMETRIC 3
 static const char *const metric_names[NMETRIC] = {"iops", "mb_per_s", "lat_mean_us"};
-
-static const char *const workload_fields[] = {"pattern", "bs", "read_pct", "qd", "workers",
-					      "clients", "think_s", "target_iops"};
-#define NWORKLOAD (sizeof(workload_fields) / sizeof(workload_fields[0]))
-static const char *const system_fields[] = {"host_scheduler", "volume", "cache_bytes",
-					    "write_policy", "model"};
-#define NSYSTEM (sizeof(system_fields) / sizeof(system_fields[0]))
 
 /* Joins of keys beyond this are refused (sweeps of several system parameters at once in
  * several runs multiply). */
@@ -58,28 +53,6 @@ struct row {
 
 /* ---- values and keys ---- */
 
-/* JSON values equal for matching: numbers by value (4 and 4.0 alike), objects field by field. */
-static bool value_eq(const json_t *a, const json_t *b)
-{
-	if (!a)
-		a = json_null();
-	if (!b)
-		b = json_null();
-	if (json_is_number(a) && json_is_number(b))
-		return json_number_value(a) == json_number_value(b);
-	if (json_is_object(a) && json_is_object(b)) {
-		if (json_object_size(a) != json_object_size(b))
-			return false;
-		const char *k;
-		const json_t *v;
-		json_object_foreach((json_t *)a, k, v)
-			if (!value_eq(v, json_object_get(b, k)))
-				return false;
-		return true;
-	}
-	return json_equal(a, b);
-}
-
 /* Every field of a is in b with an equal value. */
 static bool key_sub(const json_t *a, const json_t *b)
 {
@@ -87,7 +60,7 @@ static bool key_sub(const json_t *a, const json_t *b)
 	const json_t *v;
 	json_object_foreach((json_t *)a, k, v) {
 		const json_t *w = json_object_get(b, k);
-		if (!w || !value_eq(v, w))
+		if (!w || !compare_value_eq(v, w))
 			return false;
 	}
 	return true;
@@ -100,125 +73,36 @@ static bool key_compat(const json_t *a, const json_t *b)
 	const json_t *v;
 	json_object_foreach((json_t *)a, k, v) {
 		const json_t *w = json_object_get(b, k);
-		if (w && !value_eq(v, w))
+		if (w && !compare_value_eq(v, w))
 			return false;
 	}
 	return true;
 }
 
-static json_t *copy_or_null(const json_t *v)
-{
-	return v ? json_deep_copy(v) : json_null();
-}
-
-/* The workload part of a point's key. */
-static json_t *workload_key(const json_t *p)
-{
-	json_t *k = json_object();
-	for (size_t f = 0; k && f < NWORKLOAD; f++)
-		json_object_set_new(k, workload_fields[f], copy_or_null(json_object_get(p, workload_fields[f])));
-	/* points[].workers is each worker's share, worker_count their number (older files: the
-	 * number itself, under workers) */
-	const json_t *wc = json_object_get(p, "worker_count");
-	if (k && json_is_integer(wc))
-		json_object_set_new(k, "workers", json_integer(json_integer_value(wc)));
-	const json_t *r = json_object_get(p, "replay");
-	if (k && json_is_object(r))
-		json_object_set_new(k, "replay", copy_or_null(json_object_get(r, "mode")));
-	return k;
-}
-
-/* Point p's value of the swept setting name (points[].settings), or NULL. */
-static const json_t *setting_of(const json_t *p, const char *name)
-{
-	return json_object_get(json_object_get(p, "settings"), name);
-}
-
-/* The swept settings that vary among a run's points of one workload (wk: the points' workload
- * keys, which become their keys) join the keys as "set:NAME" fields. Returns 0 or -ENOMEM. */
-static int settings_keys(struct crun *r, json_t **wk)
-{
-	json_t *vary = json_object(); /* the names that vary */
-	if (!vary)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->np; i++)
-		for (size_t j = i + 1; j < r->np; j++) {
-			const json_t *pi = json_array_get(r->points, i), *pj = json_array_get(r->points, j);
-			if (!value_eq(wk[i], wk[j]))
-				continue;
-			const char *name;
-			const json_t *v;
-			for (int side = 0; side < 2; side++)
-				json_object_foreach(json_object_get(side ? pj : pi, "settings"), name, v)
-					if (!value_eq(setting_of(pi, name), setting_of(pj, name)))
-						json_object_set(vary, name, json_true());
-		}
-	const char *name;
-	const json_t *v;
-	json_object_foreach(vary, name, v) {
-		char field[160];
-		snprintf(field, sizeof(field), "set:%s", name);
-		for (size_t i = 0; i < r->np; i++)
-			json_object_set_new(wk[i], field,
-					    copy_or_null(setting_of(json_array_get(r->points, i), name)));
-	}
-	json_decref(vary);
-	return 0;
-}
-
-/* Builds the partial keys of one run's points (see the top of the file). */
-static int run_keys(struct crun *r, int64_t id, struct iolab_err *err)
+/* One run's keys: its points' full keys (fk) restricted to the fields keyed on (compare_keys.h);
+ * points still alike are numbered in their order, all of them (1, 2, ...). */
+static int run_keys(struct crun *r, json_t *const *fk, const json_t *fields, struct iolab_err *err)
 {
 	size_t np = r->np;
-	json_t **wk = calloc(np ? np : 1, sizeof(*wk));
 	long *nth = calloc(np ? np : 1, sizeof(*nth));
-	int rc = wk && nth ? 0 : iolab_errf(err, ENOMEM, "out of memory");
-	for (size_t i = 0; !rc && i < np; i++) {
-		const json_t *p = json_array_get(r->points, i);
-		if (!json_is_object(p))
-			rc = iolab_errf(err, EINVAL, "run %lld: point %zu is not an object", (long long)id, i + 1);
-		else if (!(wk[i] = workload_key(p)))
-			rc = iolab_errf(err, ENOMEM, "out of memory");
+	if (!nth || compare_run_keys(fk, np, fields, r->keys)) {
+		free(nth);
+		return iolab_errf(err, ENOMEM, "out of memory");
 	}
-	unsigned vary = 0; /* bit f: system_fields[f] varies within one workload */
-	for (size_t i = 0; !rc && i < np; i++)
-		for (size_t j = i + 1; j < np; j++) {
-			if (!value_eq(wk[i], wk[j]))
-				continue;
-			for (size_t f = 0; f < NSYSTEM; f++)
-				if (!value_eq(json_object_get(json_array_get(r->points, i), system_fields[f]),
-					      json_object_get(json_array_get(r->points, j), system_fields[f])))
-					vary |= 1u << f;
-		}
-	if (!rc)
-		rc = settings_keys(r, wk);
-	for (size_t i = 0; !rc && i < np; i++) {
-		r->keys[i] = wk[i];
-		wk[i] = NULL;
-		for (size_t f = 0; f < NSYSTEM; f++)
-			if (vary & 1u << f)
-				json_object_set_new(r->keys[i], system_fields[f],
-						    copy_or_null(json_object_get(json_array_get(r->points, i),
-										 system_fields[f])));
-	}
-	/* points still alike are numbered in their order, all of them (1, 2, ...) */
-	for (size_t i = 0; !rc && i < np; i++) {
+	for (size_t i = 0; i < np; i++) {
 		long before = 0, alike = 0;
 		for (size_t j = 0; j < np; j++)
-			if (j != i && value_eq(r->keys[i], r->keys[j])) {
+			if (j != i && compare_value_eq(r->keys[i], r->keys[j])) {
 				alike++;
 				before += j < i;
 			}
 		nth[i] = alike ? before + 1 : 0;
 	}
-	for (size_t i = 0; !rc && i < np; i++)
+	for (size_t i = 0; i < np; i++)
 		if (nth[i])
 			json_object_set_new(r->keys[i], "n", json_integer(nth[i]));
-	for (size_t i = 0; wk && i < np; i++)
-		json_decref(wk[i]);
-	free(wk);
 	free(nth);
-	return rc;
+	return 0;
 }
 
 /* ---- rows ---- */
@@ -226,7 +110,7 @@ static int run_keys(struct crun *r, int64_t id, struct iolab_err *err)
 static bool has_key(json_t *const *keys, size_t n, const json_t *k)
 {
 	for (size_t i = 0; i < n; i++)
-		if (value_eq(keys[i], k))
+		if (compare_value_eq(keys[i], k))
 			return true;
 	return false;
 }
@@ -379,13 +263,15 @@ static const char *fmt_seconds(double s, char *buf, size_t n)
 /* A short name of a key: the pattern, a size if one was set, read % and workers if they vary
  * (or workers are not 1), the load (qd, clients and think time, or rate), the system parameters
  * in the key, and the number of a repeated workload. vary: bit 0 read_pct, bit 1 workers vary. */
-static void key_name(const json_t *k, unsigned vary, char *buf, size_t n)
+static void key_name(const json_t *k, unsigned vary, const json_t *names, char *buf, size_t n)
 {
 	char t[64];
 	const json_t *v;
 	buf[0] = 0;
-	v = json_object_get(k, "pattern");
-	append(buf, n, "%s", json_is_string(v) ? json_string_value(v) : "?");
+	if (json_is_string(v = json_object_get(k, "pattern")))
+		append(buf, n, "%s", json_string_value(v));
+	else if (json_is_string(v = json_object_get(k, "trace")))
+		append(buf, n, "%s", json_string_value(json_object_get(names, json_string_value(v))));
 	if (json_is_integer(v = json_object_get(k, "bs")))
 		append(buf, n, " bs %s", iolab_fmt_size((uint64_t)json_integer_value(v), t, sizeof(t)));
 	if ((vary & 1) && json_is_number(v = json_object_get(k, "read_pct")))
@@ -431,6 +317,8 @@ static void key_name(const json_t *k, unsigned vary, char *buf, size_t n)
 		}
 	if (json_is_integer(v = json_object_get(k, "n")))
 		append(buf, n, " #%s", fmt_num(v, t, sizeof(t)));
+	if (buf[0] == ' ') /* a key of neither pattern nor trace (--by) */
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 /* Which of read_pct (bit 0) and workers (bit 1) differ among all points of all runs. */
@@ -445,7 +333,7 @@ static unsigned name_vary(const struct crun *runs, size_t n)
 				const json_t *v = json_object_get(runs[r].keys[i], f[b]);
 				if (!first[b])
 					first[b] = v;
-				else if (!value_eq(first[b], v))
+				else if (!compare_value_eq(first[b], v))
 					vary |= 1u << b;
 			}
 	return vary;
@@ -501,6 +389,9 @@ static json_t *run_object(const struct iolab_compare_run *in)
 	json_object_set_new(o, "best_mb_per_s", real_or_null(best_mb));
 	json_object_set_new(o, "points", json_integer((json_int_t)json_array_size(json_object_get(doc, "points"))));
 	json_object_set_new(o, "interrupted", json_boolean(json_is_true(json_object_get(doc, "interrupted"))));
+	const json_t *group = json_object_get(doc, "group_ids");
+	json_object_set_new(o, "ids", json_is_array(group) ? json_deep_copy(group)
+			    : json_pack("[I]", (json_int_t)in->id));
 	return o;
 }
 
@@ -513,6 +404,9 @@ struct ctx {
 	struct crun *runs;
 	struct row *rows;
 	size_t nrows;
+	json_t ***fk;    /* per run, its points' full keys (compare_keys.h) */
+	json_t *fields;  /* the fields keyed on: --by's, or the default's ("by" in the result) */
+	json_t *names;   /* trace identity -> its short name in the tables */
 };
 
 static json_t *metric_triplet(const double *v)
@@ -528,10 +422,34 @@ static json_t *metric_triplet(const double *v)
 static json_t *point_values(const json_t *p, const double *v)
 {
 	json_t *o = metric_triplet(v);
-	const json_t *wa = json_object_get(p, "write_amplification");
+	const json_t *wa = json_object_get(p, "write_amplification"), *id = json_object_get(p, "run_id");
+	if (o && json_is_integer(id)) /* a point of a group (iolab_compare_pool): its own run */
+		json_object_set_new(o, "run_id", json_deep_copy(id));
 	if (o && json_is_number(wa))
 		json_object_set_new(o, "write_amplification", json_real(json_number_value(wa)));
 	return o;
+}
+
+/* The name of key (a row's when row, else run r's point i's): with the workload fields a key
+ * keyed on fewer (--by) leaves out, where the points under it agree on them. */
+static void point_name(const struct ctx *c, const json_t *key, const struct row *row, size_t r, size_t i,
+		       unsigned vary, char *buf, size_t n)
+{
+	static const char *const fields[] = {"pattern", "trace", "bs", "read_pct", "workers", "clients",
+					     "think_s", "target_iops", "qd"};
+	json_t *k = json_deep_copy(key);
+	for (size_t f = 0; k && f < sizeof(fields) / sizeof(fields[0]); f++) {
+		if (json_object_get(k, fields[f]))
+			continue;
+		const json_t *v = json_object_get(row ? c->fk[0][row->idx[0]] : c->fk[r][i], fields[f]);
+		bool agree = true;
+		for (size_t o = 1; row && o < c->n; o++)
+			agree &= compare_value_eq(v, json_object_get(c->fk[o][row->idx[o]], fields[f]));
+		if (agree && v)
+			json_object_set_new(k, fields[f], json_deep_copy(v));
+	}
+	key_name(k ? k : key, vary, c->names, buf, n);
+	json_decref(k);
 }
 
 /* The point object of a compared row; adds each run's pct of it to logs for the overall. */
@@ -539,7 +457,7 @@ static json_t *row_object(const struct ctx *c, const struct row *row, unsigned v
 			  size_t *nlog, double (*errs)[NMETRIC], size_t k)
 {
 	char name[256];
-	key_name(row->key, vary, name, sizeof(name));
+	point_name(c, row->key, row, 0, 0, vary, name, sizeof(name));
 	json_t *o = json_pack("{sO ss}", "key", row->key, "name", name), *values = json_array();
 	double ref[NMETRIC], pct[2][NMETRIC];
 	const json_t *rp = json_array_get(c->runs[c->reference].points, (size_t)row->idx[c->reference]);
@@ -660,13 +578,14 @@ static int assemble(const struct ctx *c, json_t **out, struct iolab_err *err)
 			const json_t *p = json_array_get(c->runs[r].points, i);
 			for (size_t m = 0; m < NMETRIC; m++)
 				v[m] = metric_of(p, m);
-			key_name(c->runs[r].keys[i], vary, name, sizeof(name));
+			point_name(c, c->runs[r].keys[i], NULL, r, i, vary, name, sizeof(name));
 			json_array_append_new(unmatched,
 					      json_pack("{sI ss sO sI so so}", "run", (json_int_t)r, "name", name,
 							"key", c->runs[r].keys[i], "point", (json_int_t)i,
 							"missing_in", missing_in(c, r, c->runs[r].keys[i]),
 							"values", point_values(p, v)));
 		}
+	json_object_set_new(res, "by", json_deep_copy(c->fields));
 	json_object_set_new(res, "runs", runs);
 	json_object_set_new(res, "points", points);
 	json_object_set_new(res, "unmatched", unmatched);
@@ -756,6 +675,12 @@ static int place_rows(struct ctx *c, json_t **keys, size_t nk, struct iolab_err 
 
 static void free_ctx(struct ctx *c)
 {
+	for (size_t r = 0; c->fk && c->runs && r < c->n; r++) {
+		for (size_t i = 0; c->fk[r] && i < c->runs[r].np; i++)
+			json_decref(c->fk[r][i]);
+		free(c->fk[r]);
+	}
+	free(c->fk);
 	for (size_t r = 0; c->runs && r < c->n; r++) {
 		for (size_t i = 0; c->runs[r].keys && i < c->runs[r].np; i++)
 			json_decref(c->runs[r].keys[i]);
@@ -768,10 +693,50 @@ static void free_ctx(struct ctx *c)
 		free(c->rows[i].idx);
 	}
 	free(c->rows);
+	json_decref(c->fields);
+	json_decref(c->names);
+}
+
+/* Each run's points' full keys (c->fk), the trace names (c->names, shortened), the fields keyed
+ * on (c->fields) and each run's keys. */
+static int all_keys(struct ctx *c, const json_t *by, struct iolab_err *err)
+{
+	size_t *np = calloc(c->n, sizeof(*np));
+	c->fk = calloc(c->n, sizeof(*c->fk));
+	c->names = json_object();
+	int rc = np && c->fk && c->names ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t r = 0; !rc && r < c->n; r++) {
+		struct crun *cr = &c->runs[r];
+		np[r] = cr->np;
+		if (!(c->fk[r] = calloc(cr->np ? cr->np : 1, sizeof(**c->fk))))
+			rc = iolab_errf(err, ENOMEM, "out of memory");
+		for (size_t i = 0; !rc && i < cr->np; i++) {
+			const json_t *p = json_array_get(cr->points, i);
+			if (!json_is_object(p))
+				rc = iolab_errf(err, EINVAL, "run %lld: point %zu is not an object",
+						(long long)c->in[r].id, i + 1);
+			else if (!(c->fk[r][i] = compare_full_key(p, c->names)))
+				rc = iolab_errf(err, ENOMEM, "out of memory");
+		}
+	}
+	if (!rc && !(c->fields = compare_key_fields(c->fk, np, c->n, by)))
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t r = 0; !rc && r < c->n; r++)
+		rc = run_keys(&c->runs[r], c->fk[r], c->fields, err);
+	if (!rc && iolab_short_names_json(c->names, IOLAB_SHORT_NAME_WIDTH))
+		rc = iolab_errf(err, ENOMEM, "out of memory");
+	free(np);
+	return rc;
 }
 
 int iolab_compare(const struct iolab_compare_run *runs, size_t n, size_t reference,
 		  enum iolab_compare_mode mode, json_t **out, struct iolab_err *err)
+{
+	return iolab_compare_by(runs, n, reference, mode, NULL, out, err);
+}
+
+int iolab_compare_by(const struct iolab_compare_run *runs, size_t n, size_t reference,
+		     enum iolab_compare_mode mode, const json_t *by, json_t **out, struct iolab_err *err)
 {
 	int rc = check_args(runs, n, reference, mode, err);
 	if (rc)
@@ -789,8 +754,11 @@ int iolab_compare(const struct iolab_compare_run *runs, size_t n, size_t referen
 		cr->np = json_array_size(cr->points);
 		cr->keys = calloc(cr->np ? cr->np : 1, sizeof(*cr->keys));
 		cr->used = calloc(cr->np ? cr->np : 1, sizeof(*cr->used));
-		rc = cr->keys && cr->used ? run_keys(cr, runs[r].id, err) : iolab_errf(err, ENOMEM, "out of memory");
+		if (!cr->keys || !cr->used)
+			rc = iolab_errf(err, ENOMEM, "out of memory");
 	}
+	if (!rc)
+		rc = all_keys(&c, by, err);
 	json_t **keys = NULL;
 	size_t nk = 0;
 	if (!rc)
