@@ -45,6 +45,11 @@ int iolab_store_list(struct iolab_store *s, FILE *f, struct iolab_err *err);
  * several (err lists their ids). */
 int iolab_store_find(struct iolab_store *s, const char *key, int64_t *id, struct iolab_err *err);
 
+/* The runs named by key: a run id, else every run with that label (in id order), at most max of
+ * them in ids[0..*n). -ENOENT if none. */
+int iolab_store_find_all(struct iolab_store *s, const char *key, int64_t *ids, size_t max, size_t *n,
+			 struct iolab_err *err);
+
 /* The run's stored text: its JSON document (json true) or its table. *text is malloc'd. */
 int iolab_store_text(struct iolab_store *s, int64_t id, bool json, char **text, struct iolab_err *err);
 

@@ -19,6 +19,7 @@
 
 #define MAX_RUNS 64
 #define MAX_PRICES 64
+#define MAX_GROUP 256 /* runs in one group */
 
 static const char *const metric_names[] = {"iops", "mb_per_s", "lat_mean_us"};
 static const char *const metric_titles[] = {"IOPS", "MB/s", "mean latency us"};
@@ -59,7 +60,7 @@ static void help(void)
 }
 
 struct cmp_args {
-	const char *db, *ref, *measured, *predicted, *json, *csv, *metric;
+	const char *db, *ref, *measured, *predicted, *json, *csv, *metric, *by;
 	bool gain, force, help, json_given, csv_given;
 	const char *names[MAX_RUNS];
 	size_t nnames;
@@ -132,7 +133,8 @@ static int parse(int argc, char **argv, struct cmp_args *a)
 			   (r = value_opt(argc, argv, &i, "--ref", &a->ref)) ||
 			   (r = value_opt(argc, argv, &i, "--measured", &a->measured)) ||
 			   (r = value_opt(argc, argv, &i, "--predicted", &a->predicted)) ||
-			   (r = value_opt(argc, argv, &i, "--metric", &a->metric))) {
+			   (r = value_opt(argc, argv, &i, "--metric", &a->metric)) ||
+			   (r = value_opt(argc, argv, &i, "--by", &a->by))) {
 			if (r < 0)
 				return -r;
 		} else if ((r = value_opt(argc, argv, &i, "--price", &v))) {
@@ -184,13 +186,84 @@ struct loaded {
 	size_t reference;
 };
 
+/* The ids RUN names: an id or label, else a comma list of them; a label may name several runs.
+ * Duplicates are dropped. */
+static int group_ids(struct iolab_store *s, const char *key, int64_t *ids, size_t *nid)
+{
+	struct iolab_err err;
+	*nid = 0;
+	if (!iolab_store_find_all(s, key, ids, MAX_GROUP, nid, &err))
+		return EXIT_OK;
+	if (!strchr(key, ','))
+		return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+	for (const char *p = key;;) {
+		size_t len = strcspn(p, ","), got;
+		char part[512];
+		int64_t found[MAX_GROUP];
+		if (!len || len >= sizeof(part))
+			return cli_errorf(EXIT_USAGE, "compare: '%s': give run ids or labels separated by "
+					  "commas", key);
+		snprintf(part, sizeof(part), "%.*s", (int)len, p);
+		if (iolab_store_find_all(s, part, found, MAX_GROUP, &got, &err))
+			return cli_errorf(EXIT_USAGE, "compare: '%s': %s", key, err.msg);
+		for (size_t i = 0; i < got; i++) {
+			bool dup = false;
+			for (size_t j = 0; j < *nid; j++)
+				dup |= ids[j] == found[i];
+			if (dup)
+				continue;
+			if (*nid == MAX_GROUP)
+				return cli_errorf(EXIT_USAGE, "compare: '%s': more than %d runs", key, MAX_GROUP);
+			ids[(*nid)++] = found[i];
+		}
+		if (!p[len])
+			return EXIT_OK;
+		p += len + 1;
+	}
+}
+
+/* Loads RUN (see group_ids): one run as stored, several as one group (iolab_compare_pool)
+ * named by RUN. */
 static int load(struct iolab_store *s, const char *key, struct loaded *l)
 {
 	struct iolab_err err;
-	if (iolab_store_load(s, key, &l->d[l->n], &err))
-		return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
-	l->n++;
-	return EXIT_OK;
+	int64_t ids[MAX_GROUP];
+	size_t nid;
+	char id[32];
+	int st = group_ids(s, key, ids, &nid);
+	if (st)
+		return st;
+	if (nid == 1) {
+		snprintf(id, sizeof(id), "%lld", (long long)ids[0]);
+		if (iolab_store_load(s, id, &l->d[l->n], &err))
+			return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+		l->n++;
+		return EXIT_OK;
+	}
+	struct iolab_store_doc *m = calloc(nid, sizeof(*m));
+	struct iolab_compare_run *runs = calloc(nid, sizeof(*runs));
+	if (!m || !runs)
+		st = cli_errorf(EXIT_FAILED, "out of memory");
+	for (size_t i = 0; !st && i < nid; i++) {
+		snprintf(id, sizeof(id), "%lld", (long long)ids[i]);
+		if (iolab_store_load(s, id, &m[i], &err))
+			st = cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+		else
+			runs[i] = (struct iolab_compare_run){m[i].id, m[i].label, m[i].doc};
+	}
+	json_t *doc = NULL;
+	if (!st && iolab_compare_pool(runs, nid, &doc, &err))
+		st = cli_errorf(EXIT_USAGE, "%s", err.msg);
+	if (!st) {
+		l->d[l->n] = (struct iolab_store_doc){.id = ids[0], .label = strdup(key), .doc = doc};
+		if (!l->d[l->n++].label)
+			st = cli_errorf(EXIT_FAILED, "out of memory");
+	}
+	for (size_t i = 0; m && i < nid; i++)
+		iolab_store_doc_free(&m[i]);
+	free(m);
+	free(runs);
+	return st;
 }
 
 /* Loads the runs in the order they are shown, the reference first (gain: the two runs keep
@@ -267,7 +340,18 @@ static int apply_prices(struct iolab_store *s, const struct cmp_args *a, struct 
 /* "run 12 (label)" of runs[r]. */
 static const char *run_title(const json_t *res, size_t r, char *buf, size_t n)
 {
-	const json_t *run = json_array_get(json_object_get(res, "runs"), r);
+	const json_t *run = json_array_get(json_object_get(res, "runs"), r), *ids = json_object_get(run, "ids");
+	if (json_array_size(ids) > 1) { /* a group: "runs 1,5 (label)" */
+		char list[96] = "";
+		size_t i, len = 0;
+		const json_t *id;
+		json_array_foreach(ids, i, id)
+			if (len < sizeof(list))
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%lld", i ? "," : "",
+							(long long)json_integer_value(id));
+		snprintf(buf, n, "runs %s (%s)", list, json_string_value(json_object_get(run, "name")));
+		return buf;
+	}
 	snprintf(buf, n, "run %lld (%s)", (long long)json_integer_value(json_object_get(run, "id")),
 		 json_string_value(json_object_get(run, "name")));
 	return buf;
@@ -600,7 +684,7 @@ static int csv_out(const char *path, const json_t *res)
 
 /* ---- the command ---- */
 
-static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric)
+static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric, const json_t *by)
 {
 	struct iolab_compare_run runs[MAX_RUNS + 1];
 	for (size_t r = 0; r < l->n; r++)
@@ -609,7 +693,7 @@ static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric
 		: IOLAB_COMPARE_REF;
 	json_t *res;
 	struct iolab_err err;
-	if (iolab_compare(runs, l->n, l->reference, mode, &res, &err))
+	if (iolab_compare_by(runs, l->n, l->reference, mode, by, &res, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	int st = EXIT_OK;
 	bool to_stdout = (a->json_given && iolab_out_is_stdout(a->json)) ||
@@ -620,6 +704,8 @@ static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric
 		st = EXIT_FAILED;
 	if (!st && a->csv_given)
 		st = csv_out(a->csv, res);
+	if (!st && !json_array_size(json_object_get(res, "points")))
+		st = EXIT_FAILED; /* nothing compared (docs/compare.md) */
 	json_decref(res);
 	return st;
 }
@@ -636,6 +722,10 @@ int cmd_compare(int argc, char **argv)
 	if ((st = check_args(&a, &metric)))
 		return st;
 	struct iolab_err err;
+	json_t *by = NULL; /* checked first, used last */
+	if (a.by && iolab_compare_parse_by(a.by, &by, &err))
+		return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+	json_decref(by);
 	char dbpath[PATH_MAX];
 	if (!a.db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
@@ -655,8 +745,11 @@ int cmd_compare(int argc, char **argv)
 	if (!st)
 		st = apply_prices(s, &a, l);
 	iolab_store_close(s);
+	if (!st && a.by && iolab_compare_parse_by(a.by, &by, &err))
+		st = cli_errorf(EXIT_FAILED, "compare: %s", err.msg);
 	if (!st)
-		st = compare_loaded(&a, l, metric);
+		st = compare_loaded(&a, l, metric, a.by ? by : NULL);
+	json_decref(by);
 	for (size_t r = 0; l && r < l->n; r++)
 		iolab_store_doc_free(&l->d[r]);
 	free(l);

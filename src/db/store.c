@@ -545,6 +545,26 @@ int iolab_store_find(struct iolab_store *s, const char *key, int64_t *id, struct
 	return by_label(s, key, id, err);
 }
 
+int iolab_store_find_all(struct iolab_store *s, const char *key, int64_t *ids, size_t max, size_t *n,
+			 struct iolab_err *err)
+{
+	int rc = iolab_store_find(s, key, ids, err);
+	*n = rc ? 0 : 1;
+	if (rc != -EEXIST)
+		return rc;
+	sqlite3_stmt *st;
+	if ((rc = prepare(s, "SELECT id FROM runs WHERE label = ? ORDER BY id", &st, err)))
+		return rc;
+	bind_text(st, 1, key);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		if (*n == max)
+			rc = iolab_errf(err, E2BIG, "label '%s' names more than %zu runs", key, max);
+		else
+			ids[(*n)++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int iolab_store_text(struct iolab_store *s, int64_t id, bool json, char **text, struct iolab_err *err)
 {
 	sqlite3_stmt *st;
