@@ -16,7 +16,8 @@
 
 static void help(void)
 {
-	printf("usage: iolab report ID|LABEL ... -o FILE [--force] [--db FILE] [--title TEXT]\n\n"
+	printf("usage: iolab report ID|LABEL ... -o FILE [--ref RUN] [--by FIELDS] [--force] [--db FILE]\n"
+	       "                    [--title TEXT]\n\n"
 	       "Writes one HTML file showing the saved runs (ids or labels, see 'iolab db list'):\n"
 	       "their parameters, IOPS and MB/s against queue depth and block size, latency\n"
 	       "percentiles and CDFs, per-second IOPS, scaling with clients, offered load or drives,\n"
@@ -28,19 +29,24 @@ static void help(void)
 	       "  --force            replace an existing FILE\n"
 	       "  --db FILE          the results store (default $XDG_DATA_HOME/iolab/results.db,\n"
 	       "                     else ~/.local/share/iolab/results.db; docs/results-db.md)\n"
-	       "  --title TEXT       the page's title (default \"iolab report\")\n\n"
+	       "  --title TEXT       the page's title (default \"iolab report\")\n"
+	       "  --ref RUN          compare all the runs named with RUN (one of them), point by\n"
+	       "                     point, as %% of it; without, runs that share points are\n"
+	       "                     compared in groups, real targets apart from simulated ones\n"
+	       "  --by FIELDS        match points on these key fields (as 'iolab compare --by';\n"
+	       "                     docs/compare.md)\n\n"
 	       "Exit status: 0 written, 1 a write error, 2 bad input (an unknown run) or refused.\n"
 	       "See docs/report.md.\n");
 }
 
 struct report_args {
-	const char *out, *db, *title;
+	const char *out, *db, *title, *ref, *by;
 	bool force;
 	char **keys;
 	int nkeys;
 };
 
-enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE };
+enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE, OPT_REF, OPT_BY };
 
 /* Returns -1 to go on, else the exit status (help printed, or a usage error said). */
 static int parse(int argc, char **argv, struct report_args *a)
@@ -50,6 +56,8 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"db", required_argument, NULL, OPT_DB},
 		{"title", required_argument, NULL, OPT_TITLE},
+		{"ref", required_argument, NULL, OPT_REF},
+		{"by", required_argument, NULL, OPT_BY},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -62,6 +70,8 @@ static int parse(int argc, char **argv, struct report_args *a)
 		case OPT_FORCE: a->force = true; break;
 		case OPT_DB: a->db = optarg; break;
 		case OPT_TITLE: a->title = optarg; break;
+		case OPT_REF: a->ref = optarg; break;
+		case OPT_BY: a->by = optarg; break;
 		case 'h': help(); return EXIT_OK;
 		default: return cli_opt_error("report", ch, argv);
 		}
@@ -93,11 +103,12 @@ static int load_runs(struct iolab_store *s, const struct report_args *a, struct 
 	return EXIT_OK;
 }
 
-/* Compares runs[0..n) as % of the first; *cmp is NULL where they share no point. */
-static int compare_group(const struct iolab_compare_run *runs, size_t n, json_t **cmp,
-			 struct iolab_err *err)
+/* Compares runs[0..n) as % of runs[reference] by the key fields by (NULL: the default key);
+ * *cmp is NULL where they share no point. */
+static int compare_group(const struct iolab_compare_run *runs, size_t n, size_t reference,
+			 const json_t *by, json_t **cmp, struct iolab_err *err)
 {
-	int rc = iolab_compare(runs, n, 0, IOLAB_COMPARE_REF, cmp, err);
+	int rc = iolab_compare_by(runs, n, reference, IOLAB_COMPARE_REF, by, cmp, err);
 	if (!rc && !json_array_size(json_object_get(*cmp, "points"))) {
 		json_decref(*cmp);
 		*cmp = NULL;
@@ -105,13 +116,21 @@ static int compare_group(const struct iolab_compare_run *runs, size_t n, json_t 
 	return rc;
 }
 
-/* The page shows the runs compared point by point (compare.h), each as % of a reference. Runs
- * are grouped in the order named: a run joins the first group whose first run shares a point
- * with it, else starts one; each group of two runs or more is one comparison, its first run the
- * reference (all the runs, when they measured the same points). r->comparison is an array, or
- * NULL when no two runs share a point; the caller frees it. */
+/* A run of simulated parts (its points name a model) rather than of real targets. */
+static bool simulated(const json_t *doc)
+{
+	return json_is_string(json_object_get(json_array_get(json_object_get(doc, "points"), 0), "model"));
+}
+
+/* The page shows the runs compared point by point (compare.h), each as % of a reference. With
+ * --ref, one comparison of all the runs against it (by --by's fields, or the default key).
+ * Without, runs are grouped in the order named: a run joins the first group whose first run
+ * shares a point with it (under --by's fields, or the default key and then only a run of the
+ * same kind: real targets or simulated parts), else starts one; each group of two runs or more
+ * is one comparison, its first run the reference. r->comparison is an array, or NULL when no
+ * two runs share a point; the caller frees it. */
 static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
-				    size_t n, struct iolab_err *err)
+				    size_t n, long reference, const json_t *by, struct iolab_err *err)
 {
 	struct iolab_compare_run *runs = calloc(n, sizeof(*runs));
 	size_t *group = calloc(n, sizeof(*group)); /* group[i]: the first run of run i's group */
@@ -120,13 +139,21 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 	for (size_t i = 0; !rc && i < n; i++) {
 		runs[i] = (struct iolab_compare_run){.id = docs[i].id, .label = docs[i].label,
 						     .doc = docs[i].doc};
-		group[i] = i;
+		group[i] = reference >= 0 ? 0 : i;
+	}
+	if (!rc && reference >= 0) { /* --ref: one comparison, the reference first */
+		json_t *c = NULL;
+		if (!(rc = compare_group(runs, n, (size_t)reference, by, &c, err)) && c)
+			json_array_append_new(all, c);
+		n = 0; /* no groups */
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
 		for (size_t k = 0; !rc && k < i && group[i] == i; k++) {
-			if (group[k] != k)
-				continue; /* k is not the first of a group */
+			if (group[k] != k || (!by && simulated(runs[k].doc) != simulated(runs[i].doc)))
+				continue; /* k is not the first of a group, or of another kind */
 			struct iolab_compare_run pair[2] = {runs[k], runs[i]};
 			json_t *c = NULL;
-			rc = compare_group(pair, 2, &c, err);
+			rc = compare_group(pair, 2, 0, by, &c, err);
 			if (c)
 				group[i] = k;
 			json_decref(c);
@@ -141,7 +168,7 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 			if (group[i] == g)
 				members[m++] = runs[i];
 		json_t *c = NULL;
-		if (m >= 2 && !(rc = compare_group(members, m, &c, err)) && c)
+		if (m >= 2 && !(rc = compare_group(members, m, 0, by, &c, err)) && c)
 			json_array_append_new(all, c);
 	}
 	free(members);
@@ -181,8 +208,24 @@ static int report(struct iolab_store *s, const struct report_args *a)
 		runs[i] = (struct iolab_report_run){.id = docs[i].id, .label = docs[i].label,
 						    .doc = docs[i].doc, .time = docs[i].time,
 						    .command_line = docs[i].command};
-	if (!status && report_attach_comparison(&r, docs, (size_t)a->nkeys, &err))
+	long reference = -1;
+	json_t *by = NULL;
+	if (!status && a->ref) {
+		int64_t id;
+		if (iolab_store_find(s, a->ref, &id, &err))
+			status = cli_errorf(EXIT_USAGE, "report: --ref: %s", err.msg);
+		for (int i = 0; !status && i < a->nkeys && reference < 0; i++)
+			if (docs[i].id == id)
+				reference = i;
+		if (!status && reference < 0)
+			status = cli_errorf(EXIT_USAGE, "report: --ref '%s' (run %lld) is not one of the runs "
+					    "named: name it among them", a->ref, (long long)id);
+	}
+	if (!status && a->by && iolab_compare_parse_by(a->by, &by, &err))
+		status = cli_errorf(EXIT_USAGE, "report: %s", err.msg);
+	if (!status && report_attach_comparison(&r, docs, (size_t)a->nkeys, reference, by, &err))
 		status = cli_errorf(EXIT_FAILED, "report: %s", err.msg);
+	json_decref(by);
 	if (!status)
 		status = write_report(a->out, &r);
 	json_decref((json_t *)r.comparison);
