@@ -567,7 +567,7 @@ static int print_text(FILE *f, const json_t *res, int metric)
 
 static const char *const csv_key_fields[] = {"pattern", "bs", "read_pct", "qd", "workers", "clients",
 					     "think_s", "target_iops", "replay", "host_scheduler", "volume",
-					     "cache_bytes", "write_policy", "model", "n"};
+					     "cache_bytes", "write_policy", "model", "n", "trace"};
 #define NCSVKEY (sizeof(csv_key_fields) / sizeof(csv_key_fields[0]))
 
 static void csv_value(FILE *f, const json_t *v)
