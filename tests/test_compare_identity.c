@@ -5,7 +5,8 @@
  * the JSON; the replay against the pattern runs by default (nothing matched: exit 1) and
  * --by qd (the trace's point beside each pattern's, with a gain); an unknown --by field; a
  * 4-drive volume against a run sweeping 4, 8 and 12 drives (one row); a label several runs
- * share standing for all of them; `report --ref --by` embedding that one comparison. */
+ * share standing for all of them; `report --ref --by` embedding that one comparison, and without
+ * --ref a real run and a simulation not grouped; trace names shortened from the middle. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include <jansson.h>
 
 #include "helpers.h"
+#include "iolab/short_name.h"
 
 static char db[512];
 
@@ -177,6 +179,42 @@ static void test_report_ref_by(void **state)
 	TH_EXPECT_EXIT(o, 2, "--ref", "not one of the runs");
 }
 
+/* Without --ref, report compares only runs of one kind: a run on the null engine (real targets'
+ * side) and a simulation of the same points are not grouped; with --by they are. */
+static void test_report_kinds_apart(void **state)
+{
+	(void)state;
+	SH(0, "$B run --db $DB --engine null --pattern rand-read --bs 4k --qd 1 --time 1 --label real "
+	   ">/dev/null && $B sim --db $DB --model atlas10k --pattern rand-read --bs 4k --qd 1 --time 1 "
+	   "--label simd >/dev/null", th_dir, db);
+	SH(0, "$B report --db $DB real simd -o kinds.html && ! grep -q '\"comparison\":' kinds.html",
+	   th_dir, db);
+	SH(0, "$B report --db $DB real simd --by qd -o kinds-by.html && grep -q '\"comparison\":' "
+	   "kinds-by.html", th_dir, db);
+}
+
+/* Trace names in tables: shortened from the middle, kept apart, numbered when alike in full. */
+static void test_short_names(void **state)
+{
+	(void)state;
+	char buf[64];
+	iolab_short_name("fs-qd1-from-x15-recorded-2026-12-03.iot", 24, buf, sizeof(buf));
+	assert_string_equal(buf, "fs-qd1-from..6-12-03.iot");
+	iolab_short_name("short.iot", 24, buf, sizeof(buf));
+	assert_string_equal(buf, "short.iot");
+	json_t *names = json_pack("{ss ss ss ss}", "xxh64:1", "server-trace-monday-0000001-part-a.iot",
+				  "xxh64:2", "server-trace-monday-0000001-part-b.iot", "xxh64:3", "a.iot",
+				  "xxh64:4", "a.iot");
+	assert_int_equal(iolab_short_names_json(names, 24), 0);
+	const char *a = json_string_value(json_object_get(names, "xxh64:1")),
+		   *b = json_string_value(json_object_get(names, "xxh64:2"));
+	assert_true(strcmp(a, b) != 0);
+	assert_true(strlen(a) < strlen("server-trace-monday-0000001-part-a.iot"));
+	assert_string_equal(json_string_value(json_object_get(names, "xxh64:3")), "a.iot #1");
+	assert_string_equal(json_string_value(json_object_get(names, "xxh64:4")), "a.iot #2");
+	json_decref(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +224,8 @@ int main(void)
 		cmocka_unit_test(test_volume_not_left_open),
 		cmocka_unit_test(test_label_group),
 		cmocka_unit_test(test_report_ref_by),
+		cmocka_unit_test(test_report_kinds_apart),
+		cmocka_unit_test(test_short_names),
 	};
 	return cmocka_run_group_tests(tests, setup, th_dir_teardown);
 }

@@ -29,12 +29,19 @@ static void help(void)
 	printf("usage: iolab compare RUN RUN... [--ref RUN]\n"
 	       "       iolab compare RUN_A RUN_B --gain [--ref RUN]\n"
 	       "       iolab compare --measured RUN --predicted RUN\n\n"
-	       "Compares saved runs (iolab db list) point by point. RUN is a run id or label.\n"
-	       "Points match by their workload (pattern, bs, read %%, qd, workers, clients, think\n"
-	       "time, rate, replay mode) and, where a run swept them, the host scheduler, volume,\n"
-	       "cache, write policy, model or settings (--set); engine, target and model never\n"
-	       "keep runs apart.\n"
+	       "Compares saved runs (iolab db list) point by point. RUN is a run id or label; a\n"
+	       "label several runs share, or A,B (ids or labels), is one group of their points.\n"
+	       "Points match by what they ran (pattern, a job's worker patterns, or a replayed\n"
+	       "trace), bs, read %%, qd, workers, clients, think time and rate, and every other\n"
+	       "field that differs among one run's points (replay mode, host scheduler, volume,\n"
+	       "cache, write policy, model, settings), in every run.\n"
 	       "A point that is not in every run is listed as not compared.\n\n"
+	       "  --by FIELDS         match on these key fields alone (comma-separated: pattern,\n"
+	       "                      trace, bs, read_pct, qd, workers, clients, think_s,\n"
+	       "                      target_iops or rate, replay, host_scheduler, volume,\n"
+	       "                      cache_bytes, write_policy, model, set:NAME); a field a run\n"
+	       "                      varies beyond them keeps its points apart and is open in the\n"
+	       "                      others: --by qd puts a trace's replay beside pattern runs\n"
 	       "  (default)           each run's value as %% of the reference (the first run named,\n"
 	       "                      or --ref's, shown first); for latency lower is better\n"
 	       "  --ref RUN           the reference run\n"
@@ -55,8 +62,9 @@ static void help(void)
 	       "                      ~/.local/share/iolab/results.db; docs/results-db.md)\n\n"
 	       "The argument after --json or --csv is its FILE when it is '-' or does not start with\n"
 	       "'-': name the runs before it (or write --json=FILE). With '-' the table is not printed.\n\n"
-	       "Exit status: 0 compared, 1 a write error, 2 bad input (an unknown run, a missing\n"
-	       "option), or an existing FILE without --force.\n");
+	       "Exit status: 0 compared, 1 no point is in every run or a write error, 2 bad input\n"
+	       "(an unknown run or --by field, a missing option), or an existing FILE without\n"
+	       "--force. See docs/compare.md.\n");
 }
 
 struct cmp_args {
