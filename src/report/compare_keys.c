@@ -6,7 +6,8 @@
  * stored document older than points[].workload is read the same way: a point with a "replay"
  * object replayed the trace its "pattern" names. The replay mode is a load field like qd.
  *
- * The fields keyed on are --by's, or by default the workload fields and every field that
+ * The fields keyed on are --by's, or by default the identity, workload and load fields (the
+ * replay mode among them) and every field that
  * differs among the points of one of the runs compared: all runs are keyed on all of them, so
  * a run that did not sweep a parameter meets only the point of its own value. With --by, a field
  * outside it that still differs among a run's points alike on the --by fields keys that run's
@@ -26,7 +27,7 @@ static const char *const key_fields[] = {"pattern", "trace", "bs", "read_pct", "
 					 "host_scheduler", "volume", "cache_bytes", "write_policy",
 					 "model"};
 #define NKEY (sizeof(key_fields) / sizeof(key_fields[0]))
-#define NWORKLOAD 9
+#define NWORKLOAD 10
 
 bool compare_value_eq(const json_t *a, const json_t *b)
 {
