@@ -76,6 +76,15 @@ static void test_workload_in_points(void **state)
 	assert_string_equal(json_string_value(json_object_get(w, "kind")), "pattern");
 	assert_string_equal(json_string_value(json_object_get(w, "pattern")), "web-server");
 	json_decref(doc);
+	/* a job's [worker] sections: its workers' patterns */
+	SH(0, "$B sim --no-db --job \"$IOLAB_SRC/examples/iometer-mix.job\" --time 1 --json j.json --quiet "
+	   ">/dev/null", th_dir, db);
+	snprintf(path, sizeof(path), "%s/j.json", th_dir);
+	doc = th_load_json(path);
+	w = json_object_get(json_array_get(json_object_get(doc, "points"), 0), "workload");
+	assert_string_equal(json_string_value(json_object_get(w, "kind")), "job");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(w, "specs"), 1)), "seq-read");
+	json_decref(doc);
 }
 
 static void test_trace_against_patterns(void **state)
