@@ -1,6 +1,7 @@
 /* compare.h: comparing stored runs point by point (docs/compare.md). Runs are the JSON documents
  * the results store keeps (docs/json-schema.md). Points of different runs are matched by their
- * workload parameters; a point without a partner in every run is listed, never dropped. The
+ * key: what they ran (points[].workload), their load and the system parameters a run varied, or
+ * the fields --by names; a point without a partner in every run is listed, never dropped. The
  * result is one JSON object (below), which `iolab compare` prints as a table, JSON or CSV and
  * `iolab report` shows as tables.
  *

@@ -122,32 +122,18 @@ static bool simulated(const json_t *doc)
 	return json_is_string(json_object_get(json_array_get(json_object_get(doc, "points"), 0), "model"));
 }
 
-/* The page shows the runs compared point by point (compare.h), each as % of a reference. With
- * --ref, one comparison of all the runs against it (by --by's fields, or the default key).
- * Without, runs are grouped in the order named: a run joins the first group whose first run
- * shares a point with it (under --by's fields, or the default key and then only a run of the
- * same kind: real targets or simulated parts), else starts one; each group of two runs or more
- * is one comparison, its first run the reference. r->comparison is an array, or NULL when no
- * two runs share a point; the caller frees it. */
-static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
-				    size_t n, long reference, const json_t *by, struct iolab_err *err)
+/* Without --ref: runs[0..n) grouped in the order named, a run joining the first group whose
+ * first run shares a point with it (under by's fields, or the default key and then only a run
+ * of the same kind: real targets or simulated parts), else starting one; each group of two runs
+ * or more is one comparison (appended to all), its first run the reference. */
+static int group_comparisons(const struct iolab_compare_run *runs, size_t n, const json_t *by, json_t *all,
+			     struct iolab_err *err)
 {
-	struct iolab_compare_run *runs = calloc(n, sizeof(*runs));
-	size_t *group = calloc(n, sizeof(*group)); /* group[i]: the first run of run i's group */
-	json_t *all = json_array();
-	int rc = runs && group && all ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	size_t *group = calloc(n ? n : 1, sizeof(*group)); /* group[i]: the first run of run i's group */
+	struct iolab_compare_run *members = calloc(n ? n : 1, sizeof(*members));
+	int rc = group && members ? 0 : iolab_errf(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < n; i++) {
-		runs[i] = (struct iolab_compare_run){.id = docs[i].id, .label = docs[i].label,
-						     .doc = docs[i].doc};
-		group[i] = reference >= 0 ? 0 : i;
-	}
-	if (!rc && reference >= 0) { /* --ref: one comparison, the reference first */
-		json_t *c = NULL;
-		if (!(rc = compare_group(runs, n, (size_t)reference, by, &c, err)) && c)
-			json_array_append_new(all, c);
-		n = 0; /* no groups */
-	}
-	for (size_t i = 0; !rc && i < n; i++) {
+		group[i] = i;
 		for (size_t k = 0; !rc && k < i && group[i] == i; k++) {
 			if (group[k] != k || (!by && simulated(runs[k].doc) != simulated(runs[i].doc)))
 				continue; /* k is not the first of a group, or of another kind */
@@ -159,9 +145,6 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 			json_decref(c);
 		}
 	}
-	struct iolab_compare_run *members = calloc(n ? n : 1, sizeof(*members));
-	if (!rc && !members)
-		rc = iolab_errf(err, ENOMEM, "out of memory");
 	for (size_t g = 0; !rc && g < n; g++) {
 		size_t m = 0;
 		for (size_t i = g; i < n; i++)
@@ -172,8 +155,31 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 			json_array_append_new(all, c);
 	}
 	free(members);
-	free(runs);
 	free(group);
+	return rc;
+}
+
+/* The page shows the runs compared point by point (compare.h), each as % of a reference: with
+ * --ref (reference, an index into docs), one comparison of all the runs against it, by by's
+ * fields or the default key; without, the groups above. r->comparison is an array, or NULL
+ * when no two runs share a point; the caller frees it. */
+static int report_attach_comparison(struct iolab_html_report *r, const struct iolab_store_doc *docs,
+				    size_t n, long reference, const json_t *by, struct iolab_err *err)
+{
+	struct iolab_compare_run *runs = calloc(n ? n : 1, sizeof(*runs));
+	json_t *all = json_array();
+	int rc = runs && all ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		runs[i] = (struct iolab_compare_run){.id = docs[i].id, .label = docs[i].label,
+						     .doc = docs[i].doc};
+	json_t *c = NULL;
+	if (!rc && reference >= 0) {
+		if (!(rc = compare_group(runs, n, (size_t)reference, by, &c, err)) && c)
+			json_array_append_new(all, c);
+	} else if (!rc) {
+		rc = group_comparisons(runs, n, by, all, err);
+	}
+	free(runs);
 	if (!rc && json_array_size(all)) {
 		r->comparison = all;
 		return 0;
@@ -210,6 +216,9 @@ static int report(struct iolab_store *s, const struct report_args *a)
 						    .command_line = docs[i].command};
 	long reference = -1;
 	json_t *by = NULL;
+	if (!status && a->ref && a->nkeys < 2)
+		status = cli_errorf(EXIT_USAGE, "report: --ref compares the runs named with it: name at "
+				    "least two");
 	if (!status && a->ref) {
 		int64_t id;
 		if (iolab_store_find(s, a->ref, &id, &err))

@@ -1,16 +1,14 @@
 /* compare.c: comparing stored runs point by point (include/iolab/compare.h, docs/compare.md).
  *
- * Matching. Each point gets a partial key: its workload (pattern, bs, read_pct, qd, workers,
- * clients, think_s, target_iops, and the replay mode of a replay), plus the system parameters
- * (host_scheduler, volume, cache_bytes, write_policy, model) that vary among the run's own points
- * of one workload: a run that swept them keys its points by them, a run that did not leaves them
- * open, so that its one point matches each of the other run's (a measurement matches every
- * scheduler a simulation swept; engine, target and model never block a match). The settings of
- * a simulated path a run swept (points[].settings) are system parameters too, each its own
- * ("set:controller.read-ahead"), so that a run sweeping read-ahead and one sweeping drives and
- * read-ahead meet on read-ahead. Points still alike after that (a job file running one workload
- * twice) are numbered ("n"). The rows are the most specific joins of compatible keys; a row is
- * compared when every run has exactly one point under it, and a point that no compared row uses is listed in "unmatched", never dropped.
+ * Matching. Each point gets a key (compare_keys.c): its full key (identity, workload, load,
+ * system, swept settings) restricted to the fields the comparison keys on (--by's, or by
+ * default the workload and load fields and every field that varies within one of the runs),
+ * plus, with --by, the fields that still tell apart a run's points alike on them: a run that
+ * varied them keys its points by them, a run that did not leaves them open, so that its one
+ * point matches each of the other run's. Points still alike after that (a job file running one
+ * workload twice) are numbered ("n"). The rows are the most specific joins of compatible keys;
+ * a row is compared when every run has exactly one point under it, and a point that no
+ * compared row uses is listed in "unmatched", never dropped.
  *
  * Figures: iops and mb_per_s as the run wrote them, lat_mean_us the mean of reads and writes
  * weighted by their I/Os (as the results store's points.lat_mean_us). pct = value / reference's
