@@ -169,7 +169,8 @@ static void test_job_file_keys(void **state)
 }
 
 /* iolab compare matches points on a swept setting: a run that swept read-ahead over two drives
- * and one that swept it on one drive meet on read-ahead, each of the first's drives in a row. */
+ * and one that swept it on one drive meet on read-ahead (--by), each of the first's drives in a
+ * row; by default the drives the second swept key both runs, and the first has none of them. */
 static void test_compare_matches_settings(void **state)
 {
 	(void)state;
@@ -186,6 +187,9 @@ static void test_compare_matches_settings(void **state)
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
 	o = th_iolab("compare", "one", "two", "--db", db, "--json", "-", NULL);
+	assert_int_equal(o.status, 1);
+	th_out_free(&o);
+	o = th_iolab("compare", "one", "two", "--by", "set:controller.read-ahead", "--db", db, "--json", "-", NULL);
 	assert_int_equal(o.status, 0);
 	json_error_t e;
 	json_t *doc = json_loads(o.out, 0, &e);
@@ -206,7 +210,7 @@ static void test_compare_matches_settings(void **state)
 	assert_int_equal(json_array_size(json_object_get(doc, "unmatched")), 0);
 	json_decref(doc);
 	th_out_free(&o);
-	o = th_iolab("compare", "one", "two", "--db", db, "--csv", "-", NULL);
+	o = th_iolab("compare", "one", "two", "--by", "set:controller.read-ahead", "--db", db, "--csv", "-", NULL);
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, ",set:controller.read-ahead,set:drive.model\n"));
 	assert_non_null(strstr(o.out, ",always,sas15k\n"));

@@ -718,6 +718,36 @@ static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric
 	return st;
 }
 
+/* Opens the store, loads the runs and compares them by the key fields by (NULL: the default). */
+static int compare_stored(const struct cmp_args *a, int metric, const json_t *by)
+{
+	struct iolab_err err;
+	char dbpath[PATH_MAX];
+	if (!a->db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	const char *inputs[] = {a->db ? a->db : dbpath};
+	const struct iolab_output outs[] = {{"--json", a->json_given ? a->json : NULL, IOLAB_OUT_REPLACE},
+					    {"--csv", a->csv_given ? a->csv : NULL, IOLAB_OUT_REPLACE}};
+	if (iolab_outputs_check(outs, 2, inputs, 1, a->force, &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	struct iolab_store *s;
+	if (iolab_store_open_read(&s, a->db, &err))
+		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	struct loaded *l = calloc(1, sizeof(*l));
+	int st = l ? EXIT_OK : cli_errorf(EXIT_FAILED, "out of memory");
+	if (!st)
+		st = load_all(s, a, l);
+	if (!st)
+		st = apply_prices(s, a, l);
+	iolab_store_close(s);
+	if (!st)
+		st = compare_loaded(a, l, metric, by);
+	for (size_t r = 0; l && r < l->n; r++)
+		iolab_store_doc_free(&l->d[r]);
+	free(l);
+	return st;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a = {0};
@@ -730,36 +760,10 @@ int cmd_compare(int argc, char **argv)
 	if ((st = check_args(&a, &metric)))
 		return st;
 	struct iolab_err err;
-	json_t *by = NULL; /* checked first, used last */
+	json_t *by = NULL;
 	if (a.by && iolab_compare_parse_by(a.by, &by, &err))
 		return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+	st = compare_stored(&a, metric, by);
 	json_decref(by);
-	char dbpath[PATH_MAX];
-	if (!a.db && iolab_store_default_path(dbpath, sizeof(dbpath), &err))
-		return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	const char *inputs[] = {a.db ? a.db : dbpath};
-	const struct iolab_output outs[] = {{"--json", a.json_given ? a.json : NULL, IOLAB_OUT_REPLACE},
-					    {"--csv", a.csv_given ? a.csv : NULL, IOLAB_OUT_REPLACE}};
-	if (iolab_outputs_check(outs, 2, inputs, 1, a.force, &err))
-		return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	struct iolab_store *s;
-	if (iolab_store_open_read(&s, a.db, &err))
-		return cli_errorf(EXIT_USAGE, "%s", err.msg);
-	struct loaded *l = calloc(1, sizeof(*l));
-	if (!l)
-		st = cli_errorf(EXIT_FAILED, "out of memory");
-	if (!st)
-		st = load_all(s, &a, l);
-	if (!st)
-		st = apply_prices(s, &a, l);
-	iolab_store_close(s);
-	if (!st && a.by && iolab_compare_parse_by(a.by, &by, &err))
-		st = cli_errorf(EXIT_FAILED, "compare: %s", err.msg);
-	if (!st)
-		st = compare_loaded(&a, l, metric, a.by ? by : NULL);
-	json_decref(by);
-	for (size_t r = 0; l && r < l->n; r++)
-		iolab_store_doc_free(&l->d[r]);
-	free(l);
 	return st;
 }

@@ -195,16 +195,15 @@ int compare_run_keys(json_t *const *fk, size_t np, const json_t *fields, json_t 
 		for (size_t j = i + 1; j < np; j++)
 			if (equal_on(fk[i], fk[j], base))
 				add_differing(fk[i], fk[j], base, open);
-	if (!rc)
-		json_object_update(open, base);
-	for (i = 0; !rc && i < np; i++) {
+	for (i = 0; !rc && i < np; i++) { /* the fields keyed on, in their order, then the others */
 		if (!(keys[i] = json_object())) {
 			rc = -ENOMEM;
 			break;
 		}
 		const char *name;
-		json_object_foreach(open, name, f)
-			json_object_set_new(keys[i], name, copy_or_null(json_object_get(fk[i], name)));
+		for (int pass = 0; pass < 2; pass++)
+			json_object_foreach(pass ? open : base, name, f)
+				json_object_set_new(keys[i], name, copy_or_null(json_object_get(fk[i], name)));
 	}
 	json_decref(base);
 	json_decref(open);
