@@ -142,8 +142,8 @@ int model_new(int argc, char **argv)
 	} else if (iolab_out_commit(&o, &err)) {
 		rc = cli_errorf(EXIT_FAILED, "model new: %s", err.msg);
 	} else if (!o.to_stdout) {
-		cli_errorf(EXIT_OK, "wrote %s: model '%s', %u zones, %u cylinders, %" PRIu64 " blocks "
-			   "(%.2f GB)", out, m.name, m.nzones, m.cylinders, m.blocks,
+		cli_errorf(EXIT_OK, "wrote %s: model '%s', %u zone%s, %u cylinders, %" PRIu64 " blocks "
+			   "(%.2f GB)", out, m.name, m.nzones, m.nzones == 1 ? "" : "s", m.cylinders, m.blocks,
 			   (double)m.blocks * m.block_bytes / 1e9);
 	}
 	iolab_model_free(&m);

@@ -156,10 +156,9 @@ static int rate(const char *opt, const char *s, const char *unit_of_range, doubl
 /* "57-36MB/s", "36-57MB/s", "57MB/s-36MB/s" or "50MB/s": the larger is the outer edge's. */
 static int media_rate(struct iolab_datasheet *d, const char *opt, const char *s, struct iolab_err *err)
 {
-	const char *dash = NULL;
-	for (const char *c = s + 1; *c && !dash; c++)
-		if (*c == '-' && c[-1] != 'e' && c[-1] != 'E')
-			dash = c;
+	const char *dash = *s ? strchr(s + 1, '-') : NULL;
+	while (dash && (dash[-1] == 'e' || dash[-1] == 'E')) /* an exponent's sign */
+		dash = strchr(dash + 1, '-');
 	if (!dash) {
 		if (rate(opt, s, NULL, &d->rate_outer_mb_s, err))
 			return -EINVAL;
@@ -168,12 +167,13 @@ static int media_rate(struct iolab_datasheet *d, const char *opt, const char *s,
 	}
 	char first[64];
 	size_t n = (size_t)(dash - s);
-	if (n >= sizeof(first))
-		return iolab_errf(err, EINVAL, "%s: '%s' is not a rate or a range of rates", opt, s);
-	memcpy(first, s, n);
-	first[n] = 0;
 	double a, b;
 	const char *unit2;
+	if (n >= sizeof(first) || !dash[1] || strchr(dash + 1, '-'))
+		return iolab_errf(err, EINVAL, "%s: '%s' is not a rate or a range of two (like 57-36MB/s)",
+				  opt, s);
+	memcpy(first, s, n);
+	first[n] = 0;
 	if (number_unit(opt, dash + 1, &b, &unit2, err) || rate(opt, dash + 1, NULL, &b, err) ||
 	    rate(opt, first, unit2, &a, err))
 		return -EINVAL;
