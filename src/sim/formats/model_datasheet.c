@@ -183,9 +183,12 @@ static void put_head(FILE *f, const struct iolab_datasheet *d, const struct geom
 		"a datasheet.\n# Comments say where each figure comes from: 'datasheet:' the option and "
 		"value given to\n# 'iolab model new' ('iolab model check' reads them back), 'ASSUMED:' "
 		"what a datasheet\n# does not give and why, 'derived:' how it follows from the others.\n");
+	char rates[40];
+	snprintf(rates, sizeof(rates), d->rate_outer_mb_s > d->rate_inner_mb_s ? "%.4g-%.4g" : "%.4g",
+		 d->rate_outer_mb_s, d->rate_inner_mb_s);
 	fprintf(f, "name = %s\nabout = from a datasheet: %.1f GB, %.0f rpm, average seek %.3g ms, "
-		"media %.4g-%.4g MB/s (iolab model new)\n\n", d->name, d->capacity_bytes / 1e9, d->rpm,
-		d->avg_seek_ms, d->rate_outer_mb_s, d->rate_inner_mb_s);
+		"media %s MB/s (iolab model new)\n\n", d->name, d->capacity_bytes / 1e9, d->rpm,
+		d->avg_seek_ms, rates);
 	fprintf(f, "# geometry\n");
 	field(f, "512-byte sectors, as the datasheets' LBA counts", "block_bytes = %d", BLOCK_BYTES);
 	field(f, origin(d, IOLAB_DS_SURFACES, "two platters, a common build; a datasheet rarely says "
