@@ -38,20 +38,22 @@ struct inputs {
 	double capacity_bytes, rpm, track_ms, avg_ms, full_ms, outer_mb_s, inner_mb_s;
 };
 
-static void known_inputs(const struct iolab_disk_model *m, const struct iolab_datasheet *d,
-			 int from_ds, struct inputs *in)
+/* The datasheet's figure where its line gave one, else the model's own field (0: not given). */
+static double known(const struct iolab_datasheet *d, unsigned input, double from_ds, double field)
 {
-	in->capacity_bytes = from_ds && d->given[IOLAB_DS_CAPACITY][0] ? (double)d->capacity_bytes : NAN;
-	in->rpm = from_ds && d->given[IOLAB_DS_RPM][0] ? d->rpm : m->rpm;
-	in->track_ms = from_ds && d->given[IOLAB_DS_TRACK_SEEK][0] ? d->track_seek_ms
-		       : m->seek_single_ns ? m->seek_single_ns / 1e6 : NAN;
-	in->avg_ms = from_ds && d->given[IOLAB_DS_AVG_SEEK][0] ? d->avg_seek_ms
-		     : m->seek_avg_ns ? m->seek_avg_ns / 1e6 : NAN;
-	in->full_ms = from_ds && d->given[IOLAB_DS_FULL_SEEK][0] ? d->full_seek_ms
-		      : m->seek_full_ns ? m->seek_full_ns / 1e6 : NAN;
-	bool rates = from_ds && d->given[IOLAB_DS_MEDIA_RATE][0];
-	in->outer_mb_s = rates ? d->rate_outer_mb_s : NAN;
-	in->inner_mb_s = rates ? d->rate_inner_mb_s : NAN;
+	return d->given[input][0] ? from_ds : field ? field : NAN;
+}
+
+static void known_inputs(const struct iolab_disk_model *m, const struct iolab_datasheet *d,
+			 struct inputs *in)
+{
+	in->capacity_bytes = known(d, IOLAB_DS_CAPACITY, (double)d->capacity_bytes, 0);
+	in->rpm = known(d, IOLAB_DS_RPM, d->rpm, m->rpm);
+	in->track_ms = known(d, IOLAB_DS_TRACK_SEEK, d->track_seek_ms, m->seek_single_ns / 1e6);
+	in->avg_ms = known(d, IOLAB_DS_AVG_SEEK, d->avg_seek_ms, m->seek_avg_ns / 1e6);
+	in->full_ms = known(d, IOLAB_DS_FULL_SEEK, d->full_seek_ms, m->seek_full_ns / 1e6);
+	in->outer_mb_s = known(d, IOLAB_DS_MEDIA_RATE, d->rate_outer_mb_s, 0);
+	in->inner_mb_s = known(d, IOLAB_DS_MEDIA_RATE, d->rate_inner_mb_s, 0);
 }
 
 /* "4.700 ms" or "-" */
@@ -201,7 +203,7 @@ int model_check(int argc, char **argv)
 		return cli_errorf(EXIT_USAGE, "model check: %s", err.msg);
 	}
 	struct inputs in;
-	known_inputs(&m, &d, from_ds, &in);
+	known_inputs(&m, &d, &in);
 	int rc = EXIT_OK;
 	if (json)
 		rc = show_json(&m, &in, &p, from_ds);

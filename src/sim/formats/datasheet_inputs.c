@@ -54,8 +54,9 @@ static const struct unit rate_units[] = {{"MB/s", 1}, {"MiB/s", 1.048576}, {NULL
 static int number_unit(const char *opt, const char *s, double *v, const char **unit,
 		       struct iolab_err *err)
 {
+	/* the number: the longest run of digits, signs, points and exponent letters (no unit starts
+	   with an 'e', so "5e" is refused as a number, not read as 5 and a unit) */
 	size_t n = strspn(s, "0123456789.+-eE");
-	/* an 'e' that starts no exponent is not the number's ("5e" alone is refused below) */
 	char num[64];
 	if (!n || n >= sizeof(num))
 		return iolab_errf(err, EINVAL, "%s: '%s' is not a number", opt, s);
