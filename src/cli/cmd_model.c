@@ -1,6 +1,6 @@
-/* cmd_model.c: `iolab model new | check | import-disksim | show | list` and `iolab models`: drive models for
+/* cmd_model.c: `iolab model import-disksim | show | list` and `iolab models`: drive models for
  * the simulator (docs/model-format.md); the SSD side (import-mqsim, showing an SSD model) is
- * cmd_model_ssd.c, a model from a datasheet (new) cmd_model_new.c, checking one
+ * cmd_model_ssd.c, `model new` (a model from a datasheet) cmd_model_new.c, `model check`
  * cmd_model_check.c. */
 #include <errno.h>
 #include <getopt.h>
