@@ -188,6 +188,34 @@ static void test_report_ref_by(void **state)
 	TH_EXPECT_EXIT(o, 2, "--ref", "not one of the runs");
 }
 
+/* The review of docs/compare.md as a user types it (i21's commands), in a directory of its own
+ * and the test's own store ($XDG_DATA_HOME, helpers.h). The trace is recorded into a file and
+ * replayed with --scale: recording into a directory (--record traces/) and replaying it on a
+ * smaller drive without --scale are the replay's part, not compare's. */
+static void test_review_commands(void **state)
+{
+	(void)state;
+	SH(0, "mkdir -p review && cd review && cp ../x15.model ../m.model . && "
+	   "$B sim --model x15.model --pattern file-server,web-server --qd 1,4,16,64 --label 'X15 IOMeter' "
+	   ">/dev/null && "
+	   "$B sim --model m.model --pattern file-server,web-server --qd 1,4,16,64 --label 'M IOMeter' >/dev/null && "
+	   "$B sim --model x15.model --pattern file-server --qd 1 --time 600 --record fs-qd1.iot >/dev/null && "
+	   "$B replay fs-qd1.iot --scale --model m.model --qd 1,4,16,64 --label 'M trace' >/dev/null && "
+	   "$B compare --ref 'X15 IOMeter' --gain 'M IOMeter' 'M trace' --by qd > compare.txt && "
+	   "$B report --ref 'X15 IOMeter' --by qd 'X15 IOMeter' 'M IOMeter' 'M trace' -o review.html && "
+	   "$B model new --capacity 120G --rpm 7200 --avg-seek 8.9ms --track-seek 2ms --full-seek 21ms "
+	   "--media-rate 48-26MB/s --cache 2M --queue 1 -o wd1200.model 2>/dev/null", th_dir, db);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/review/compare.txt", th_dir);
+	char *text = th_read_file(path, NULL);
+	/* a row per pattern and queue depth, each with a gain */
+	assert_non_null(strstr(text, "file-server read 80% qd 64"));
+	assert_non_null(strstr(text, "web-server read 100% qd 16"));
+	assert_int_equal(th_count_lines(text) - 1 - 4 /* overall */, 1 + 8);
+	assert_non_null(strstr(text, " pp\n"));
+	free(text);
+}
+
 /* Without --ref, report compares only runs of one kind: a run on the null engine (real targets'
  * side) and a simulation of the same points are not grouped; with --by they are. */
 static void test_report_kinds_apart(void **state)
@@ -234,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_label_group),
 		cmocka_unit_test(test_report_ref_by),
 		cmocka_unit_test(test_report_kinds_apart),
+		cmocka_unit_test(test_review_commands),
 		cmocka_unit_test(test_short_names),
 	};
 	return cmocka_run_group_tests(tests, setup, th_dir_teardown);
