@@ -166,6 +166,11 @@ static void test_label_group(void **state)
 	assert_true(json_is_integer(json_object_get(v0, "run_id")));
 	assert_true(json_integer_value(json_object_get(v0, "run_id")) != json_integer_value(json_object_get(v1, "run_id")));
 	json_decref(res);
+	/* a group's price */
+	res = compare_json(0, "'X15 IOMeter' 'M parts' --price 'M parts=80'");
+	assert_non_null(res);
+	assert_true(json_number_value(json_object_get(json_array_get(json_object_get(res, "runs"), 1), "price_usd")) == 80);
+	json_decref(res);
 	/* the patterns against the trace, groups on both sides of the gain */
 	res = compare_json(0, "--ref 'X15 IOMeter' --gain 'M IOMeter,M parts' 'M trace' --by qd");
 	assert_non_null(res);

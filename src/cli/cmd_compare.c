@@ -313,7 +313,7 @@ static int load_all(struct iolab_store *s, const struct cmp_args *a, struct load
 	return EXIT_OK;
 }
 
-/* --price RUN=USD: sets price_usd in the documents of that run. */
+/* --price RUN=USD: sets price_usd in the documents of that run (or group). */
 static int apply_prices(struct iolab_store *s, const struct cmp_args *a, struct loaded *l)
 {
 	for (size_t i = 0; i < a->nprices; i++) {
@@ -323,13 +323,15 @@ static int apply_prices(struct iolab_store *s, const struct cmp_args *a, struct 
 			return cli_errorf(EXIT_USAGE, "compare: --price '%s': give RUN=USD (a run id or "
 					  "label, '=', the price in US dollars)", a->prices[i]);
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->prices[i]), a->prices[i]);
-		struct iolab_err err;
 		double usd;
-		int64_t id;
+		int64_t ids[MAX_GROUP];
+		size_t nid;
 		if (cli_parse_price("compare", eq + 1, &usd))
 			return EXIT_USAGE;
-		if (iolab_store_find(s, key, &id, &err))
-			return cli_errorf(EXIT_USAGE, "compare: --price: %s", err.msg);
+		int st = group_ids(s, key, ids, &nid);
+		if (st)
+			return st;
+		int64_t id = ids[0]; /* a group's price: its document goes by its first run's id */
 		bool found = false;
 		for (size_t r = 0; r < l->n; r++)
 			if (l->d[r].id == id) {
