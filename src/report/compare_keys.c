@@ -131,7 +131,8 @@ json_t *compare_full_key(const json_t *p, json_t *trace_names)
 	return k;
 }
 
-/* The fields of a or b (a set: field -> true) that differ between them, outside skip. */
+/* Adds to set (field -> true) the fields of a or b that differ between them, outside skip (an
+ * object of the same kind, or NULL). */
 static void add_differing(const json_t *a, const json_t *b, const json_t *skip, json_t *set)
 {
 	for (int side = 0; side < 2; side++) {
@@ -169,16 +170,15 @@ json_t *compare_key_fields(json_t **const *fk, const size_t *np, size_t n, const
 {
 	if (by)
 		return json_deep_copy(by);
-	json_t *set = json_object(), *none = json_object();
+	json_t *set = json_object();
 	for (size_t f = 0; set && f < NWORKLOAD; f++)
 		json_object_set_new(set, key_fields[f], json_true());
-	for (size_t r = 0; set && none && r < n; r++)
+	for (size_t r = 0; set && r < n; r++)
 		for (size_t i = 0; i < np[r]; i++)
 			for (size_t j = i + 1; j < np[r]; j++)
-				add_differing(fk[r][i], fk[r][j], none, set);
-	json_t *a = set && none ? set_to_array(set) : NULL;
+				add_differing(fk[r][i], fk[r][j], NULL, set);
+	json_t *a = set ? set_to_array(set) : NULL;
 	json_decref(set);
-	json_decref(none);
 	return a;
 }
 
