@@ -57,6 +57,11 @@ int cmd_report(int argc, char **argv);
 
 /* `iolab compare` (cmd_compare.c): saved runs point by point (docs/compare.md). */
 int cmd_compare(int argc, char **argv);
+/* The price table of a comparison result (compare_price_table.c); nothing when no run has a
+ * price. */
+#include <stdio.h>
+struct json_t;
+void cli_compare_price_table(FILE *f, const struct json_t *res);
 
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). Bytes that
