@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -154,6 +155,18 @@ static void test_cli_price_at(void **state)
 	th_out_free(&o);
 	o = th_iolab("compare", "full", "short", "--price-at", "file-server,qd16", "--db", db, NULL);
 	TH_EXPECT_EXIT(o, 2, "--price-at 'file-server,qd16': no compared point is pattern file-server at qd 16");
+	/* iolab report: the comparison it embeds carries the prices at the point */
+	char html[600];
+	snprintf(html, sizeof(html), "%s/r.html", th_dir);
+	o = th_iolab("report", "full", "short", "--price-at", "rand-read,qd16", "-o", html, "--db", db, NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	char *page = th_read_file(html, NULL);
+	assert_non_null(strstr(page, "\"price_at\":{\"spec\":\"rand-read,qd16\",\"point\":1"));
+	free(page);
+	o = th_iolab("report", "full", "short", "--price-at", "rand-read,qd3", "-o", html, "--force", "--db", db,
+		     NULL);
+	TH_EXPECT_EXIT(o, 2, "report: --price-at 'rand-read,qd3': no compared point");
 }
 
 int main(void)
