@@ -127,11 +127,13 @@ static int set_uint_list(const char *f, const char *v, unsigned *out, unsigned *
 }
 
 /* --qd (a closed loop) given after --clients elsewhere (a job file, then the command line)
- * replaces them and their think time, as --time replaces --bytes. With --rate it is the cap. */
+ * replaces them and their think time, as --time replaces --bytes. With --rate it is the cap.
+ * A think time without clients stays, so that run_check_load refuses it whatever the order
+ * (--think 5ms --qd 4 is not a closed loop of --qd with a think time: iolab has none). */
 static int set_qd(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	int rc = set_uint_list(f, v, c->qd, &c->nqd, 1, 4096, err);
-	if (!rc) {
+	if (!rc && c->nclients) {
 		c->nclients = 0;
 		c->think_set = false;
 		c->think_ns = 0;
