@@ -49,6 +49,11 @@ int cmd_trace_record(int argc, char **argv);
  * replay takes its own options out before run sees the rest. */
 extern int cli_argc;
 extern char **cli_argv;
+/* The command line as given (cli_cmdline.c): cli_keep_command_line saves main's arguments
+ * before any option parsing reorders them; cli_command_line returns them as one line, "iolab"
+ * then each argument shell-quoted where needed (malloc'd; NULL without memory). */
+void cli_keep_command_line(int argc, char **argv);
+char *cli_command_line(void);
 
 /* `iolab db list|show|export|delete` (cmd_db.c): the results store. */
 int cmd_db(int argc, char **argv);
