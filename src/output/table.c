@@ -185,6 +185,23 @@ static void rebuild_lines(FILE *f, const struct iolab_results *r)
 		}
 }
 
+/* Under the rows, for each point of the copy pattern: what it copied (the bytes written, each
+ * read first) and how long it took, per run: the figure a copy is timed by. */
+static void copy_lines(FILE *f, const struct iolab_results *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		if (strcmp(p->pattern, "copy") || !p->reps || p->seconds <= 0)
+			continue;
+		double s = p->seconds / p->reps, copied = (double)p->dir[1].bytes / p->reps;
+		char size[32];
+		fprintf(f, "  %u copy: %s copied (read, then written) in %.2f s%s: %.2f MB/s copied; the MB/s "
+			"column counts reads and writes\n", i + 1,
+			iolab_fmt_size((uint64_t)copied, size, sizeof(size)), s, p->reps > 1 ? " per run" : "",
+			copied / s / 1e6);
+	}
+}
+
 /* --steady-state: one line per point under the table: the rounds, the rule's verdict, the window. */
 static void steady_lines(FILE *f, const struct iolab_results *r)
 {
@@ -508,6 +525,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	rank_lines(f, r);
 	worker_lines(f, r);
 	rebuild_lines(f, r);
+	copy_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);
 	breakdown_lines(f, r);
