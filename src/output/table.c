@@ -1,6 +1,7 @@
-/* table.c: the readable table printed by default: one row per point, warnings below it (but
- * those about figures the table does not show), a line for a device that accepts fewer commands
- * than were queued, and a footer that says what the columns measure. */
+/* table.c: the readable table printed by default: one row per point (latencies with their
+ * units, table_units.c), warnings below it (grouped by kind, table_warnings.c; but those about
+ * figures the table does not show), a line for a device that accepts fewer commands than were
+ * queued, and a footer that says what the columns measure. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
