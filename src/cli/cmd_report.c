@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "iolab/compare.h"
+#include "iolab/compare_prices.h"
 #include "iolab/outfile.h"
 #include "iolab/report.h"
 #include "iolab/store.h"
@@ -34,19 +35,21 @@ static void help(void)
 	       "                     point, as %% of it; without, runs that share points are\n"
 	       "                     compared in groups, real targets apart from simulated ones\n"
 	       "  --by FIELDS        match points on these key fields (as 'iolab compare --by';\n"
-	       "                     docs/compare.md)\n\n"
+	       "                     docs/compare.md)\n"
+	       "  --price-at POINT   the runs' $/IOPS and $/(MB/s) at that point: PATTERN,qdN or\n"
+	       "                     PATTERN,bsSIZE,qdN (file-server,qd16), as in iolab compare\n\n"
 	       "Exit status: 0 written, 1 a write error, 2 bad input (an unknown run) or refused.\n"
 	       "See docs/report.md.\n");
 }
 
 struct report_args {
-	const char *out, *db, *title, *ref, *by;
+	const char *out, *db, *title, *ref, *by, *price_at;
 	bool force;
 	char **keys;
 	int nkeys;
 };
 
-enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE, OPT_REF, OPT_BY };
+enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE, OPT_REF, OPT_BY, OPT_PRICE_AT };
 
 /* Returns -1 to go on, else the exit status (help printed, or a usage error said). */
 static int parse(int argc, char **argv, struct report_args *a)
@@ -58,6 +61,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{"title", required_argument, NULL, OPT_TITLE},
 		{"ref", required_argument, NULL, OPT_REF},
 		{"by", required_argument, NULL, OPT_BY},
+		{"price-at", required_argument, NULL, OPT_PRICE_AT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -72,6 +76,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		case OPT_TITLE: a->title = optarg; break;
 		case OPT_REF: a->ref = optarg; break;
 		case OPT_BY: a->by = optarg; break;
+		case OPT_PRICE_AT: a->price_at = optarg; break;
 		case 'h': help(); return EXIT_OK;
 		default: return cli_opt_error("report", ch, argv);
 		}
@@ -189,6 +194,27 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 	return rc;
 }
 
+/* --price-at: the runs' prices at that point in each comparison that has it; a point in none of
+ * them is refused (the error of the first). */
+static int report_price_at(json_t *comparisons, const char *spec)
+{
+	struct iolab_err err = {0}, first = {0};
+	size_t i, found = 0;
+	json_t *c;
+	json_array_foreach(comparisons, i, c) {
+		if (!iolab_compare_price_at(c, spec, &err))
+			found++;
+		else if (!first.msg[0])
+			first = err;
+	}
+	if (found)
+		return EXIT_OK;
+	if (!first.msg[0])
+		return cli_errorf(EXIT_USAGE, "report: --price-at '%s': the runs share no point to compare "
+				  "(name two or more runs of a common workload)", spec);
+	return cli_errorf(EXIT_USAGE, "report: %s", first.msg);
+}
+
 static int write_report(const char *path, const struct iolab_html_report *r)
 {
 	struct iolab_out out;
@@ -235,6 +261,8 @@ static int report(struct iolab_store *s, const struct report_args *a)
 	if (!status && report_attach_comparison(&r, docs, (size_t)a->nkeys, reference, by, &err))
 		status = cli_errorf(EXIT_FAILED, "report: %s", err.msg);
 	json_decref(by);
+	if (!status && a->price_at)
+		status = report_price_at((json_t *)r.comparison, a->price_at);
 	if (!status)
 		status = write_report(a->out, &r);
 	json_decref((json_t *)r.comparison);

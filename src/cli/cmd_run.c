@@ -808,15 +808,8 @@ static void command_line(struct args *a, int argc, char **argv)
 	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
-	/* the store's copy is whole, replay's own options included */
-	size_t len = strlen("iolab") + 1;
-	for (int i = 1; i < cli_argc; i++)
-		len += strlen(cli_argv[i]) + 1;
-	if (cli_argc > 1 && (a->cmdline = malloc(len))) {
-		n = (size_t)sprintf(a->cmdline, "iolab");
-		for (int i = 1; i < cli_argc; i++)
-			n += (size_t)sprintf(a->cmdline + n, " %s", cli_argv[i]);
-	}
+	/* the store's copy is whole, replay's own options included, in their order and quoted */
+	a->cmdline = cli_command_line();
 }
 
 /* Makes the temporary directory of the default job; returns an exit status. */

@@ -334,7 +334,9 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		.engine_config = sim_point_engine(c, pp, env, &sim_cfg), .record = c->record,
 		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
-		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
+		/* a copy of --bytes N reads N and writes N (its one worker's reads and writes) */
+		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers
+					       * (pp->spec.copy ? 2 : 1) : 0,
 		.buffer_pattern = c->buffer_pattern, .buffer_pct = c->buffer_compress_pct,
 		.verify = env->verify,
 		/* across ranks with a ramp, the measured time starts after every rank's (without
