@@ -370,7 +370,7 @@ static void test_cli(void **state)
 	snprintf(trace, sizeof(trace), "%s/cli.iot", th_dir);
 	write_trace(trace, 16 << 20, 3000, reads_10k, NULL);
 	struct th_out o = th_iolab("replay", "--engine", "null", NULL);
-	TH_EXPECT_EXIT(o, 2, "replay: give one trace");
+	TH_EXPECT_EXIT(o, 2, "replay: give a trace");
 	o = th_iolab("replay", trace, "--engine", "null", "--workers", "2", NULL);
 	TH_EXPECT_EXIT(o, 2, "--workers 2", "one worker");
 	o = th_iolab("replay", trace, "--engine", "null", "--pattern", "rand-read", NULL);

@@ -330,6 +330,8 @@ struct iolab_point {
 	 * latency from the actual issue (dir[].lat runs from the intended time, as for --rate) */
 	bool replay, replay_timed;
 	uint64_t replay_records, replay_skipped;
+	const char *trace_path;  /* the trace as given (its configuration's), NULL if not a replay */
+	char trace_hash[24];     /* "xxh64:" and XXH64 of its bytes (iolab_replay_hash) */
 	struct iolab_hist issue_err, lat_issued;
 	/* run across MPI ranks (on rank 0): each rank's share, in rank order; the figures above
 	 * are then the job's (histograms merged, rates summed), 0 and NULL alone */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "replay_traces.h"
 #include "iolab/disk_model.h"
 #include "iolab/examples.h"
 #include "iolab/job.h"
@@ -153,6 +154,8 @@ struct args {
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
 	const struct iolab_replay *replay; /* iolab replay, else NULL */
+	struct replay_traces traces;       /* its trace files: a run each (replay_traces.h) */
+	struct iolab_replay *replays;      /* replay with each trace's path (malloc'd) */
 };
 
 static const char *cmd_of(const struct args *a)
@@ -279,6 +282,8 @@ static void free_args(struct args *a)
 	free(a->set);
 	free(a->targets);
 	free(a->cmdline);
+	free(a->replays);
+	replay_traces_free(&a->traces);
 }
 
 /* ---- running ---- */
@@ -653,7 +658,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 1 + ncfg, sizeof(*inputs));
+	const char **inputs = calloc(n + 2 * ncfg, sizeof(*inputs));
 	struct iolab_output *outs = calloc(4 + ncfg, sizeof(*outs));
 	if (!inputs || !outs) {
 		free(inputs);
@@ -664,7 +669,9 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	for (unsigned i = 0; i < ncfg; i++)
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
-	inputs[n++] = a->replay ? a->replay->path : NULL;
+	for (unsigned i = 0; i < ncfg; i++)
+		if (cfg[i]->replay)
+			inputs[n++] = cfg[i]->replay->path;
 	outs[0] = (struct iolab_output){"--db", *store ? store : NULL, IOLAB_OUT_ADD};
 	outs[1] = (struct iolab_output){"--json", a->json, IOLAB_OUT_REPLACE};
 	outs[2] = (struct iolab_output){"--csv", a->csv, IOLAB_OUT_REPLACE};
@@ -735,11 +742,12 @@ static int load_job(const struct args *a, struct iolab_job *job)
 		rc = iolab_job_parse(a->job, shipped, a->sim, job, &err); /* examples/ (examples.h) */
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
-	else if (!(job->run = calloc(1, sizeof(*job->run))))
+	else if (!(job->run = calloc(a->replay ? a->traces.n : 1, sizeof(*job->run))))
 		return cli_errorf(EXIT_USAGE, "out of memory");
-	else {
-		job->nrun = 1;
-		iolab_config_init(&job->run[0]);
+	else { /* one run from the command line; a replay's: one per trace */
+		job->nrun = a->replay ? a->traces.n : 1;
+		for (unsigned i = 0; i < job->nrun; i++)
+			iolab_config_init(&job->run[i]);
 	}
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
@@ -758,7 +766,7 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 		struct iolab_config *c = &job->run[i];
 		c->patterns = &job->patterns;
 		if (a->replay) { /* the trace sets the work: it runs to its end unless --time */
-			c->replay = a->replay;
+			c->replay = &a->replays[i];
 			c->time_ns = 0;
 		}
 		if (apply(c, a->set, a->nset))
@@ -836,25 +844,28 @@ static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t s
 	return EXIT_OK;
 }
 
-/* A replay's trace: the one positional argument (targets go with --target). */
-static int take_trace(struct args *a, const struct iolab_replay *replay, struct iolab_replay *r)
+/* A replay's traces: the positional arguments, files or directories of them (targets go with
+ * --target); each trace is a run of its own, with replay's options. */
+static int take_traces(struct args *a, const struct iolab_replay *replay)
 {
 	if (a->job || a->use_default)
 		return cli_errorf(EXIT_USAGE, "replay: --job does not apply: give the trace and options");
-	if (a->ntarget != 1)
-		return cli_errorf(EXIT_USAGE, "replay: give one trace%s", a->ntarget > 1 ? " (targets "
-				  "go with --target PATH[,PATH])" : "");
-	*r = *replay;
-	r->path = a->targets[0];
+	int status = replay_traces_list(a->targets, a->ntarget, replay->fmt != NULL, &a->traces);
+	if (status)
+		return status;
+	if (!(a->replays = calloc(a->traces.n, sizeof(*a->replays))))
+		return cli_errorf(EXIT_USAGE, "out of memory");
+	for (unsigned i = 0; i < a->traces.n; i++) {
+		a->replays[i] = *replay;
+		a->replays[i].path = a->traces.path[i];
+	}
 	a->ntarget = 0;
-	a->replay = r;
 	return EXIT_OK;
 }
 
 static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *replay)
 {
 	struct args a = {.sim = sim, .replay = replay};
-	struct iolab_replay rp;
 	struct iolab_disk_model model = {0}, *drives = NULL; /* --model; each run's --drive */
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
@@ -870,7 +881,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			help(sim);
 		goto out;
 	}
-	if (replay && (status = take_trace(&a, replay, &rp)))
+	if (replay && (status = take_traces(&a, replay)))
 		goto out;
 	in_step = true; /* what follows reads files and rank 0's outputs: it may fail on one rank */
 	if (iolab_cluster_rank() != 0) { /* under mpirun rank 0 writes the job's results */

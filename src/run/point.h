@@ -40,6 +40,9 @@ struct point_params {
 struct sim_carry;
 
 struct replay_run {
+	struct iolab_replay replay;     /* the configuration's, fitted to a smaller target (replay_fit.c) */
+	bool fitted;                    /* it was: the note is given once */
+	char hash[IOLAB_REPLAY_HASH_LEN]; /* the trace file's (iolab_replay_hash) */
 	struct iolab_replay_scan scan;
 	struct iolab_spec spec;
 	struct iolab_replay_dest dest;
@@ -92,6 +95,10 @@ int run_check_point(const struct iolab_config *c, const struct run_env *env, uns
 		    const struct point_params *pp, struct iolab_err *err);
 
 /* sweep.c: the points of a configuration. */
+/* replay_fit.c: a trace recorded on a target larger than the run's dest is fitted to it as
+ * --scale would (none of --clip, --scale, --wrap given), with one note through progress. */
+void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx);
+
 /* Point k's parameters (a replay's: with the trace's spec and load). */
 void point_decode(const struct iolab_config *c, const struct replay_run *rr, unsigned k,
 		  struct point_params *pp);

@@ -46,7 +46,11 @@ static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, s
 					  "worker, in its order (--qd sets the requests in flight)",
 					  c->workers[i]);
 	struct iolab_replay_scan *sc = &rr->scan;
-	int rc = iolab_replay_scan(c->replay, NULL, sc, err);
+	rr->replay = *c->replay;
+	rr->fitted = false;
+	int rc = iolab_replay_scan(&rr->replay, NULL, sc, err);
+	if (!rc)
+		rc = iolab_replay_hash(c->replay->path, rr->hash, err);
 	if (rc)
 		return rc;
 	const char *base = strrchr(c->replay->path, '/');
@@ -132,7 +136,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = env_virtual_region(c, &pp, env, err);
 		if (!rc && rr && (k == 0 || env->no_io)) { /* every record against the targets */
 			env_replay_dest(c, env, &rr->dest);
-			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
+			replay_fit(rr, progress, ctx);
+			rc = iolab_replay_scan(&rr->replay, &rr->dest, &rr->scan, err);
 		}
 		if (!rc)
 			rc = run_check_point(c, env, k, &pp, err);
