@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "record_dir.h"
 #include "replay_traces.h"
 #include "iolab/disk_model.h"
 #include "iolab/examples.h"
@@ -81,7 +82,9 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
-	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace");
+	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace;");
+	printf("  %-28s %s\n", "--record DIR/", "a trace per point in DIR (made if missing), each");
+	printf("  %-28s %s\n", "", "named from its point: file-server-qd1.iot");
 	printf("  %-28s %s\n", "", "(docs/trace-format.md)");
 	printf("  %-28s %s\n", "--label TEXT", "name the run in the results store ('iolab db list')");
 	printf("  %-28s %s\n", "--price USD", "what the hardware costs, for $/GB, $/IOPS and $/(MB/s) in");
@@ -156,6 +159,7 @@ struct args {
 	const struct iolab_replay *replay; /* iolab replay, else NULL */
 	struct replay_traces traces;       /* its trace files: a run each (replay_traces.h) */
 	struct iolab_replay *replays;      /* replay with each trace's path (malloc'd) */
+	struct record_dir *record_dir;     /* --record DIR/: a trace per point, else NULL */
 };
 
 static const char *cmd_of(const struct args *a)
@@ -284,6 +288,7 @@ static void free_args(struct args *a)
 	free(a->cmdline);
 	free(a->replays);
 	replay_traces_free(&a->traces);
+	free(a->record_dir);
 }
 
 /* ---- running ---- */
@@ -520,7 +525,9 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	int status = EXIT_OK;
 	struct iolab_out rec_out;
 	struct iolab_recorder *rec = NULL;
-	if (a->record) {
+	if (a->record_dir) {
+		record_dir_attach(a->record_dir);
+	} else if (a->record) {
 		if ((status = record_open(a, &rec_out, &rec)))
 			return EXIT_USAGE;
 		cfg[0]->record = rec;
@@ -555,6 +562,8 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
 		int r = rec ? record_save(a, &rec_out, rec) : EXIT_OK;
 		int d = store && res.n ? store_save(a, store, &rep, &res, cfg, ncfg) : EXIT_OK;
+		if (a->record_dir && a->record_dir->status)
+			r = a->record_dir->status;
 		rec = NULL;
 		if (s || t || r || d)
 			status = EXIT_FAILED;
@@ -659,7 +668,8 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		force &= cfg[i]->force;
 	}
 	const char **inputs = calloc(n + 2 * ncfg, sizeof(*inputs));
-	struct iolab_output *outs = calloc(4 + ncfg, sizeof(*outs));
+	const struct record_dir *rd = a->record_dir;
+	struct iolab_output *outs = calloc(4 + ncfg + (rd ? rd->n : 0), sizeof(*outs));
 	if (!inputs || !outs) {
 		free(inputs);
 		free(outs);
@@ -675,7 +685,7 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	outs[0] = (struct iolab_output){"--db", *store ? store : NULL, IOLAB_OUT_ADD};
 	outs[1] = (struct iolab_output){"--json", a->json, IOLAB_OUT_REPLACE};
 	outs[2] = (struct iolab_output){"--csv", a->csv, IOLAB_OUT_REPLACE};
-	outs[3] = (struct iolab_output){"--record", a->record, IOLAB_OUT_REPLACE};
+	outs[3] = (struct iolab_output){"--record", rd ? NULL : a->record, IOLAB_OUT_REPLACE};
 	/* a --verify run writes its journal (in place, as it goes); --verify-only reads one, which
 	 * may be the journal an earlier run of the same job writes */
 	unsigned nout = 4;
@@ -686,9 +696,14 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	for (unsigned i = 0; i < ncfg; i++) {
 		bool written = false;
 		for (unsigned k = 4; k < nout; k++)
-			written |= !strcmp(outs[k].path, cfg[i]->verify_journal);
+			written |= !strcmp(outs[k].option, "--verify-journal") &&
+				   !strcmp(outs[k].path, cfg[i]->verify_journal);
 		if (cfg[i]->verify_only && *cfg[i]->verify_journal && !written)
 			inputs[n++] = cfg[i]->verify_journal;
+	}
+	if (rd) { /* a trace per point */
+		record_dir_outputs(rd, outs + nout);
+		nout += rd->n;
 	}
 	struct iolab_err err;
 	int rc = iolab_outputs_check(outs, nout, inputs, n, force, &err);
@@ -797,16 +812,22 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 	return EXIT_OK;
 }
 
-/* --record takes a run of one point, and keeps its command line for the trace's header. */
+/* --record FILE takes a run of one point; --record DIR/ a trace per point (record_dir.h). */
 static int check_record(struct args *a, struct iolab_config **cfg, unsigned ncfg)
 {
-	const char *cmd = a->sim ? "sim" : "run";
+	const char *cmd = cmd_of(a);
+	if (record_is_dir(a->record)) {
+		if (!(a->record_dir = calloc(1, sizeof(*a->record_dir))))
+			return cli_errorf(EXIT_USAGE, "out of memory");
+		return record_dir_plan(a->record_dir, a->record, a->source, cfg, ncfg);
+	}
 	unsigned points = 0;
 	for (unsigned i = 0; i < ncfg; i++)
 		points += iolab_config_points(cfg[i]) * cfg[i]->repeat;
 	if (points != 1)
-		return cli_errorf(EXIT_USAGE, "%s: --record writes the trace of one point, and this run "
-				  "has %u (one value per list option, --repeat 1)", cmd, points);
+		return cli_errorf(EXIT_USAGE, "%s: --record FILE writes the trace of one point, and this "
+				  "run has %u (one value per list option, --repeat 1; --record DIR/ writes "
+				  "one per point)", cmd, points);
 	return EXIT_OK;
 }
 
@@ -934,9 +955,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 				    &model : NULL, subsys, drives, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) ||
 	    (status = store_path(&a, dbpath, sizeof(dbpath))) ||
+	    (a.record && (status = check_record(&a, cfg, job.nrun))) ||
 	    (status = check_outputs(&a, cfg, job.nrun, dbpath)))
-		goto out;
-	if (a.record && (status = check_record(&a, cfg, job.nrun)))
 		goto out;
 	if ((status = store_open(dbpath, &store)))
 		goto out;
@@ -954,6 +974,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	if (!(status = ranks_in_step(EXIT_OK)))
 		status = run_all(&a, cfg, job.nrun, store);
 out:
+	if (a.record_dir)
+		record_dir_free(a.record_dir, !agreed);
 	if (in_step && !agreed) /* this rank's setup failed: the others learn it */
 		ranks_in_step(status);
 	iolab_store_close(store);

@@ -58,6 +58,7 @@ struct run_env {
 	uint64_t working_set;
 	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
 	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
+	struct iolab_recorder *record; /* the current point's (--record), or NULL */
 	struct sim_carry *carry;   /* the simulator: the point's system, kept between its runs
 				      (worker_loads.h), or NULL */
 };

@@ -76,7 +76,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			  void *ctx, struct iolab_err *err)
 {
 	int rc;
-	if (iolab_cluster_active() && (c->steady || c->record))
+	if (iolab_cluster_active() && (c->steady || c->record || c->record_points))
 		return iolab_errf(err, EINVAL, "--%s: not across MPI ranks (run it on one)",
 				  c->steady ? "steady-state" : "record");
 	if (iolab_cluster_active() && c->split && c->size)
@@ -234,7 +234,16 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			env_replay_dest(c, &env, &rr->dest);
 		struct iolab_point *p = &res->point[res->n++];
 		point_begin(c, desc, rr, &env, &pp, p);
+		env.record = c->record;
+		if (c->record_points && (rc = c->record_points->begin(c->record_points->ctx, c, k,
+								      &env.record, err))) {
+			drop_point(res);
+			break;
+		}
 		rc = point_measure(c, &env, &pp, rr, p, k, npoints, progress, ctx, err);
+		if (c->record_points)
+			c->record_points->end(c->record_points->ctx, env.record, !rc && p->reps);
+		env.record = NULL;
 		if (rc) { /* workers could not be set up, or another rank failed (err says why) */
 			drop_point(res);
 			break;
