@@ -871,6 +871,12 @@ static int take_traces(struct args *a, const struct iolab_replay *replay)
 {
 	if (a->job || a->use_default)
 		return cli_errorf(EXIT_USAGE, "replay: --job does not apply: give the trace and options");
+	bool aimed = a->sim; /* a simulated path, --target or --engine: where the requests go */
+	for (unsigned i = 0; i < a->nset; i++)
+		aimed |= !strcmp(a->set[i].name, "target") || !strcmp(a->set[i].name, "engine");
+	if (a->ntarget > 1 && !aimed)
+		return cli_errorf(EXIT_USAGE, "replay: %u traces and no target: every argument is a "
+				  "trace (targets go with --target PATH[,PATH])", a->ntarget);
 	int status = replay_traces_list(a->targets, a->ntarget, replay->fmt != NULL, &a->traces);
 	if (status)
 		return status;

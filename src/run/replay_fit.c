@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iolab/parse.h"
 #include "point.h"
 
 /* The recorded size of the first trace target that reaches past its run target and was
@@ -43,11 +44,12 @@ void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 		return;
 	rr->fitted = true;
 	const char *base = strrchr(r->path, '/');
-	char line[512];
-	snprintf(line, sizeof(line), "replay: %s was recorded on a target of %" PRIu64 " bytes, "
-		 "larger than the %" PRIu64 " of run target %u: its offsets are scaled down to it as "
-		 "--scale would (--clip START:LEN or --wrap fit them otherwise)",
-		 base ? base + 1 : r->path, recorded, rr->dest.len[dt], dt + 1);
+	char line[512], from[32], to[32];
+	snprintf(line, sizeof(line), "replay: %s was recorded on a target of %s, larger than the %s "
+		 "of run target %u: its offsets are scaled down to it as --scale would (--clip "
+		 "START:LEN or --wrap fit them otherwise)", base ? base + 1 : r->path,
+		 iolab_fmt_size(recorded, from, sizeof(from)),
+		 iolab_fmt_size(rr->dest.len[dt], to, sizeof(to)), dt + 1);
 	struct iolab_progress note = {.kind = IOLAB_PROGRESS_NOTE, .what = line};
 	progress(&note, ctx);
 }
