@@ -109,7 +109,7 @@ static void test_replay_directory(void **state)
 	snprintf(b, sizeof(b), "%s/application-trace-long-two.iot", dir);
 	text_trace(b, 1ull << 30, 300, 100000, 4096, 4096, 1ull << 30);
 	text_trace(a, 1ull << 30, 200, 100000, 4096, 4096, 1ull << 30);
-	struct th_out o = th_iolab("replay", dir, "--model", "nvme-ssd", "--qd", "1,4", "--no-db",
+	struct th_out o = th_iolab("replay", dir, "--model", "atlas10k", "--qd", "1,4", "--no-db",
 				   "--quiet", "--json", "-", NULL);
 	if (o.status)
 		print_error("%s", o.err);
@@ -134,13 +134,13 @@ static void test_replay_directory(void **state)
 	json_decref(j);
 	th_out_free(&o);
 	/* the table: the two names apart, cut in their middle */
-	o = th_iolab("replay", a, b, "--model", "nvme-ssd", "--no-db", "--quiet", NULL);
+	o = th_iolab("replay", a, b, "--model", "atlas10k", "--no-db", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "applicat\u2026one.iot"));
 	assert_non_null(strstr(o.out, "applicat\u2026two.iot"));
 	th_out_free(&o);
 	/* a pattern run's points have none */
-	o = th_iolab("sim", "--model", "nvme-ssd", "--time", "0.1", "--no-db", "--quiet", "--json", "-",
+	o = th_iolab("sim", "--model", "atlas10k", "--time", "0.1", "--no-db", "--quiet", "--json", "-",
 		     NULL);
 	assert_int_equal(o.status, 0);
 	j = json_of(&o);
@@ -149,7 +149,7 @@ static void test_replay_directory(void **state)
 	th_out_free(&o);
 	snprintf(dir, sizeof(dir), "%s/empty", th_dir);
 	assert_int_equal(th_sh("mkdir -p %s", dir), 0);
-	o = th_iolab("replay", dir, "--model", "nvme-ssd", "--no-db", NULL);
+	o = th_iolab("replay", dir, "--model", "atlas10k", "--no-db", NULL);
 	TH_EXPECT_EXIT(o, 2, "empty", "without trace files");
 }
 
@@ -226,8 +226,8 @@ static void test_replay_holds_no_buffers(void **state)
 	(void)state;
 	char trace[512];
 	snprintf(trace, sizeof(trace), "%s/mib.iot", th_dir);
-	text_trace(trace, 64ull << 30, 5000, 20000, 4096, 1 << 20, 64ull << 30);
-	struct th_out o = th_iolab("replay", trace, "--model", "nvme-ssd", "--qd", "1024", "--no-db",
+	text_trace(trace, 8ull << 30, 5000, 20000, 4096, 1 << 20, 8ull << 30);
+	struct th_out o = th_iolab("replay", trace, "--model", "atlas10k", "--qd", "1024", "--no-db",
 				   "--quiet", NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
