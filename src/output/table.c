@@ -408,10 +408,13 @@ static char *pattern_names(const struct iolab_results *r)
 		const char *base = p->trace_path ? strrchr(p->trace_path, '/') : NULL;
 		names[i] = !p->trace_path ? p->pattern : base ? base + 1 : p->trace_path;
 	}
-	if (names && out)
+	bool ok = names && out;
+	if (ok)
 		iolab_short_names(names, r->n, PATTERN_W, out, PATTERN_SIZE);
 	free(names);
-	return names ? out : (free(out), NULL);
+	if (!ok)
+		free(out);
+	return ok ? out : NULL;
 }
 
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
@@ -492,8 +495,9 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			fprintf(f, "%-*s ", set_w[s], v ? v : "-");
 		}
 		const char *name = shown_names + (size_t)i * PATTERN_SIZE;
+		int pad = PATTERN_W - (int)iolab_name_width(name); /* "…" is one column, three bytes */
 		fprintf(f, "%s%*s %5s %4d %3u %*s %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s", name,
-			(int)(PATTERN_W - iolab_name_width(name)), "", fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
+			pad > 0 ? pad : 0, "", fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
 			load_label(p, col, load, sizeof(load)), p->iops.mean,
 			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
 			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,

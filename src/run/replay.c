@@ -2,13 +2,13 @@
  * (iolab_replay_scan) and the stream of requests a worker draws from during one
  * (iolab_replay_src). Both read the trace through the streaming reader of trace.h, apply the
  * transforms (trace_xform.c) and map trace targets onto the run's; nothing is kept but the
- * record read ahead and the few given back. */
+ * record read ahead and the few given back. And the identity of a trace file (its hash). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdio.h>
 #include <xxhash.h>
 
 #include "iolab/replay.h"
