@@ -297,6 +297,7 @@ static void free_args(struct args *a)
  * terminal only, --precondition's progress and notes always; nothing with --quiet. */
 struct show {
 	bool quiet, tty;
+	unsigned before, points; /* the points of the runs before this one, and of them all */
 	bool line; /* a progress line is open on stderr */
 };
 
@@ -338,7 +339,8 @@ static void progress(const struct iolab_progress *p, void *ctx)
 	case IOLAB_PROGRESS_POINT:
 		if (!s->tty)
 			return;
-		fprintf(stderr, "\r\033[Kpoint %u/%u", p->point, p->points);
+		fprintf(stderr, "\r\033[Kpoint %u/%u", s->before + p->point,
+			s->points ? s->points : p->points); /* counted over every run of the job */
 		if (p->reps > 1)
 			fprintf(stderr, " run %u/%u", p->rep, p->reps);
 		fprintf(stderr, "  %6.1f s  %12.0f %s", p->elapsed_s, p->iops,
@@ -541,7 +543,10 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	}
 	struct show show = {.quiet = a->quiet, .tty = isatty(2)};
+	for (unsigned i = 0; i < ncfg; i++)
+		show.points += iolab_config_points(cfg[i]);
 	for (unsigned i = 0; i < ncfg && !iolab_run_stopped(&res); i++) {
+		show.before += i ? iolab_config_points(cfg[i - 1]) : 0;
 		int rc = iolab_run(cfg[i], &res, progress, &show, &err);
 		end[i] = res.n;
 		end_line(&show);

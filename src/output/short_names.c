@@ -1,7 +1,8 @@
 /* short_names.c: shortening a set of names from the middle (short_names.h). A name keeps its
  * start and its end (a trace's end is its number and extension: "fs-qd1.iot", "fs-qd16.iot"),
  * the cut shown as one "…". Where two different names shorten alike, the cut of each moves
- * towards the start, keeping more of the end, until they differ or no place is left. */
+ * towards the start (more of the end kept), then towards the end, until they differ; names that
+ * differ only in a middle longer than the width allows stay alike. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,14 +60,14 @@ static bool clashes(const char *const *names, unsigned n, const char *out, size_
 	return false;
 }
 
-/* Cuts the long names that clash with another (all of them with clash_only false) keeping
- * tail characters of their end; returns whether any was cut. */
-static bool cut_all(const char *const *names, unsigned n, size_t width, size_t tail, bool clash_only,
-		    char *out, size_t size)
+/* Cuts again the long names that clash with another, keeping tail characters of their end;
+ * returns whether any clashed. */
+static bool cut_clashing(const char *const *names, unsigned n, size_t width, size_t tail,
+			 char *out, size_t size)
 {
 	bool any = false;
 	for (unsigned i = 0; i < n; i++) {
-		if (iolab_name_width(names[i]) <= width || (clash_only && !clashes(names, n, out, size, i)))
+		if (iolab_name_width(names[i]) <= width || !clashes(names, n, out, size, i))
 			continue;
 		cut(names[i], width - 1 - tail, tail, out + i * size, size);
 		any = true;
@@ -90,9 +91,9 @@ void iolab_short_names(const char *const *names, unsigned n, size_t width, char 
 	}
 	/* clashes: more of the end (where numbers and extensions are), then more of the start */
 	for (size_t tail = first + 1; tail <= width - 2; tail++)
-		if (!cut_all(names, n, width, tail, true, out, size))
+		if (!cut_clashing(names, n, width, tail, out, size))
 			return;
 	for (size_t tail = first; tail-- > 1;)
-		if (!cut_all(names, n, width, tail, true, out, size))
+		if (!cut_clashing(names, n, width, tail, out, size))
 			return;
 }
