@@ -398,7 +398,8 @@ struct iolab_record_points {
 };
 
 /* A file name for point k of c's trace (point_names.c): its pattern (a replay: its trace's name
- * without the extension) and load ("file-server-qd1", "oltp-c8", "web-r500"), then the value of
+ * without the extension; a job's [worker] sections: their patterns, no load) and load
+ * ("file-server-qd1", "oltp-c8", "web-r500"; a job's run: its name first), then the value of
  * each other list option with more than one value ("-w4", "-bs64k", "-rd70"); letters, digits,
  * '.', '_' and '-' only, at most 96 characters. Settings of a simulated path that are swept are
  * not named: names that clash need telling apart by the caller. */

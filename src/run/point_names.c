@@ -16,9 +16,18 @@ enum { NAME_MAX_CHARS = 96, STEM_MAX_CHARS = 48 };
 			len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);            \
 	} while (0)
 
-/* The stem: the pattern's name, or a replay's trace file name without its extension. */
+/* The stem: the pattern's name (a job's [worker] sections: theirs, joined by '+' as the table's
+ * pattern column joins them), or a replay's trace file name without its extension. */
 static void stem_of(const struct iolab_config *c, const struct point_params *pp, char *buf, size_t n)
 {
+	size_t len = 0;
+	for (unsigned i = 0; i < c->nwspec && len < n; i++) {
+		const struct iolab_worker_spec *ws = &c->wspec[i];
+		len += (size_t)snprintf(buf + len, n - len, "%s%.*s", i ? "+" : "", STEM_MAX_CHARS,
+					ws->has_pattern ? ws->spec.name : pp->spec.name);
+	}
+	if (c->nwspec)
+		return;
 	if (!c->replay) {
 		snprintf(buf, n, "%.*s", STEM_MAX_CHARS, pp->spec.name);
 		return;
@@ -26,7 +35,7 @@ static void stem_of(const struct iolab_config *c, const struct point_params *pp,
 	const char *base = strrchr(c->replay->path, '/');
 	base = base ? base + 1 : c->replay->path;
 	const char *dot = strrchr(base, '.');
-	size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	snprintf(buf, n, "%.*s", (int)(len < STEM_MAX_CHARS ? len : STEM_MAX_CHARS), base);
 }
 
@@ -56,7 +65,7 @@ void iolab_config_point_name(const struct iolab_config *c, unsigned k, char *buf
 		APPEND(name, sizeof(name), len, "-c%u", pp.clients);
 	else if (pp.rate > 0)
 		APPEND(name, sizeof(name), len, "-r%.6g", pp.rate);
-	else
+	else if (!c->nwspec) /* [worker] sections have each their own load */
 		APPEND(name, sizeof(name), len, "-qd%u", c->replay && c->replay->mode == IOLAB_REPLAY_TIMED
 			&& !c->nqd ? IOLAB_RATE_QD : pp.qd);
 	if (c->nworkers > 1)
