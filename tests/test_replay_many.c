@@ -192,6 +192,12 @@ static void test_replay_smaller_target(void **state)
 	json_t *j = json_of(&o);
 	json_t *p = json_array_get(json_object_get(j, "points"), 0);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "trace"), "records")), 100);
+	/* the results keep it (the note goes with --quiet) */
+	json_t *warnings = json_object_get(p, "warnings");
+	bool said = false;
+	for (size_t i = 0; i < json_array_size(warnings); i++)
+		said |= strstr(json_string_value(json_array_get(warnings, i)), "scaled down") != NULL;
+	assert_true(said);
 	json_decref(j);
 	th_out_free(&o);
 	o = th_iolab("replay", unsized, "--model", "atlas10k", "--no-db", NULL);

@@ -39,17 +39,30 @@ void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 	uint64_t recorded = larger_target(rr, &dt);
 	if (!recorded)
 		return;
-	r->scale = true;
-	if (rr->fitted || !progress)
-		return;
+	r->scale = true; /* from now on: the later points' targets are checked as --scale's */
 	rr->fitted = true;
+	rr->fit_from = recorded;
+	rr->fit_to = rr->dest.len[dt];
+	if (!progress)
+		return;
 	const char *base = strrchr(r->path, '/');
 	char line[512], from[32], to[32];
 	snprintf(line, sizeof(line), "replay: %s was recorded on a target of %s, larger than the %s "
 		 "of run target %u: its offsets are scaled down to it as --scale would (--clip "
 		 "START:LEN or --wrap fit them otherwise)", base ? base + 1 : r->path,
-		 iolab_fmt_size(recorded, from, sizeof(from)),
-		 iolab_fmt_size(rr->dest.len[dt], to, sizeof(to)), dt + 1);
+		 iolab_fmt_size(recorded, from, sizeof(from)), iolab_fmt_size(rr->fit_to, to, sizeof(to)),
+		 dt + 1);
 	struct iolab_progress note = {.kind = IOLAB_PROGRESS_NOTE, .what = line};
 	progress(&note, ctx);
+}
+
+void replay_fit_warn(const struct replay_run *rr, struct iolab_point *p)
+{
+	char from[32], to[32];
+	if (rr && rr->fitted)
+		iolab_point_warn_detail(p, "the trace's offsets were scaled down from its recorded "
+					"target's %s to the run target's %s, as --scale would (none of "
+					"--clip, --scale or --wrap was given)",
+					iolab_fmt_size(rr->fit_from, from, sizeof(from)),
+					iolab_fmt_size(rr->fit_to, to, sizeof(to)));
 }

@@ -251,6 +251,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		if (!p->reps) /* steady state, stopped before its first round */
 			continue;
 		point_add_warnings(c, &env, &pp, p);
+		replay_fit_warn(rr, p);
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);
