@@ -8,6 +8,7 @@
 
 #include "iolab/flash_report.h"
 #include "iolab/host_queue.h"
+#include "iolab/short_names.h"
 #include "output_common.h"
 
 /* A point of an engine in virtual time (a simulated path): its CPU figures measure nothing. */
@@ -427,6 +428,28 @@ static void worker_lines(FILE *f, const struct iolab_results *r)
 		}
 }
 
+/* The pattern column: its width, and each point's name there (a replayed trace's file name,
+ * else the pattern's) cut from the middle to it, distinct names kept apart (short_names.h). */
+enum { PATTERN_W = 16, PATTERN_SIZE = 4 * PATTERN_W + 1 };
+
+static char *pattern_names(const struct iolab_results *r)
+{
+	const char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+	char *out = calloc(r->n ? r->n : 1, PATTERN_SIZE);
+	for (unsigned i = 0; names && out && i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		const char *base = p->trace_path ? strrchr(p->trace_path, '/') : NULL;
+		names[i] = !p->trace_path ? p->pattern : base ? base + 1 : p->trace_path;
+	}
+	bool ok = names && out;
+	if (ok)
+		iolab_short_names(names, r->n, PATTERN_W, out, PATTERN_SIZE);
+	free(names);
+	if (!ok)
+		free(out);
+	return ok ? out : NULL;
+}
+
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 {
 	bool reps = false, simulated = false, volume = false, ctl = false, wa = false;
@@ -463,11 +486,15 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean lat", "p99 lat", "max lat", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", wa ? "     WA" : "",
 		reps ? "  IOPS sd  (min..max)  95% CI IOPS, MB/s" : "");
+	char *shown_names = pattern_names(r);
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
-		if (!all)
+		if (!all || !shown_names) {
+			free(all);
+			free(shown_names);
 			return;
+		}
 		point_all(p, all);
 		char bs[32], cpu[24] = "-", devq[16] = "-", load[32], lat[3][24];
 		if (!point_virtual(p)) /* in virtual time the CPU iolab used measures nothing */
@@ -501,8 +528,10 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			const char *v = point_setting(p, set[s]);
 			fprintf(f, "%-*s ", set_w[s], v ? v : "-");
 		}
-		fprintf(f, "%-16.16s %5s %4d %3u %*s %11.0f %9.1f %9s %9s %9s %6.1f %8s %9s",
-			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
+		const char *name = shown_names + (size_t)i * PATTERN_SIZE;
+		int pad = PATTERN_W - (int)iolab_name_width(name); /* "…" is one column, three bytes */
+		fprintf(f, "%s%*s %5s %4d %3u %*s %11.0f %9.1f %9s %9s %9s %6.1f %8s %9s", name,
+			pad > 0 ? pad : 0, "", fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
 			load_label(p, col, load, sizeof(load)), p->iops.mean,
 			p->mbps.mean, table_lat(iolab_hist_mean(&all->lat) / 1e3, lat[0], sizeof(lat[0])),
 			table_lat(iolab_hist_percentile(&all->lat, 99) / 1e3, lat[1], sizeof(lat[1])),
@@ -523,6 +552,7 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fputc('\n', f);
 		free(all);
 	}
+	free(shown_names);
 	rank_lines(f, r);
 	worker_lines(f, r);
 	rebuild_lines(f, r);
