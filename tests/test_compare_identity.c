@@ -193,10 +193,9 @@ static void test_report_ref_by(void **state)
 	TH_EXPECT_EXIT(o, 2, "--ref", "not one of the runs");
 }
 
-/* The review of docs/compare.md as a user types it (i21's commands), in a directory of its own
- * and the test's own store ($XDG_DATA_HOME, helpers.h). The trace is recorded into a file and
- * replayed with --scale: recording into a directory (--record traces/) and replaying it on a
- * smaller drive without --scale are the replay's part, not compare's. */
+/* The review of docs/compare.md as a user types it, in a directory of its own and the test's
+ * own store ($XDG_DATA_HOME, helpers.h): the trace recorded into traces/ and replayed from it on
+ * the smaller drive (its offsets fitted to it). */
 static void test_review_commands(void **state)
 {
 	(void)state;
@@ -204,8 +203,8 @@ static void test_review_commands(void **state)
 	   "$B sim --model x15.model --pattern file-server,web-server --qd 1,4,16,64 --label 'X15 IOMeter' "
 	   ">/dev/null && "
 	   "$B sim --model m.model --pattern file-server,web-server --qd 1,4,16,64 --label 'M IOMeter' >/dev/null && "
-	   "$B sim --model x15.model --pattern file-server --qd 1 --time 600 --record fs-qd1.iot >/dev/null && "
-	   "$B replay fs-qd1.iot --scale --model m.model --qd 1,4,16,64 --label 'M trace' >/dev/null && "
+	   "$B sim --model x15.model --pattern file-server --qd 1 --time 600 --record traces/ >/dev/null && "
+	   "$B replay traces/ --model m.model --qd 1,4,16,64 --label 'M trace' >/dev/null 2>&1 && "
 	   "$B compare --ref 'X15 IOMeter' --gain 'M IOMeter' 'M trace' --by qd > compare.txt && "
 	   "$B report --ref 'X15 IOMeter' --by qd 'X15 IOMeter' 'M IOMeter' 'M trace' -o review.html && "
 	   "$B model new --capacity 120G --rpm 7200 --avg-seek 8.9ms --track-seek 2ms --full-seek 21ms "
