@@ -17,9 +17,11 @@
  *   File actions take their delay too. A `wait` action, which v3 does not have, is skipped
  *   (fio logs "ignoring wait command") after its timestamp was taken as the previous one: so
  *   its interval is lost, as in fio. The reader's note (iolab_trace_note) says so once.
- * Written logs add and open every target at 0, write "TIMESTAMP NAME sync 0 0" for a flush
- * (fio's reader takes an I/O action only with five fields) and close the targets after the last
- * record. */
+ * Written logs (v3) carry every time + 1 us (WRITE_EPOCH_US): fio takes no delay while the
+ * previous timestamp is 0, so a log whose lines start at 0 would lose its first gap. They add
+ * and open every target at that first timestamp, write "TIMESTAMP NAME sync 0 0" for a flush
+ * (fio's reader takes an I/O action only with five fields) and close the targets at the last
+ * request's timestamp. Read back, the requests have the times they were written with. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@
 #define US 1000u
 #define MS 1000000u
 #define TIME_LIMIT_US ((UINT64_C(1) << 62) / US) /* times stay below 2^62 ns */
+#define WRITE_EPOCH_US 1u /* a written log's timestamp of time 0 */
 
 struct fio {
 	FILE *f;
@@ -225,6 +228,7 @@ static int fio_wopen(struct iolab_trace_writer *w, FILE *f, const struct iolab_t
 		return iolab_errf(err, ENOMEM, "fio-iolog: out of memory");
 	io->f = f;
 	io->ntargets = h->ntargets;
+	io->last_us = WRITE_EPOCH_US;
 	*iolab_trace_writer_priv(w) = io;
 	fprintf(f, "fio version 3 iolog\n");
 	for (unsigned i = 0; i < h->ntargets; i++) {
@@ -236,10 +240,10 @@ static int fio_wopen(struct iolab_trace_writer *w, FILE *f, const struct iolab_t
 				*p = '_';
 		if (!*n)
 			snprintf(n, sizeof(io->name[i]), "target%u", i);
-		fprintf(f, "0 %s add\n", n);
+		fprintf(f, "%u %s add\n", WRITE_EPOCH_US, n);
 	}
 	for (unsigned i = 0; i < h->ntargets; i++)
-		fprintf(f, "0 %s open\n", io->name[i]);
+		fprintf(f, "%u %s open\n", WRITE_EPOCH_US, io->name[i]);
 	return fmt_write_check(f, "fio-iolog", err);
 }
 
@@ -250,7 +254,7 @@ static int fio_write(struct iolab_trace_writer *w, const struct iolab_trace_rec 
 	if (rec->len > UINT32_MAX)
 		return iolab_errf(err, EINVAL, "fio-iolog: field 'len': %" PRIu64 " is above fio's "
 				  "limit of %u bytes", rec->len, UINT32_MAX);
-	uint64_t us = rec->issue_ns / US;
+	uint64_t us = rec->issue_ns / US + WRITE_EPOCH_US;
 	if (us > io->last_us)
 		io->last_us = us;
 	bool flush = rec->op == IOLAB_TRACE_FLUSH;
