@@ -30,12 +30,15 @@ static void path_in(char *buf, size_t n, const char *name)
 	snprintf(buf, n, "%s/%s", th_dir, name);
 }
 
-/* An MSR Cambridge CSV of n 64 KiB requests, 10 ms apart, 100 ns response: runs of 8 back to
- * back, each run starting at a pseudo-random 4 KiB block below span bytes. */
-static void write_msr(const char *path, unsigned n, uint64_t span)
+/* n 64 KiB requests 10 ms apart in runs of 8 back to back, each run starting at a pseudo-random
+ * 4 KiB block below span bytes: an MSR Cambridge CSV (no target size; 100 ns responses) when
+ * size is 0, else iolab's text form with a target of size bytes. */
+static void write_runs(const char *path, unsigned n, uint64_t span, uint64_t size)
 {
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
+	if (size)
+		fprintf(f, "# iolab trace 1\n# target: 0 %" PRIu64 " hm_1\n", size);
 	uint64_t off = 0, x = 12345;
 	for (unsigned i = 0; i < n; i++) {
 		if (i % 8 == 0) {
@@ -44,8 +47,13 @@ static void write_msr(const char *path, unsigned n, uint64_t span)
 		} else {
 			off += 65536;
 		}
-		fprintf(f, "%" PRIu64 ",hm,1,%s,%" PRIu64 ",65536,100\n",
-			UINT64_C(128166372003061629) + i * UINT64_C(100000), i % 3 ? "Read" : "Write", off);
+		if (size)
+			fprintf(f, "%u - %s 0 %" PRIu64 " 65536\n", i * 10000000, i % 3 ? "read" : "write",
+				off);
+		else
+			fprintf(f, "%" PRIu64 ",hm,1,%s,%" PRIu64 ",65536,100\n",
+				UINT64_C(128166372003061629) + i * UINT64_C(100000),
+				i % 3 ? "Read" : "Write", off);
 	}
 	assert_int_equal(fclose(f), 0);
 }
@@ -84,7 +92,7 @@ static void test_scale_without_target_size(void **state)
 	path_in(csv, sizeof(csv), "app.csv");
 	path_in(iot, sizeof(iot), "app.iot");
 	path_in(err, sizeof(err), "convert.err");
-	write_msr(csv, 400, UINT64_C(100) << 30);
+	write_runs(csv, 400, UINT64_C(100) << 30, 0);
 	assert_int_equal(th_sh("cd '%s' && $B trace convert app.csv --format msr --scale 1G --to iot "
 			       "-o app.iot 2>'%s'", th_dir, err), 0);
 	char *msg = th_read_file(err, NULL);
@@ -97,26 +105,22 @@ static void test_scale_without_target_size(void **state)
 	json_decref(j);
 }
 
-/* A trace that fits in the --scale size keeps every offset, and says so. */
+/* A trace that fits in the --scale size keeps every offset, and says so (it was scaled up:
+ * 512 times here). */
 static void test_scale_never_up(void **state)
 {
 	(void)state;
-	char csv[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-	path_in(csv, sizeof(csv), "small.csv");
-	path_in(a, sizeof(a), "small-as-is.txt");
-	path_in(b, sizeof(b), "small-scaled.txt");
-	write_msr(csv, 200, UINT64_C(2) << 30);
-	struct th_out o = th_iolab("trace", "convert", csv, "--format", "msr", "--to", "iot-text",
-				   "-o", a, NULL);
+	char in[PATH_MAX], out[PATH_MAX];
+	path_in(in, sizeof(in), "small.txt");
+	path_in(out, sizeof(out), "small-scaled.txt");
+	write_runs(in, 200, UINT64_C(2) << 30, UINT64_C(2) << 30);
+	struct th_out o = th_iolab("trace", "convert", in, "--scale", "1T", "--to", "iot-text", "-o",
+				   out, NULL);
 	assert_int_equal(o.status, 0);
-	th_out_free(&o);
-	o = th_iolab("trace", "convert", csv, "--format", "msr", "--scale", "1T", "--to", "iot-text",
-		     "-o", b, NULL);
-	assert_int_equal(o.status, 0);
-	assert_non_null(strstr(o.err, "--scale 1T: the trace's"));
+	assert_non_null(strstr(o.err, "--scale 1T: the trace's 2147483648 bytes"));
 	assert_non_null(strstr(o.err, "offsets kept as they are (--scale never scales up)"));
 	th_out_free(&o);
-	char *ta = th_read_file(a, NULL), *tb = th_read_file(b, NULL);
+	char *ta = th_read_file(in, NULL), *tb = th_read_file(out, NULL);
 	/* the records (after the header's '#' lines) are the same bytes */
 	const char *ra = strstr(ta, "\n0 "), *rb = strstr(tb, "\n0 ");
 	assert_non_null(ra);
@@ -133,13 +137,13 @@ static void test_scale_never_up(void **state)
 static void test_scale_keeps_sequential_runs(void **state)
 {
 	(void)state;
-	char csv[PATH_MAX], iot[PATH_MAX];
-	path_in(csv, sizeof(csv), "seq.csv");
+	char in[PATH_MAX], iot[PATH_MAX];
+	path_in(in, sizeof(in), "seq.txt");
 	path_in(iot, sizeof(iot), "seq.iot");
-	write_msr(csv, 800, UINT64_C(100) << 30);
-	json_t *before = info(csv, "msr");
-	struct th_out o = th_iolab("trace", "import", csv, "--format", "msr", "--scale", "1G", "-o",
-				   iot, NULL);
+	write_runs(in, 800, UINT64_C(100) << 30, UINT64_C(100) << 30);
+	json_t *before = info(in, NULL);
+	struct th_out o = th_iolab("trace", "convert", in, "--scale", "1G", "--to", "iot", "-o", iot,
+				   NULL);
 	assert_int_equal(o.status, 0);
 	th_out_free(&o);
 	json_t *after = info(iot, NULL);
