@@ -72,12 +72,13 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 		if (n == 0)
 			continue;
 		unsigned at = 0;
+		uint64_t delay = 0; /* v3: added once the line is accepted (as fio does) */
 		if (io->version == 3) {
 			uint64_t ts;
 			if (!fmt_u64(col[0], TIME_LIMIT_US, &ts))
 				return fmt_bad(r, err, "timestamp", col[0], "is not a time in microseconds "
 					       "(below 2^62 ns)");
-			uint64_t delay = io->last_ttime && ts >= io->last_ttime ? ts - io->last_ttime : 0;
+			delay = io->last_ttime && ts >= io->last_ttime ? ts - io->last_ttime : 0;
 			io->last_ttime = ts;
 			if (n >= 3 && !strcmp(col[2], "wait")) {
 				/* the first such line is named; the note stays once set */
@@ -90,7 +91,6 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			}
 			if (delay > TIME_LIMIT_US - io->clock_us)
 				return fmt_bad(r, err, "timestamp", col[0], "takes the replay beyond 2^62 ns");
-			io->clock_us += delay;
 			at = 1;
 		}
 		if (n != at + 2 && n != at + 4)
@@ -104,13 +104,14 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			if (strcmp(act, "add") && strcmp(act, "open") && strcmp(act, "close"))
 				return fmt_bad(r, err, "action", act, "is not add, open or close (or an "
 					       "I/O action with an offset and a length)");
-			io->files++;
 			if (!strcmp(act, "add")) {
 				uint16_t t;
 				rc = fmt_target(r, io->h, "filename", name, &t, err);
 				if (rc)
 					return rc;
 			}
+			io->files++;
+			io->clock_us += delay;
 			continue;
 		}
 		uint64_t off, len;
@@ -135,6 +136,7 @@ static int fio_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 		rc = fmt_target(r, io->h, "filename", name, &rec->target, err);
 		if (rc)
 			return rc;
+		io->clock_us += delay;
 		rec->issue_ns = io->version == 3 ? io->clock_us * US : io->not_before_ns;
 		rec->done_ns = IOLAB_TRACE_NO_TIME;
 		rec->op = (uint8_t)op;
