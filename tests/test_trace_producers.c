@@ -171,6 +171,14 @@ static void test_blkparse_completions_only(void **state)
 	struct th_out o = th_iolab("trace", "import", txt, "--format", "blkparse", "-o", iot, NULL);
 	TH_EXPECT_EXIT(o, 2, txt, "342 C events, no Q or D events", "-a issue");
 	assert_false(th_exists(iot));
+	/* a device of C events only beside one with requests: imported, with a note */
+	th_write_text(txt, "8,0 0 1 0.1 1 Q R 8 + 8 [a]\n8,0 0 2 0.2 0 C R 8 + 8 [0]\n"
+			   "8,16 1 1 0.3 0 C W 64 + 8 [0]\n8,16 1 2 0.4 0 C W 72 + 8 [0]\n");
+	o = th_iolab("trace", "import", txt, "--format", "blkparse", "-o", iot, NULL);
+	assert_int_equal(o.status, 0);
+	if (!strstr(o.err, "device 8,16: 2 C events, no Q events: its requests are not in the trace"))
+		fail_msg("no note of device 8,16: '%s'", o.err);
+	th_out_free(&o);
 	/* a file of no events at all is said so too */
 	th_write_text(txt, "CPU0 (8,0):\n Reads Queued: 0, 0KiB\n");
 	o = th_iolab("trace", "info", txt, "--format", "blkparse", NULL);

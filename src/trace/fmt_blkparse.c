@@ -9,7 +9,8 @@
  * requests without data are skipped. Each device MAJ,MIN is a target named so. Requests come out
  * in issue order once complete; at most BLK_PENDING wait for their completion, beyond that the
  * oldest goes out without one (as do those the trace never completes). A trace that yields no
- * request is refused, saying what it holds instead (only C events: blkparse -a complete). */
+ * request is refused, saying what it holds instead (only C events: blkparse -a complete); a
+ * device with only C events among others that have requests is the reader's note. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -35,6 +36,7 @@ struct blk {
 	char mode;          /* 'Q' or 'D' once the first issue event is seen */
 	bool saw_c, eof;
 	uint64_t lines, events, issues, completions; /* what the input holds: for "yields nothing" */
+	uint64_t dev_issues[IOLAB_TRACE_TARGETS_MAX], dev_completions[IOLAB_TRACE_TARGETS_MAX];
 	unsigned head, n;   /* the pending requests, a ring in issue order */
 	struct pend *pend;
 	struct fmt_ahead ahead;
@@ -111,7 +113,9 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 	int rc = fmt_target(r, b->h, "device", col[0], &target, err);
 	if (rc)
 		return rc;
+	b->dev_issues[target] += issue;
 	if (!issue) {
+		b->dev_completions[target]++;
 		b->saw_c = true;
 		complete(b, target, sectors, sector, count, t);
 		return 0;
@@ -139,6 +143,21 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 	return 0;
 }
 
+/* At the end: a device with C events but no Q or D event has no request in the trace; the
+ * reader's note names the first (the others' requests are imported). */
+static void note_devices_without_issues(struct iolab_trace_reader *r, const struct blk *b)
+{
+	for (unsigned i = 0; i < b->h->ntargets; i++)
+		if (b->dev_completions[i] && !b->dev_issues[i]) {
+			iolab_trace_reader_note(r, "%s: device %s: %" PRIu64 " C events, no %s events: "
+						"its requests are not in the trace (traced with blkparse "
+						"-a complete?)", iolab_trace_reader_name(r),
+						b->h->target[i].name, b->dev_completions[i],
+						b->mode == 'D' ? "D" : "Q");
+			return;
+		}
+}
+
 static int blk_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
 	struct blk *b = *iolab_trace_reader_priv(r);
@@ -156,6 +175,7 @@ static int blk_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			return rc;
 		if (rc == 0) {
 			b->eof = true;
+			note_devices_without_issues(r, b);
 			continue;
 		}
 		rc = event(r, b, err);
@@ -174,6 +194,8 @@ static void blk_reset(struct iolab_trace_reader *r)
 	b->mode = 0;
 	b->eof = false;
 	b->lines = b->events = b->issues = b->completions = 0;
+	memset(b->dev_issues, 0, sizeof(b->dev_issues));
+	memset(b->dev_completions, 0, sizeof(b->dev_completions));
 }
 
 /* For read_open when the input gave no request: -EINVAL saying what it holds instead. */
