@@ -5,7 +5,8 @@
  *   size (the first pass over it finds the extent);
  * - --scale never scales up (a trace that fits keeps its offsets, with a note) and keeps a
  *   sequential run sequential;
- * - a blkparse output of completions only is refused, naming what it holds;
+ * - a blkparse output of completions only is refused, naming what it holds; a device with
+ *   completions only, beside others, is said in a note;
  * - fio iologs timed as fio 3.33 replays them: v2 `wait N` = N ms since the start (the largest
  *   so far), v3 timestamps as delays from the previous line, a v3 `wait` skipped with a note.
  * The MSR lines are generated here in the published field order (Timestamp,Hostname,DiskNumber,
@@ -131,9 +132,9 @@ static void test_scale_never_up(void **state)
 }
 
 /* Scaled down 100 times, a trace keeps its sequential share: back-to-back requests stay back to
- * back (each scaled on its own they overlapped, and the share fell to almost 0). Only the run
- * that ends the source, whose start maps within its length of the end, is cut there (7 of 800
- * requests: docs/trace-format.md). */
+ * back (each scaled on its own they overlapped, and the share fell to 0). Only a run whose start
+ * maps within its length of the end is cut there (here the topmost: 7 of 800 requests;
+ * docs/trace-format.md). */
 static void test_scale_keeps_sequential_runs(void **state)
 {
 	(void)state;
