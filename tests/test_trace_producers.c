@@ -6,7 +6,8 @@
  * - --scale never scales up (a trace that fits keeps its offsets, with a note) and keeps a
  *   sequential run sequential;
  * - a blkparse output of completions only is refused, naming what it holds; a device with
- *   completions only, beside others, is said in a note;
+ *   completions only, beside others, is said in a note; a line format's file without a
+ *   request is refused too;
  * - fio iologs timed as fio 3.33 replays them: v2 `wait N` = N ms since the start (the largest
  *   so far), v3 timestamps as delays from the previous line, a v3 `wait` skipped with a note.
  * The MSR lines are generated here in the published field order (Timestamp,Hostname,DiskNumber,
@@ -186,6 +187,19 @@ static void test_blkparse_completions_only(void **state)
 	TH_EXPECT_EXIT(o, 2, txt, "no blkparse event in 2 lines");
 }
 
+/* A line format's file of no request (an MSR header line alone) is refused, not 0 requests. */
+static void test_msr_without_requests(void **state)
+{
+	(void)state;
+	char csv[PATH_MAX], iot[PATH_MAX];
+	path_in(csv, sizeof(csv), "header.csv");
+	path_in(iot, sizeof(iot), "header.iot");
+	th_write_text(csv, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n");
+	struct th_out o = th_iolab("trace", "import", csv, "--format", "msr", "-o", iot, NULL);
+	TH_EXPECT_EXIT(o, 2, csv, "no msr request in 1 line: nothing to import");
+	assert_false(th_exists(iot));
+}
+
 /* The issue times (ns) of `trace convert LOG --format fio-iolog --to iot-text -o -`, n of them;
  * stderr into err (malloc'd) when err is not NULL. */
 static unsigned fio_times(const char *log, uint64_t *t, unsigned max, char **err)
@@ -256,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_scale_never_up),
 		cmocka_unit_test(test_scale_keeps_sequential_runs),
 		cmocka_unit_test(test_blkparse_completions_only),
+		cmocka_unit_test(test_msr_without_requests),
 		cmocka_unit_test(test_fio_v2_wait_is_ms_since_start),
 		cmocka_unit_test(test_fio_v3_times_as_fio_replays),
 	};
