@@ -3,7 +3,8 @@
  * (ioengine=psync) and logs every I/O's completion time and latency (--write_lat_log with
  * --log_offset: "msec, latency ns, ddir, bs, offset" a line, in completion order, which psync
  * keeps in issue order); its issue times (completion - latency) are compared with the issue times
- * `iolab trace convert LOG --format fio-iolog --to iot-text` gives, within TOLERANCE_MS.
+ * `iolab trace convert LOG --format fio-iolog --to iot-text` gives, within TOLERANCE_MS (each
+ * log's readings of other rules differ from fio's by 100 ms or more).
  * fio counts a v2 `wait` from its own start (genesis), which comes before the job's first I/O
  * by its setup time: v2 times are compared from the first request a wait held. Exits 77
  * (skipped) when fio is not installed. */
@@ -21,7 +22,7 @@
 
 #include "helpers.h"
 
-#define TOLERANCE_MS 25.0 /* sleeps and a loaded machine; the waits differ by 100 ms and more */
+#define TOLERANCE_MS 45.0 /* sleeps on a loaded machine; the readings differ by 100 ms or more */
 #define MAXIO 16
 
 static char img[300]; /* th_dir (256 bytes) and a name */
@@ -99,7 +100,7 @@ static void test_v3_timestamps(void **state)
 	char text[4096];
 	snprintf(text, sizeof(text),
 		 "fio version 3 iolog\n0 %1$s add\n0 %1$s open\n100000 %1$s read 0 4096\n"
-		 "300000 %1$s read 4096 4096\n350000 %1$s wait 1000 0\n600000 %1$s read 8192 4096\n"
+		 "300000 %1$s read 4096 4096\n400000 %1$s wait 1000 0\n600000 %1$s read 8192 4096\n"
 		 "500000 %1$s write 0 4096\n700000 %1$s write 4096 4096\n700000 %1$s close\n", img);
 	compare("v3.log", text, 5, 0);
 }
