@@ -146,6 +146,8 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 		if (rec.len > s->max_len)
 			s->max_len = rec.len;
 	}
+	if (iolab_trace_note(rd))
+		snprintf(s->note, sizeof(s->note), "%s", iolab_trace_note(rd));
 	for (unsigned t = 0; t < h->ntargets && t < IOLAB_TRACE_TARGETS_MAX; t++)
 		s->from_size[t] = r->xform.clip_len ? r->xform.clip_len
 				  : h->target[t].size ? h->target[t].size : extent[t];
