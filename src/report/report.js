@@ -200,6 +200,7 @@ function setupCharts() {
 	Chart.register({
 		id: 'iolabCount',
 		afterRender(chart) {
+			keepPlotHeight(chart);
 			recordLayout(chart);
 			if (chart.$iolabCounted || !(chart.width > 0 && chart.height > 0))
 				return;
@@ -208,6 +209,17 @@ function setupCharts() {
 			body.dataset.chartsRendered = String(rendered);
 		},
 	});
+}
+
+/* The plotted area keeps at least minPlot px whatever the axes take (long category labels,
+ * rotated): the plot's box grows by what is missing, once, and Chart.js redraws on the resize. */
+const minPlot = 260;
+function keepPlotHeight(chart) {
+	const a = chart.chartArea, box = chart.canvas.parentNode;
+	if (!a || chart.$iolabGrown || a.bottom - a.top >= minPlot || !box)
+		return;
+	chart.$iolabGrown = true;
+	box.style.height = Math.ceil(box.clientHeight + minPlot - (a.bottom - a.top)) + 'px';
 }
 
 function pageBox(r, dx, dy, w, h) {
@@ -903,30 +915,36 @@ function comparisonCharts(grid, c, n, runs, ms, mode, ref) {
 		groups.get(key).at.set(byQd ? p.key.qd : pts.indexOf(p), p);
 	}
 	const refName = cmpRunName(runs[ref], ref);
-	for (const m of ms) {
+	const gr = Array.isArray(c.gain_runs) ? c.gain_runs : [];
+	const gainOf = gr.length === 2 && runs[gr[0]] && runs[gr[1]] ?
+		' of ' + cmpRunName(runs[gr[1]], gr[1]) + ' over ' + cmpRunName(runs[gr[0]], gr[0]) : '';
+	const chart = (m, kind) => {
 		const series = [];
 		for (const g of groups.values()) {
 			const values = f => categories.map(q => g.at.has(q) ? f(g.at.get(q)) : null);
-			if (mode === 'ref')
+			if (kind === 'pct')
 				runs.forEach((r, i) => {
 					if (i !== ref)
 						series.push({parts: [['run', cmpRunName(r, i)]].concat(g.parts),
 							     data: values(p => p.values[i] && p.values[i].pct ?
 									  p.values[i].pct[m] : null)});
 				});
-			else {
-				const field = mode === 'gain' ? 'gain' : 'error_pct';
-				series.push({parts: g.parts.length ? g.parts : [['what', field === 'gain' ?
-						'gain' : 'error']],
-					     data: values(p => p[field] ? p[field][m] : null)});
-			}
+			else
+				series.push({parts: g.parts.length ? g.parts : [['what', kind]],
+					     data: values(p => p[kind] ? p[kind][m] : null)});
 		}
 		const what = cmpMetricNames[m] || m;
-		const title = 'Comparison ' + n + ': ' + what + (mode === 'ref' ? ' as % of ' + refName :
-			mode === 'gain' ? ' gain (percentage points)' : ' error % (predicted against ' +
-			refName + ')');
-		barCharts(grid, title, labels, mode === 'ref' ? '% of ' + refName : mode === 'gain' ?
-			  'gain (pp)' : 'error %', series, {legend: true});
+		const says = {pct: [' as % of ' + refName, '% of ' + refName],
+			      gain: [' gain' + gainOf + ' (percentage points of ' + refName + ')', 'gain (pp)'],
+			      error_pct: [' error % (predicted against ' + refName + ')', 'error %']}[kind];
+		barCharts(grid, 'Comparison ' + n + ': ' + what + says[0], labels, says[1], series,
+			  {legend: true});
+	};
+	for (const m of ms) {
+		if (mode !== 'error')
+			chart(m, 'pct');
+		if (mode !== 'ref')
+			chart(m, mode === 'gain' ? 'gain' : 'error_pct');
 	}
 }
 
