@@ -297,6 +297,11 @@ static char *render(const char *path, int *charts)
 	*charts = atoi(expected);
 	expect_no_console(err);
 	expect_readable_layout(dom, *charts);
+	/* nothing runs off the page (1280 px wide): wide tables scroll inside their box */
+	char *width = body_attr(dom, "data-page-width");
+	assert_non_null(width);
+	assert_true(atoi(width) > 0 && atoi(width) <= 1280);
+	free(width);
 	free(done);
 	free(errors);
 	free(expected);
@@ -522,6 +527,10 @@ static void test_comparison_tables(void **state)
 	assert_non_null(strstr(dom, "aria-label=\"Comparison 3: IOPS gain of cheetah9LP over atlas10k "
 				    "(percentage points of atlas10k)\""));
 	assert_non_null(strstr(dom, "<th>mean latency ms</th>"));
+	/* the matching key, and the prices of each point beside its values */
+	assert_non_null(strstr(dom, "; points matched by pattern, bs, qd)</h3>"));
+	assert_non_null(strstr(dom, "<td class=\"num\">100.0%</td><td class=\"num\">$2.67</td>"
+				    "<td class=\"num\">$652</td>"));
 	free(dom);
 	json_decref(all);
 

@@ -6,7 +6,12 @@
  *   chartsRendered  how many Chart.js drew onto a canvas of non-zero size (afterRender hook)
  *   errors          every error (window.onerror, rejected promises, caught exceptions), also
  *                   shown in a red box at the top of the page ("" when none)
- *   reportDone      "1" once the page was built */
+ *   pageWidth       the page's scroll width once built (wider than the window: something runs off)
+ *   reportDone      "1" once the page was built
+ * and each chart's box (div.chart) its layout (recordLayout). Layout rules (docs/report.md): a chart
+ * with more than maxSeries series is split into panels (small multiples) by the parameter that
+ * needs the fewest; a panel's plot has a fixed height and its legend beside it, whose entries hide
+ * or show their series; latency is in µs, ms or s by magnitude; tables scroll in their box. */
 (function () {
 'use strict';
 
@@ -495,8 +500,30 @@ function lineCharts(parent, title, xTitle, yTitle, series, opts) {
 	return panels.length;
 }
 
+/* A plugin for one chart: a dashed grey line across the plot at value y (100 % of a reference). */
+function refLine(y) {
+	return {
+		id: 'iolabRefLine',
+		afterDatasetsDraw(chart) {
+			const s = chart.scales.y, a = chart.chartArea;
+			if (!s || !a || y < s.min || y > s.max)
+				return;
+			const at = s.getPixelForValue(y), ctx = chart.ctx;
+			ctx.save();
+			ctx.strokeStyle = '#555';
+			ctx.setLineDash([4, 4]);
+			ctx.beginPath();
+			ctx.moveTo(a.left, at);
+			ctx.lineTo(a.right, at);
+			ctx.stroke();
+			ctx.restore();
+		},
+	};
+}
+
 /* Bar charts: categories along x, series [{parts, data: a value (or null) per category}], in
- * panels of at most maxSeries series and maxGroups categories. opts: y axis (yTitle, ymax, ylat).
+ * panels of at most maxSeries series and maxGroups categories. opts: ymax, ylat, legend, refLine
+ * (a value marked by a dashed line: 100 on a % of the reference, 0 on a gain or error).
  * Returns the panels made. */
 function barCharts(parent, title, categories, yTitle, series, opts) {
 	opts = opts || {};
@@ -524,6 +551,7 @@ function barCharts(parent, title, categories, yTitle, series, opts) {
 				      categories.length : ''].filter(x => x).join(', ');
 			makePanel(parent, title + (name ? ': ' + name : ''), {
 				type: 'bar',
+				plugins: isNum(opts.refLine) ? [refLine(opts.refLine)] : [],
 				data: {labels: categories.slice(from, to), datasets: datasets},
 				options: {scales: {x: {ticks: {autoSkip: false, maxRotation: 30,
 						callback: function (v) {
@@ -938,7 +966,7 @@ function comparisonCharts(grid, c, n, runs, ms, mode, ref) {
 			      gain: [' gain' + gainOf + ' (percentage points of ' + refName + ')', 'gain (pp)'],
 			      error_pct: [' error % (predicted against ' + refName + ')', 'error %']}[kind];
 		barCharts(grid, 'Comparison ' + n + ': ' + what + says[0], labels, says[1], series,
-			  {legend: true});
+			  {legend: true, refLine: kind === 'pct' ? 100 : 0});
 	};
 	for (const m of ms) {
 		if (mode !== 'error')
@@ -958,7 +986,8 @@ function comparisonTable(c, n) {
 			  error: 'predicted against measured'};
 	out.appendChild(el('h3', {}, 'Comparison ' + n + ': ' + mode + ' (' + (modeSays[mode] || mode) +
 				 '; ' + (mode === 'error' ? 'measured' : 'reference') + ': ' +
-				 cmpRunName(runs[ref], ref) + ')'));
+				 cmpRunName(runs[ref], ref) + (Array.isArray(c.by) && c.by.length ?
+				 '; points matched by ' + c.by.join(', ') : '') + ')'));
 	/* the runs, with their prices where known */
 	const rt = el('table', {}, el('tr', {}, ...['run', 'kind', 'target', 'price', 'capacity', '$/GB',
 		'$/IOPS', '$/(MB/s)'].map(h => el('th', {}, h))));
@@ -972,11 +1001,16 @@ function comparisonTable(c, n) {
 	const grid = el('div', {class: 'charts'});
 	out.appendChild(grid);
 	comparisonCharts(grid, c, n, runs, ms, mode, ref);
-	/* the points: per run the value and its pct (and the write amplification of simulated
-	 * SSDs, side by side, not compared), then gain or error */
+	/* the points: per run the value and its pct (and, side by side, not compared, the write
+	 * amplification of simulated SSDs and the point's prices when it has them), then gain or
+	 * error */
 	const pointsOf = Array.isArray(c.points) ? c.points : [];
-	const wa = pointsOf.some(p => Array.isArray(p.values) &&
-				 p.values.some(v => v && isNum(v.write_amplification)));
+	const sides = [
+		{key: 'write_amplification', head: 'WA', fmt: v => v.toFixed(2)},
+		{key: 'usd_per_iops', head: '$/IOPS', fmt: v => '$' + v.toPrecision(3)},
+		{key: 'usd_per_mb_s', head: '$/(MB/s)', fmt: v => '$' + v.toPrecision(3)},
+	].filter(sd => pointsOf.some(p => Array.isArray(p.values) &&
+					 p.values.some(v => v && isNum(v[sd.key]))));
 	const units = {};
 	for (const m of ms)
 		if (m === 'lat_mean_us')
@@ -988,13 +1022,13 @@ function comparisonTable(c, n) {
 	const head1 = el('tr', {}, el('th', {rowspan: 2}, 'point'));
 	const head2 = el('tr', {});
 	runs.forEach((r, i) => {
-		head1.appendChild(el('th', {colspan: ms.length * 2 + (wa ? 1 : 0)}, cmpRunName(r, i)));
+		head1.appendChild(el('th', {colspan: ms.length * 2 + sides.length}, cmpRunName(r, i)));
 		for (const m of ms) {
 			head2.appendChild(el('th', {}, metricHead(m)));
 			head2.appendChild(el('th', {}, '%'));
 		}
-		if (wa)
-			head2.appendChild(el('th', {}, 'WA'));
+		for (const sd of sides)
+			head2.appendChild(el('th', {}, sd.head));
 	});
 	const extra = mode === 'gain' ? 'gain' : mode === 'error' ? 'error_pct' : null;
 	if (extra) {
@@ -1011,9 +1045,9 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {class: 'num'}, cmpValue(v, m)));
 				tr.appendChild(el('td', {class: 'num'}, v && v.pct ? fmtPct(v.pct[m]) : '–'));
 			}
-			if (wa)
-				tr.appendChild(el('td', {class: 'num'}, v && isNum(v.write_amplification) ?
-						  v.write_amplification.toFixed(2) : '–'));
+			for (const sd of sides)
+				tr.appendChild(el('td', {class: 'num'}, v && isNum(v[sd.key]) ?
+						  sd.fmt(v[sd.key]) : '–'));
 		});
 		if (extra)
 			for (const m of ms)
@@ -1029,7 +1063,7 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {}, ''));
 				tr.appendChild(el('td', {class: 'num'}, Array.isArray(o[m]) ? fmtPct(o[m][i]) : '–'));
 			}
-			if (wa)
+			for (let k = 0; k < sides.length; k++)
 				tr.appendChild(el('td', {}, ''));
 		});
 		if (extra)
@@ -1100,6 +1134,8 @@ window.addEventListener('load', function () {
 			throw new Error('Chart.js did not load');
 		setupCharts();
 		build();
+		/* wider than the window when something runs off the page (tables scroll in their box) */
+		body.dataset.pageWidth = String(document.documentElement.scrollWidth);
 	} catch (e) {
 		fail(e && e.message ? e.message : e);
 	}
