@@ -306,10 +306,11 @@ function axis(title, vals, opts) {
 		};
 		a.ticks = {callback: opts.fmt || (v => v)};
 	} else if (log) {
-		/* labels at 1, 2 and 5 of each decade */
-		a.ticks = {callback: v => {
+		/* labels at 1, 2 and 5 of each decade over up to two decades, else at powers of 10 */
+		const at = Math.log10(Math.max(...pos) / Math.min(...pos)) <= 2 ? [1, 2, 5] : [1];
+		a.ticks = {autoSkip: false, callback: v => {
 			const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
-			return [1, 2, 5].some(k => Math.abs(m - k) < 1e-6) ? fmt(v) : '';
+			return at.some(k => Math.abs(m - k) < 1e-6) ? fmt(v) : '';
 		}};
 	} else {
 		a.ticks = {callback: v => fmt(v)};
