@@ -100,7 +100,6 @@ function unique(list) {
 	return Array.from(new Set(list));
 }
 
-
 /* ---- what a point is ---- */
 
 /* The parameters that tell points apart, each with how to read it and say it. */
@@ -190,11 +189,10 @@ function runTarget(doc) {
 
 /* ---- charts: small multiples, a legend beside each plot ---- */
 
-/* Ten colours that stay apart (Tableau 10, https://www.tableau.com/blog/colors-upgrade-tableau-10-56782)
- * and dash patterns. A panel holds at most maxSeries series, so no colour repeats in one. */
+/* Ten colours that stay apart (Tableau 10, https://www.tableau.com/blog/colors-upgrade-tableau-10-56782).
+ * A panel holds at most maxSeries series, so no colour repeats in one. */
 const palette = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948',
 		 '#9c755f', '#ff9da7', '#bab0ac'];
-const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 const maxSeries = 6;	/* lines, curves or bars per group in one panel */
 const maxGroups = 12;	/* bar groups (categories) in one panel */
 
@@ -267,13 +265,6 @@ function latUnit(maxUs) {
 /* A tick's number: three significant digits, thousands separated (200,000; 2.5; 0.05). */
 function fmtTick(v) {
 	return isNum(v) ? Number(v.toPrecision(3)).toLocaleString('en-US', {maximumFractionDigits: 6}) : '';
-}
-
-function fmtLat(us, unit) {
-	if (!isNum(us))
-		return '–';
-	unit = unit || latUnit(Math.abs(us));
-	return fmtNum(us / unit.f) + ' ' + unit.name;
 }
 
 /* An axis: linear, or logarithmic when opts.log is not false and the values are positive and span
@@ -384,7 +375,7 @@ function labelIn(panel, s) {
 	const free = s.parts.filter(p => !panel.fixed.includes(p[0]) &&
 		panel.series.some(o => partOf(o, p[0]) !== p[1]));
 	return (free.length ? free : s.parts.filter(p => !panel.fixed.includes(p[0])))
-		.map(p => p[1]).join(' ') || s.name || 'all';
+		.map(p => p[1]).join(' ') || 'all';
 }
 
 /* Colours for the series of panels: by name across all panels when there are few names (a name
@@ -464,9 +455,9 @@ function makePanel(parent, title, config, withLegend) {
 	}
 }
 
-/* Line charts of series [{parts: [[facet key, text], ...], data: [{x, y}], dash, pointRadius,
- * stepped}] in panels of at most maxSeries series; series with fewer than opts.min (2) points are
- * left out. opts: ticksAt, xfmt, xlog, ylog, xint, xlat, ylat, legend. Returns the panels made. */
+/* Line charts of series [{parts: [[facet key, text], ...], data: [{x, y}], pointRadius, stepped}]
+ * in panels of at most maxSeries series; series with fewer than opts.min (2) points are left out.
+ * opts: ticksAt, xfmt, xlog, ylog, xint, xlat, ylat, legend. Returns the panels made. */
 function lineCharts(parent, title, xTitle, yTitle, series, opts) {
 	opts = opts || {};
 	series = series.filter(s => s.data.length >= (opts.min || 2));
@@ -480,7 +471,7 @@ function lineCharts(parent, title, xTitle, yTitle, series, opts) {
 		const datasets = panel.series.map((s, i) => {
 			const c = colour(panel, s, i);
 			return {label: labelIn(panel, s), data: s.data.slice().sort((a, b) => a.x - b.x),
-				borderColor: c, backgroundColor: c, borderDash: s.dash || [],
+				borderColor: c, backgroundColor: c, borderDash: [],
 				pointRadius: s.pointRadius === undefined ? 3 : s.pointRadius, borderWidth: 2,
 				tension: 0, stepped: s.stepped || false};
 		});
