@@ -189,8 +189,8 @@ function runTarget(doc) {
 
 /* ---- charts: small multiples, a legend beside each plot ---- */
 
-/* Ten colours that stay apart (Tableau 10, https://www.tableau.com/blog/colors-upgrade-tableau-10-56782).
- * A panel holds at most maxSeries series, so no colour repeats in one. */
+/* Ten colours that stay apart: Tableau 10, the default palette of Tableau since its version 10
+ * (2016). A panel holds at most maxSeries series, so no colour repeats in one. */
 const palette = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948',
 		 '#9c755f', '#ff9da7', '#bab0ac'];
 const maxSeries = 6;	/* lines, curves or bars per group in one panel */
@@ -386,22 +386,10 @@ function colourer(panels) {
 	return (panel, s, i) => palette[(byName ? names.indexOf(labelIn(panel, s)) : i) % palette.length];
 }
 
-function svgEl(tag, attrs) {
-	const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
-	for (const k in attrs)
-		e.setAttribute(k, attrs[k]);
-	return e;
-}
-
-/* The legend's sample of a series: its line (colour and dash) or its bar's colour. */
+/* The legend's sample of a series: a stroke of its line's colour, or a square of its bar's. */
 function swatch(d, bar) {
-	const s = svgEl('svg', {width: 26, height: 10, 'aria-hidden': 'true'});
-	if (bar)
-		s.appendChild(svgEl('rect', {x: 4, y: 0, width: 18, height: 10, fill: d.backgroundColor}));
-	else
-		s.appendChild(svgEl('line', {x1: 0, y1: 5, x2: 26, y2: 5, stroke: d.borderColor,
-					      'stroke-width': 3,
-					      'stroke-dasharray': (d.borderDash || []).join(' ') || 'none'}));
+	const s = el('span', {class: bar ? 'swatch bar' : 'swatch', 'aria-hidden': 'true'});
+	s.style.background = bar ? d.backgroundColor : d.borderColor;
 	return s;
 }
 
