@@ -125,14 +125,13 @@ static int run_chromium(const char *const *args, const char *url, const char *ou
 static char *tag_attr(const char *tag, const char *name)
 {
 	const char *end = strchr(tag, '>');
-	char pat[64];
+	assert_non_null(end);
+	char *copy = strndup(tag, (size_t)(end - tag)), pat[64];
 	snprintf(pat, sizeof(pat), " %s=\"", name);
-	const char *at = strstr(tag, pat);
-	if (!at || !end || at > end)
-		return NULL;
-	at += strlen(pat);
-	const char *q = strchr(at, '"');
-	return strndup(at, (size_t)(q - at));
+	const char *at = strstr(copy, pat), *q = at ? strchr(at + strlen(pat), '"') : NULL;
+	char *value = q ? strndup(at + strlen(pat), (size_t)(q - at - strlen(pat))) : NULL;
+	free(copy);
+	return value;
 }
 
 /* The value of attribute name="..." in the <body ...> tag of the dumped DOM (malloc'd), or NULL. */

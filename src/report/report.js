@@ -230,8 +230,8 @@ function pageBox(r, dx, dy, w, h) {
 }
 
 /* On the chart's box, for readers and tests: data-plot and data-legend (x,y,width,height of the
- * plotted area and of the legend, in page pixels), data-series, data-colors ("colour dash" per
- * series, "|" between) and each axis' data-x-ticks / data-y-ticks (its tick labels) and title. */
+ * plotted area and of the legend, in page pixels), data-series, data-colors (each series'
+ * colour, "|" between) and each axis' data-x-ticks / data-y-ticks (its tick labels) and title. */
 function recordLayout(chart) {
 	const box = chart.canvas.closest('.chart');
 	const a = chart.chartArea;
@@ -246,7 +246,7 @@ function recordLayout(chart) {
 	}
 	const ds = chart.data.datasets;
 	box.dataset.series = String(ds.length);
-	box.dataset.colors = ds.map(d => d.borderColor + ' ' + (d.borderDash || []).join('-')).join('|');
+	box.dataset.colors = ds.map(d => d.borderColor).join('|');
 	for (const id of ['x', 'y']) {
 		const s = chart.scales[id];
 		if (!s)
@@ -459,7 +459,7 @@ function lineCharts(parent, title, xTitle, yTitle, series, opts) {
 		const datasets = panel.series.map((s, i) => {
 			const c = colour(panel, s, i);
 			return {label: labelIn(panel, s), data: s.data.slice().sort((a, b) => a.x - b.x),
-				borderColor: c, backgroundColor: c, borderDash: [],
+				borderColor: c, backgroundColor: c,
 				pointRadius: s.pointRadius === undefined ? 3 : s.pointRadius, borderWidth: 2,
 				tension: 0, stepped: s.stepped || false};
 		});
