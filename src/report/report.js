@@ -190,9 +190,11 @@ function runTarget(doc) {
 /* ---- charts: small multiples, a legend beside each plot ---- */
 
 /* Ten colours that stay apart: Tableau 10, the default palette of Tableau since its version 10
- * (2016). A panel holds at most maxSeries series, so no colour repeats in one. */
+ * (2016). A panel holds at most maxSeries series, so no colour repeats in one. Dash patterns tell
+ * the runs apart where lines of several runs share a panel (sweeps). */
 const palette = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948',
 		 '#9c755f', '#ff9da7', '#bab0ac'];
+const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
 const maxSeries = 6;	/* lines, curves or bars per group in one panel */
 const maxGroups = 12;	/* bar groups (categories) in one panel */
 
@@ -230,8 +232,8 @@ function pageBox(r, dx, dy, w, h) {
 }
 
 /* On the chart's box, for readers and tests: data-plot and data-legend (x,y,width,height of the
- * plotted area and of the legend, in page pixels), data-series, data-colors (each series'
- * colour, "|" between) and each axis' data-x-ticks / data-y-ticks (its tick labels) and title. */
+ * plotted area and of the legend, in page pixels), data-series, data-colors and data-dashes (each
+ * series' colour and dash pattern, "|" between) and each axis' data-x-ticks / data-y-ticks (its tick labels) and title. */
 function recordLayout(chart) {
 	const box = chart.canvas.closest('.chart');
 	const a = chart.chartArea;
@@ -247,6 +249,7 @@ function recordLayout(chart) {
 	const ds = chart.data.datasets;
 	box.dataset.series = String(ds.length);
 	box.dataset.colors = ds.map(d => d.borderColor).join('|');
+	box.dataset.dashes = ds.map(d => (d.borderDash || []).join('-')).join('|');
 	for (const id of ['x', 'y']) {
 		const s = chart.scales[id];
 		if (!s)
@@ -386,10 +389,20 @@ function colourer(panels) {
 	return (panel, s, i) => palette[(byName ? names.indexOf(labelIn(panel, s)) : i) % palette.length];
 }
 
-/* The legend's sample of a series: a stroke of its line's colour, or a square of its bar's. */
+/* The legend's sample of a series: a stroke of its line's colour and dashes, or a square of its
+ * bar's colour. */
 function swatch(d, bar) {
 	const s = el('span', {class: bar ? 'swatch bar' : 'swatch', 'aria-hidden': 'true'});
-	s.style.background = bar ? d.backgroundColor : d.borderColor;
+	const dash = bar ? [] : d.borderDash || [];
+	let at = 0;
+	const stops = [];
+	for (let i = 0; i + 1 < dash.length; i += 2) {
+		stops.push(d.borderColor + ' ' + at + 'px ' + (at + dash[i]) + 'px',
+			   'transparent ' + (at + dash[i]) + 'px ' + (at + dash[i] + dash[i + 1]) + 'px');
+		at += dash[i] + dash[i + 1];
+	}
+	s.style.background = stops.length ? 'repeating-linear-gradient(to right, ' + stops.join(', ') + ')' :
+		bar ? d.backgroundColor : d.borderColor;
 	return s;
 }
 
@@ -443,7 +456,8 @@ function makePanel(parent, title, config, withLegend) {
 	}
 }
 
-/* Line charts of series [{parts: [[facet key, text], ...], data: [{x, y}], pointRadius, stepped}]
+/* Line charts of series [{parts: [[facet key, text], ...], data: [{x, y}], dash, pointRadius,
+ * stepped}]
  * in panels of at most maxSeries series; series with fewer than opts.min (2) points are left out.
  * opts: ticksAt, xfmt, xlog, ylog, xint, xlat, ylat, legend. Returns the panels made. */
 function lineCharts(parent, title, xTitle, yTitle, series, opts) {
@@ -459,7 +473,7 @@ function lineCharts(parent, title, xTitle, yTitle, series, opts) {
 		const datasets = panel.series.map((s, i) => {
 			const c = colour(panel, s, i);
 			return {label: labelIn(panel, s), data: s.data.slice().sort((a, b) => a.x - b.x),
-				borderColor: c, backgroundColor: c,
+				borderColor: c, backgroundColor: c, borderDash: s.dash || [],
 				pointRadius: s.pointRadius === undefined ? 3 : s.pointRadius, borderWidth: 2,
 				tension: 0, stepped: s.stepped || false};
 		});
@@ -582,15 +596,17 @@ function sweepLines(run, ax) {
 
 function sweepSection(runs, main) {
 	const section = el('section', {}, el('h2', {}, 'Sweeps' + (runs.length > 1 ?
-		' (runs overlaid; more than ' + maxSeries + ' lines are split into panels)' : '')));
+		' (runs overlaid, a dash pattern per run; more than ' + maxSeries +
+		' lines are split into panels)' : '')));
 	const grid = el('div', {class: 'charts'});
 	section.appendChild(grid);
 	let made = 0;
 	for (const ax of sweepAxes) {
 		const lines = [];
-		for (const run of runs)
+		runs.forEach((run, ri) => {
 			for (const g of sweepLines(run, ax))
-				lines.push({run: run, g: g});
+				lines.push({run: run, ri: ri, g: g});
+		});
 		if (!lines.length)
 			continue;
 		const names = unique(lines.map(l => l.run.id)).length;
@@ -598,6 +614,7 @@ function sweepSection(runs, main) {
 		for (const m of wanted) {
 			const series = lines.map(l => ({
 				parts: (runs.length > 1 ? [['run', runName(l.run)]] : []).concat(l.g.parts),
+				dash: dashes[l.ri % dashes.length],
 				data: l.g.points.filter(p => isNum(metrics[m].get(p)))
 					.map(p => ({x: ax.get(p), y: metrics[m].get(p)})),
 			}));
