@@ -3,7 +3,9 @@
  * middle and last block (the layout arithmetic: every sparing scheme, slips, defects; a [g4]
  * table may leave a block unmapped, -ERANGE, but never places one off the disk); an SSD model
  * (`device = ssd`) it accepts must derive its capacity from its pages and read back the same
- * once written. */
+ * once written. The "# datasheet:" lines `iolab model new` writes (model_datasheet.h) are read
+ * from the same bytes: when they give the eight figures, the model made from them must load and
+ * hold the capacity. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "fuzz_common.h"
 #include "iolab/disk_model.h"
+#include "iolab/model_datasheet.h"
 #include "iolab/ssd_model.h"
 #include "sim/devices/layout.h"
 
@@ -58,6 +61,26 @@ static void drive_maps(const struct iolab_disk_model *m)
 	}
 }
 
+/* A model made from datasheet lines loads and holds the capacity. */
+static void datasheet_model(const char *text)
+{
+	struct iolab_datasheet d = {0};
+	struct iolab_err err;
+	char *made;
+	if (iolab_ds_from_model_text(text, &d, &err) < 8)
+		return;
+	snprintf(d.name, sizeof(d.name), "fuzz");
+	if (iolab_ds_model_text(&d, &made, &err))
+		return;
+	struct iolab_disk_model m;
+	if (iolab_model_parse("made.model", made, &m, &err))
+		abort();
+	if ((double)m.blocks * 512 < (double)d.capacity_bytes)
+		abort();
+	iolab_model_free(&m);
+	free(made);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
@@ -74,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		fuzz_check_error(&err, "fuzz.model"); /* every error names the file */
 	}
+	datasheet_model(text);
 	free(text);
 	return 0;
 }

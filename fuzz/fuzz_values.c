@@ -1,5 +1,6 @@
 /* fuzz_values.c: libFuzzer target for the value parsers behind every option: sizes, percents,
- * durations, numbers, lists, offset distributions and --fault rules; and for what messages
+ * durations, numbers, lists, offset distributions, --fault rules and the figures of `iolab model
+ * new` (model_datasheet.h); and for what messages
  * write back: the size formatter (its text reads back as the same count, or within 0.5 % after a
  * "~") and the \xNN escaping of text (its result is clean and says how long it is). */
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iolab/model_datasheet.h"
 #include "iolab/parse.h"
 #include "iolab/run.h"
 #include "iolab/utf8.h"
@@ -56,5 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const opts[] = {"bs", "qd", "pattern", "read", "stroke", "time", "dist", "fault"};
 	for (unsigned i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		(void)iolab_config_set(&c, opts[i], s, &err);
+	struct iolab_datasheet ds = {0};
+	for (unsigned i = 0; i < IOLAB_DS_NINPUTS; i++)
+		(void)iolab_ds_set(&ds, i, s, &err);
 	return 0;
 }

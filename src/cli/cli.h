@@ -40,6 +40,10 @@ int model_import_write(const struct iolab_disk_model *m, const char *cmd, const 
 		       const char *note, const char *extra, const char *out, bool *to_stdout,
 		       struct iolab_err *err);
 int model_show_ssd(const struct iolab_disk_model *m, bool json);
+/* `iolab model new` (cmd_model_new.c) and `iolab model check` (cmd_model_check.c); argv[0] is
+ * "new" / "check". */
+int model_new(int argc, char **argv);
+int model_check(int argc, char **argv);
 /* `iolab trace formats|info|convert|import` (cmd_trace.c). */
 int cmd_trace(int argc, char **argv);
 /* `iolab trace record --device DEV` (cmd_record.c): argv[0] is "record". */

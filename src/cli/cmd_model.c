@@ -1,6 +1,7 @@
 /* cmd_model.c: `iolab model import-disksim | show | list` and `iolab models`: drive models for
  * the simulator (docs/model-format.md); the SSD side (import-mqsim, showing an SSD model) is
- * cmd_model_ssd.c. */
+ * cmd_model_ssd.c, `model new` (a model from a datasheet) cmd_model_new.c, `model check`
+ * cmd_model_check.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,18 +14,26 @@
 #include "cli.h"
 #include "iolab/disk_model.h"
 #include "iolab/disksim_import.h"
+#include "iolab/model_predict.h"
 #include "iolab/outfile.h"
 
 static const char *const sched_names[] = {"fcfs", "sstf", "clook", "sptf"};
 
 static void help_model(void)
 {
-	printf("usage: iolab model import-disksim FILE.diskspecs -o OUT.model [--force]\n"
+	printf("usage: iolab model new --capacity SIZE --rpm N --avg-seek T --track-seek T\n"
+	       "                 --full-seek T --media-rate R[-R] --cache SIZE --queue N -o OUT.model\n"
+	       "       iolab model check NAME|FILE [--json]\n"
+	       "       iolab model import-disksim FILE.diskspecs -o OUT.model [--force]\n"
 	       "       iolab model import-mqsim FILE.xml -o OUT.model [--force]\n"
 	       "       iolab model show NAME|FILE [--json]\n"
 	       "       iolab model list\n\n"
 	       "Drive and SSD models for the simulator ('iolab sim'); the format is\n"
 	       "docs/model-format.md (an SSD model starts 'device = ssd': \"SSD models\").\n"
+	       "  new             write a drive model from a datasheet's figures (zones, seek curve,\n"
+	       "                  skews; the rest assumed and marked so in the file)\n"
+	       "  check           what a drive model predicts (seeks, rotation, media rates,\n"
+	       "                  capacity, random 4 KiB reads at QD 1) beside its datasheet figures\n"
 	       "  import-disksim  convert a DiskSim 4.0 drive (its .diskspecs, the .model it sources\n"
 	       "                  and that file's .seek curve) into a model file\n"
 	       "  import-mqsim    convert MQSim's SSD configuration (ssdconfig.xml) into an SSD\n"
@@ -194,16 +203,6 @@ static int import_disksim(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* Mean seek time over two uniformly random cylinders (the same one included: distance 0 takes
- * no time): the distance d >= 1 has probability 2(C-d)/C^2. Exact, one term per distance. */
-static double mean_seek_ns(const struct iolab_disk_model *m)
-{
-	double c = m->cylinders, acc = 0;
-	for (uint32_t d = 1; d < m->cylinders; d++)
-		acc += 2.0 * (c - d) * (double)iolab_model_seek_ns(m, d, false);
-	return acc / (c * c);
-}
-
 struct figures {
 	double capacity_gb, rev_ms, latency_ms, seek_single_ms, seek_avg_ms, seek_full_ms;
 	double interface_mb_s; /* 0: no bus time given */
@@ -215,7 +214,7 @@ static void derive(const struct iolab_disk_model *m, struct figures *f)
 	f->rev_ms = m->rev_ns / 1e6;
 	f->latency_ms = f->rev_ms / 2;
 	f->seek_single_ms = iolab_model_seek_ns(m, 1, false) / 1e6;
-	f->seek_avg_ms = mean_seek_ns(m) / 1e6;
+	f->seek_avg_ms = iolab_model_random_seek_ns(m) / 1e6;
 	f->seek_full_ms = m->cylinders > 1 ? iolab_model_seek_ns(m, m->cylinders - 1, false) / 1e6 : 0;
 	f->interface_mb_s = m->bus_ns_per_block ? m->block_bytes * 1e3 / (double)m->bus_ns_per_block : 0;
 }
@@ -407,13 +406,17 @@ int cmd_models(int argc, char **argv)
 int cmd_model(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_errorf(EXIT_USAGE, "model: which command? import-disksim, import-mqsim, show or "
-				       "list (see 'iolab model --help')");
+		return cli_errorf(EXIT_USAGE, "model: which command? new, check, import-disksim, "
+				       "import-mqsim, show or list (see 'iolab model --help')");
 	const char *sub = argv[1];
 	if (is_help(sub) || !strcmp(sub, "help")) {
 		help_model();
 		return EXIT_OK;
 	}
+	if (!strcmp(sub, "new"))
+		return model_new(argc - 1, argv + 1);
+	if (!strcmp(sub, "check"))
+		return model_check(argc - 1, argv + 1);
 	if (!strcmp(sub, "import-disksim"))
 		return import_disksim(argc - 1, argv + 1);
 	if (!strcmp(sub, "import-mqsim"))
@@ -422,6 +425,6 @@ int cmd_model(int argc, char **argv)
 		return show(argc - 1, argv + 1);
 	if (!strcmp(sub, "list"))
 		return list_models("model list", argc - 1, argv + 1);
-	return cli_errorf(EXIT_USAGE, "model: unknown command '%s' (import-disksim, import-mqsim, show "
-			  "or list)", sub);
+	return cli_errorf(EXIT_USAGE, "model: unknown command '%s' (new, check, import-disksim, "
+			  "import-mqsim, show or list)", sub);
 }

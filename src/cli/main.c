@@ -23,7 +23,7 @@ static const struct {
 	{"replay", cmd_replay, "replay a trace on files, devices or a simulated path"},
 	{"patterns", cmd_patterns, "list the built-in access patterns with their definitions"},
 	{"engines", cmd_engines, "list the I/O engines"},
-	{"model", cmd_model, "drive models: import-disksim, show, list (docs/model-format.md)"},
+	{"model", cmd_model, "drive models: new (from a datasheet), check, import-disksim, import-mqsim, show, list (docs/model-format.md)"},
 	{"probe", cmd_probe, "measure a drive, real or simulated, into a model (docs/probe.md)"},
 	{"models", cmd_models, "list the built-in drive models"},
 	{"trace", cmd_trace, "I/O traces: formats, info, convert, import (docs/trace-format.md)"},
