@@ -334,13 +334,14 @@ function partOf(s, key) {
 }
 
 /* Splits series into panels of at most maxSeries: by the facet (a key of the series' parts) that
- * needs the fewest panels (the earlier facet on a tie, a facet rather than none), then each group
- * still too large by the next facet, and what remains in even parts. Returns
- * [{name, fixed: [facet keys the panel holds constant], series}]. */
+ * needs the fewest panels, a panel cut out of a group still too large counting twice (a part
+ * says less than a parameter's value); the earlier facet on a tie, a facet rather than none. Each
+ * group still too large is split the same way by the other facets, what remains in even parts.
+ * Returns [{name, fixed: [facet keys the panel holds constant], series}]. */
 function panelsOf(series, keys) {
 	if (series.length <= maxSeries)
 		return [{name: '', fixed: [], series: series}];
-	const cost = n => Math.ceil(n / maxSeries);
+	const cost = n => n <= maxSeries ? 1 : 2 * Math.ceil(n / maxSeries);
 	let best = null, bestCost = cost(series.length);
 	for (const k of keys) {
 		const groups = new Map();
@@ -366,7 +367,7 @@ function panelsOf(series, keys) {
 					  fixed: [best.key, ...sub.fixed], series: sub.series});
 		return out;
 	}
-	const n = cost(series.length), size = Math.ceil(series.length / n);
+	const n = Math.ceil(series.length / maxSeries), size = Math.ceil(series.length / n);
 	for (let i = 0; i < n; i++)
 		out.push({name: 'part ' + (i + 1) + ' of ' + n, fixed: [],
 			  series: series.slice(i * size, (i + 1) * size)});
