@@ -412,9 +412,10 @@ static void test_report_renders(void **state)
 	shoot(path, "report.png");
 }
 
-/* Thirty runs of the same sweep (two patterns at QD 1, 4 and 16, 1 s each): every chart is split
- * into panels of at most 6 series, each plot keeps its height and its legend beside it, latency
- * is in ms, and the 30 x 6 "only N I/Os" warnings are one line per run that opens onto the list. */
+/* Thirty runs of the same sweep (two patterns at QD 1, 4 and 16, 1 s each) and one of four
+ * patterns: every chart is split into panels of at most 6 series, each plot keeps its height and
+ * its legend beside it, latency is in ms, and each run's 6 "only N I/Os" warnings are one line
+ * that opens onto the list. */
 static void test_report_30_runs(void **state)
 {
 	(void)state;
@@ -425,14 +426,19 @@ static void test_report_30_runs(void **state)
 	in_dir(path, sizeof(path), "thirty.html");
 	assert_int_equal(th_sh("for i in $(seq 1 30); do \"$B\" sim --model atlas10k --pattern "
 			       "rand-read,seq-read --qd 1,4,16 --time 1 --label r$i --db '%s' --quiet "
-			       ">/dev/null || exit 1; done && \"$B\" report $(seq 1 30) -o '%s' --db '%s'",
-			       db30, path, db30), 0);
+			       ">/dev/null || exit 1; done && \"$B\" sim --model atlas10k --pattern "
+			       "file-server,web-server,rand-read,seq-read --qd 1,4,16 --time 1 --label big "
+			       "--db '%s' --quiet >/dev/null && \"$B\" report $(seq 1 31) -o '%s' --db '%s'",
+			       db30, db30, path, db30), 0);
 	int charts = 0;
 	char *dom = render(path, &charts);
 	assert_true(charts >= 60);
 	assert_true(expect_readable_layout(dom, charts) > 0);
-	/* the qd sweep of 60 lines: panels per pattern, 6 runs each */
-	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth (30 runs): rand-read, part 1 of 5\""));
+	/* the qd sweep of 64 lines: panels per pattern, 6 runs each; the 16 percentile lines of a
+	 * run of four patterns (three of them read 100 %, one 80 %): per pattern */
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth (31 runs): rand-read, part 1 of 6\""));
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth (31 runs): file-server\""));
+	assert_non_null(strstr(dom, "aria-label=\"big: latency percentiles vs queue depth: web-server\""));
 	assert_non_null(strstr(dom, "aria-label=\"Comparison 1: IOPS as % of r1: seq-read, part 5 of 5\""));
 	assert_non_null(strstr(dom, "<th>mean ms</th>"));
 	assert_non_null(strstr(dom, "<summary>only N I/Os: p99 and above rest on fewer than 100 samples "

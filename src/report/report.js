@@ -335,15 +335,19 @@ function partOf(s, key) {
 
 /* Splits series into panels of at most maxSeries: by the facet (a key of the series' parts) that
  * needs the fewest panels, a panel cut out of a group still too large counting twice (a part
- * says less than a parameter's value); the earlier facet on a tie, a facet rather than none. Each
+ * says less than a parameter's value), a part of all series three times; the earlier facet on a
+ * tie, a facet rather than none. Each
  * group still too large is split the same way by the other facets, what remains in even parts.
  * Returns [{name, fixed: [facet keys the panel holds constant], series}]. */
 function panelsOf(series, keys) {
 	if (series.length <= maxSeries)
 		return [{name: '', fixed: [], series: series}];
 	const cost = n => n <= maxSeries ? 1 : 2 * Math.ceil(n / maxSeries);
-	let best = null, bestCost = cost(series.length);
+	/* no facet: parts only, each counting three times */
+	let best = null, bestCost = 3 * Math.ceil(series.length / maxSeries);
 	for (const k of keys) {
+		if (!series.every(s => s.parts.some(q => q[0] === k)))
+			continue; /* a facet some series do not have says nothing of them */
 		const groups = new Map();
 		for (const s of series) {
 			const v = partOf(s, k);
@@ -367,10 +371,11 @@ function panelsOf(series, keys) {
 					  fixed: [best.key, ...sub.fixed], series: sub.series});
 		return out;
 	}
-	const n = Math.ceil(series.length / maxSeries), size = Math.ceil(series.length / n);
+	const n = Math.ceil(series.length / maxSeries);
 	for (let i = 0; i < n; i++)
 		out.push({name: 'part ' + (i + 1) + ' of ' + n, fixed: [],
-			  series: series.slice(i * size, (i + 1) * size)});
+			  series: series.slice(Math.round(i * series.length / n),
+					       Math.round((i + 1) * series.length / n))});
 	return out;
 }
 
