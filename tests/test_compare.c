@@ -309,8 +309,10 @@ static void test_price(void **state)
 	assert_near(jnum(json_object_get(c, "price_usd")), 300, 1e-9);
 	assert_near(jnum(json_object_get(c, "capacity_bytes")), cap, 1e-12);
 	assert_near(jnum(json_object_get(c, "usd_per_gb")), 300 / (cap / 1e9), 1e-9);
-	double best = fmax(doc_iops(json_chee, 0), doc_iops(json_chee, 1));
-	assert_near(jnum(json_object_get(c, "usd_per_iops")), 300 / best, 1e-9);
+	/* $/IOPS per compared point (compare_prices.c), none per run without --price-at */
+	assert_near(jnum(json_object_get(json_array_get(jpath(res, "points", 1, "values"), 1),
+				    "usd_per_iops")), 300 / doc_iops(json_chee, 1), 1e-9);
+	assert_true(json_is_null(json_object_get(c, "usd_per_iops")));
 	assert_near(jnum(json_object_get(a, "price_usd")), 250.5, 1e-9);
 	json_t *d = th_load_json(json_atl); /* the capacity the run wrote */
 	assert_near(jnum(json_object_get(a, "usd_per_gb")), 250.5 / (jnum(json_object_get(d, "capacity_bytes")) / 1e9),
@@ -514,8 +516,9 @@ static void test_unit_prices(void **state)
 	json_t *res = run_cmp(docs, 2, 0, IOLAB_COMPARE_REF);
 	const json_t *r0 = json_array_get(json_object_get(res, "runs"), 0), *r1 = json_array_get(json_object_get(res, "runs"), 1);
 	assert_near(jnum(json_object_get(r0, "usd_per_gb")), 2, 1e-12);
-	assert_near(jnum(json_object_get(r0, "usd_per_iops")), 2, 1e-12);
-	assert_near(jnum(json_object_get(r0, "usd_per_mb_s")), 400, 1e-12);
+	assert_near(jnum(json_object_get(json_array_get(jpath(res, "points", 1, "values"), 0),
+				    "usd_per_iops")), 2, 1e-12); /* at the point of 250 IOPS */
+	assert_true(json_is_null(json_object_get(r0, "usd_per_iops"))); /* without --price-at */
 	assert_true(json_is_null(json_object_get(r1, "price_usd")));
 	assert_true(json_is_null(json_object_get(r1, "capacity_bytes")));
 	assert_true(json_is_null(json_object_get(r1, "usd_per_iops")));

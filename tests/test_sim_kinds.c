@@ -110,8 +110,8 @@ static void test_kinds_command(void **state)
 	th_write_text(conf, "fixed f1 size=1g time=100us rate=200M\nvolume v level=none drives=f1\n");
 	o = th_iolab("sim", "--config", conf, "--qd", "1", "--time", "1", "--no-db", "--quiet", NULL);
 	assert_int_equal(o.status, 0);
-	assert_non_null(strstr(o.out, "\n  #      host     queue   service   hits%\n  1       0.0       0.0 "
-				     "    119.5     0.0\n"));
+	assert_non_null(strstr(o.out, "\n  #      host     queue   service   hits%\n  1    0.0 us    0.0 us "
+				     " 119.5 us     0.0\n"));
 	th_out_free(&o);
 	o = th_iolab("sim", "kinds", "disk", NULL);
 	TH_EXPECT_EXIT(o, 2, "sim kinds: 'disk' is not a kind (host, bus, controller, channel, drive, "

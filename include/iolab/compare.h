@@ -9,9 +9,10 @@
  *              first's, in percentage points) or "error" (predicted against measured)
  *   metrics    ["iops", "mb_per_s", "lat_mean_us"]: the metrics compared, in this order
  *   reference  index into runs of the reference (ref and gain) or of the measured run (error)
- *   runs       [{id, label, kind, target, name, price_usd, capacity_bytes,
- *                usd_per_gb, usd_per_iops, usd_per_mb_s}]   prices null where unknown;
- *              $/IOPS and $/(MB/s) use the run's best point
+ *   runs       [{id, label, kind, target, name, price_usd, capacity_bytes, used_bytes,
+ *                usd_per_gb, usd_per_iops, usd_per_mb_s, price_at}]   prices null where
+ *              unknown: include/iolab/compare_prices.h (and points[].values[].usd_per_iops,
+ *              usd_per_mb_s)
  *   points     [{key: {pattern, bs, qd, read_pct, workers, clients, think_s, target_iops, ...},
  *                name: "file-server bs 4k qd 16",
  *                values: [per run: {iops, mb_per_s, lat_mean_us, pct: {iops, mb_per_s,

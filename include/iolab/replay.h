@@ -47,6 +47,10 @@ struct iolab_replay_scan {
 	uint64_t first_ns, last_ns; /* issue times of the first and last kept request (trace time) */
 	unsigned ntargets;         /* the trace's */
 	uint64_t from_size[IOLAB_TRACE_TARGETS_MAX]; /* --scale: each trace target's size */
+	uint64_t header_size[IOLAB_TRACE_TARGETS_MAX]; /* each trace target's size in the header
+							  (0: it records none) */
+	uint64_t extent[IOLAB_TRACE_TARGETS_MAX]; /* the end of the furthest kept request of each
+						     trace target, after the transforms */
 };
 
 /* Where the replay's requests go: the run's targets, their region and logical block size
@@ -62,6 +66,11 @@ struct iolab_replay_dest {
  * lbs for direct I/O). Returns 0, or -errno with err naming the file, the record and the field. */
 int iolab_replay_scan(const struct iolab_replay *r, const struct iolab_replay_dest *d,
 		      struct iolab_replay_scan *s, struct iolab_err *err);
+
+/* The identity of a trace file: "xxh64:" and the 16 hex digits of XXH64 (seed 0) of its bytes as
+ * stored, into hash (IOLAB_REPLAY_HASH_LEN bytes). Returns 0 or -errno with err naming the file. */
+#define IOLAB_REPLAY_HASH_LEN 24
+int iolab_replay_hash(const char *path, char *hash, struct iolab_err *err);
 
 /* A stream of requests from the trace for one run of a point (its worker): opened, read in
  * order, requests given back pushed back. */

@@ -119,6 +119,7 @@ struct iolab_config {
 	const struct iolab_pattern_set *patterns; /* job-file patterns for "pattern =" (may be NULL) */
 	struct iolab_recorder *record; /* --record: every I/O of the run's one point (trace_record.h),
 					  or NULL */
+	const struct iolab_record_points *record_points; /* --record DIR/: a trace per point, or NULL */
 	const struct iolab_replay *replay; /* iolab replay: the trace replayed instead of a pattern
 					      (replay.h), or NULL */
 	unsigned worker_region;      /* --worker-region: enum iolab_worker_region */
@@ -330,6 +331,8 @@ struct iolab_point {
 	 * latency from the actual issue (dir[].lat runs from the intended time, as for --rate) */
 	bool replay, replay_timed;
 	uint64_t replay_records, replay_skipped;
+	const char *trace_path;  /* the trace as given (its configuration's), NULL if not a replay */
+	char trace_hash[24];     /* "xxh64:" and XXH64 of its bytes (iolab_replay_hash) */
 	struct iolab_hist issue_err, lat_issued;
 	/* run across MPI ranks (on rank 0): each rank's share, in rank order; the figures above
 	 * are then the job's (histograms merged, rates summed), 0 and NULL alone */
@@ -382,6 +385,25 @@ void iolab_config_for_rank(struct iolab_config *c);
 
 /* Number of points c expands into. */
 unsigned iolab_config_points(const struct iolab_config *c);
+
+/* --record DIR/: a recorder for each point of a configuration. begin gives point k's (the
+ * configuration's k-th, 0-based) before it runs, or fails the run (-errno, err set); end is
+ * given it back after the point ran (ran: it has results, else it failed or was left out) and
+ * writes or drops its trace, keeping its own errors (the run goes on). */
+struct iolab_record_points {
+	int (*begin)(void *ctx, const struct iolab_config *c, unsigned k, struct iolab_recorder **r,
+		     struct iolab_err *err);
+	void (*end)(void *ctx, struct iolab_recorder *r, bool ran);
+	void *ctx;
+};
+
+/* A file name for point k of c's trace (point_names.c): its pattern (a replay: its trace's name
+ * without the extension; a job's [worker] sections: their patterns, no load) and load
+ * ("file-server-qd1", "oltp-c8", "web-r500"; a job's run: its name first), then the value of
+ * each other list option with more than one value ("-w4", "-bs64k", "-rd70"); letters, digits,
+ * '.', '_' and '-' only, at most 96 characters. Settings of a simulated path that are swept are
+ * not named: names that clash need telling apart by the caller. */
+void iolab_config_point_name(const struct iolab_config *c, unsigned k, char *buf, size_t n);
 
 /* Runs every point of c, appending to res. Returns 0 (also when interrupted or stopped by I/O
  * errors: see res flags), or -errno for bad configuration and unopenable targets (nothing run). */

@@ -38,8 +38,9 @@ void iolab_store_close(struct iolab_store *s);
 int iolab_store_save(struct iolab_store *s, const struct iolab_store_run *r, int64_t *id,
 		     struct iolab_err *err);
 
-/* Prints one line per run (id, time, label, kind, target or model, points, command). */
-int iolab_store_list(struct iolab_store *s, FILE *f, struct iolab_err *err);
+/* The saved runs, in id order: *runs is a new array of {id, time, label (null: none), kind,
+ * target, points, interrupted, command}. */
+int iolab_store_list(struct iolab_store *s, json_t **runs, struct iolab_err *err);
 
 /* The run named by key: a run id, else a label. -ENOENT if none; -EEXIST if the label names
  * several (err lists their ids). */

@@ -53,6 +53,11 @@ int cmd_trace_record(int argc, char **argv);
  * replay takes its own options out before run sees the rest. */
 extern int cli_argc;
 extern char **cli_argv;
+/* The command line as given (cli_cmdline.c): cli_keep_command_line saves main's arguments
+ * before any option parsing reorders them; cli_command_line returns them as one line, "iolab"
+ * then each argument shell-quoted where needed (malloc'd; NULL without memory). */
+void cli_keep_command_line(int argc, char **argv);
+char *cli_command_line(void);
 
 /* `iolab db list|show|export|delete` (cmd_db.c): the results store. */
 int cmd_db(int argc, char **argv);
@@ -61,6 +66,11 @@ int cmd_report(int argc, char **argv);
 
 /* `iolab compare` (cmd_compare.c): saved runs point by point (docs/compare.md). */
 int cmd_compare(int argc, char **argv);
+/* The price table of a comparison result (compare_price_table.c); nothing when no run has a
+ * price. */
+#include <stdio.h>
+struct json_t;
+void cli_compare_price_table(FILE *f, const struct json_t *res);
 
 /* Every message of the CLI: prints "iolab: " and the formatted text as one line on stderr, and
  * returns status (so that `return cli_errorf(EXIT_USAGE, ...)` reports and exits). Bytes that

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "iolab/compare.h"
+#include "iolab/compare_prices.h"
 #include "iolab/outfile.h"
 #include "iolab/output.h"
 #include "iolab/parse.h"
@@ -45,8 +46,10 @@ static void help(void)
 	       "  --metric M          what the table shows: iops (default), mb_per_s, lat_mean_us\n"
 	       "                      (JSON and CSV carry all three)\n"
 	       "  --price RUN=USD     the run's price (repeatable; replaces a saved price_usd):\n"
-	       "                      $/GB from its capacity_bytes, $/IOPS and $/(MB/s) from its\n"
-	       "                      best point\n"
+	       "                      $/GB on the bytes the run used (its --offset, --length,\n"
+	       "                      --stroke), $/IOPS and $/(MB/s) per compared point (JSON)\n"
+	       "  --price-at POINT    $/IOPS and $/(MB/s) of each run at that point: PATTERN,qdN or\n"
+	       "                      PATTERN,bsSIZE,qdN (file-server,qd16; rand-read,bs4k,qd16)\n"
 	       "  --json [FILE|-]     the result as JSON (docs/compare.md); '-' or no FILE: stdout\n"
 	       "  --csv [FILE|-]      one row per point and run; '-' or no FILE: stdout\n"
 	       "  --force             replace an existing FILE\n"
@@ -59,7 +62,7 @@ static void help(void)
 }
 
 struct cmp_args {
-	const char *db, *ref, *measured, *predicted, *json, *csv, *metric;
+	const char *db, *ref, *measured, *predicted, *json, *csv, *metric, *price_at;
 	bool gain, force, help, json_given, csv_given;
 	const char *names[MAX_RUNS];
 	size_t nnames;
@@ -132,7 +135,8 @@ static int parse(int argc, char **argv, struct cmp_args *a)
 			   (r = value_opt(argc, argv, &i, "--ref", &a->ref)) ||
 			   (r = value_opt(argc, argv, &i, "--measured", &a->measured)) ||
 			   (r = value_opt(argc, argv, &i, "--predicted", &a->predicted)) ||
-			   (r = value_opt(argc, argv, &i, "--metric", &a->metric))) {
+			   (r = value_opt(argc, argv, &i, "--metric", &a->metric)) ||
+			   (r = value_opt(argc, argv, &i, "--price-at", &a->price_at))) {
 			if (r < 0)
 				return -r;
 		} else if ((r = value_opt(argc, argv, &i, "--price", &v))) {
@@ -422,40 +426,6 @@ static void overall_lines(FILE *f, const json_t *res)
 	}
 }
 
-static int price_table(FILE *f, const json_t *res)
-{
-	const json_t *runs = json_object_get(res, "runs"), *run;
-	size_t n = json_array_size(runs), i;
-	bool any = false;
-	json_array_foreach(runs, i, run)
-		any |= json_is_number(json_object_get(run, "price_usd"));
-	if (!any)
-		return EXIT_OK;
-	static const char *const heads[] = {"price", "USD", "capacity GB", "$/GB", "$/IOPS", "$/(MB/s)"};
-	static const char *const fields[] = {"price_usd", "capacity_bytes", "usd_per_gb", "usd_per_iops",
-					     "usd_per_mb_s"};
-	struct table t = {.rows = n + 1, .cols = 6};
-	if (!(t.cell = calloc(t.rows, sizeof(*t.cell))))
-		return cli_errorf(EXIT_FAILED, "out of memory");
-	for (size_t c = 0; c < 6; c++)
-		snprintf(t.cell[0][c], CELL, "%s", heads[c]);
-	json_array_foreach(runs, i, run) {
-		run_title(res, i, t.cell[i + 1][0], CELL);
-		for (size_t c = 0; c < 5; c++) {
-			const json_t *v = json_object_get(run, fields[c]);
-			double x = json_number_value(v) / (c == 1 ? 1e9 : 1);
-			if (!json_is_number(v))
-				snprintf(t.cell[i + 1][c + 1], CELL, "-");
-			else
-				snprintf(t.cell[i + 1][c + 1], CELL, c == 1 ? "%.1f" : x < 0.1 ? "%.4f" : "%.2f", x);
-		}
-	}
-	fputc('\n', f);
-	print_table(f, &t);
-	free(t.cell);
-	return EXIT_OK;
-}
-
 static int print_text(FILE *f, const json_t *res, int metric)
 {
 	const char *mode = json_string_value(json_object_get(res, "mode"));
@@ -476,7 +446,9 @@ static int print_text(FILE *f, const json_t *res, int metric)
 		fprintf(f, "no point is in every run\n");
 	unmatched_lines(f, res);
 	overall_lines(f, res);
-	return st ? st : price_table(f, res);
+	if (!st)
+		cli_compare_price_table(f, res);
+	return st;
 }
 
 /* ---- CSV ---- */
@@ -611,6 +583,10 @@ static int compare_loaded(const struct cmp_args *a, struct loaded *l, int metric
 	struct iolab_err err;
 	if (iolab_compare(runs, l->n, l->reference, mode, &res, &err))
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	if (a->price_at && iolab_compare_price_at(res, a->price_at, &err)) {
+		json_decref(res);
+		return cli_errorf(EXIT_USAGE, "compare: %s", err.msg);
+	}
 	int st = EXIT_OK;
 	bool to_stdout = (a->json_given && iolab_out_is_stdout(a->json)) ||
 			 (a->csv_given && iolab_out_is_stdout(a->csv));

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "iolab/outfile.h"
 #include "iolab/store.h"
@@ -13,9 +15,12 @@
 static const struct {
 	const char *name, *usage, *about;
 } subs[] = {
-	{"list", "iolab db list [--db FILE]",
+	{"list", "iolab db list [--json [FILE|-]] [--force] [--db FILE]",
 	 "Lists the saved runs: id, time (UTC), label, kind, target or model, points (* after\n"
-	 "the count: the run was interrupted), and the command line."},
+	 "the count: the run was interrupted), and the command line as given (shell-quoted where\n"
+	 "needed). Columns are as wide as their longest entry. --json writes the list as a JSON\n"
+	 "array of {id, time, label, kind, target, points, interrupted, command} to FILE or\n"
+	 "standard output ('-', the default) instead; an existing FILE needs --force."},
 	{"show", "iolab db show ID|LABEL [--db FILE]", "Prints the run's table as the run printed it."},
 	{"export", "iolab db export ID|LABEL --json [FILE|-] [--force] [--db FILE]",
 	 "Writes the run's JSON document, the same as the run's --json wrote (docs/json-schema.md),\n"
@@ -50,6 +55,7 @@ struct db_args {
 
 static int parse(const char *sub, int argc, char **argv, bool export, struct db_args *a)
 {
+	bool list = !strcmp(sub, "list");
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
@@ -66,7 +72,11 @@ static int parse(const char *sub, int argc, char **argv, bool export, struct db_
 			if (i + 1 < argc && (!strcmp(argv[i + 1], "-") || argv[i + 1][0] != '-') &&
 			    (a->key || (i + 2 < argc && argv[i + 2][0] != '-')))
 				a->json = argv[++i];
-		} else if (export && !strcmp(s, "--force")) {
+		} else if (list && !strcmp(s, "--json")) {
+			a->json_given = true;
+			if (i + 1 < argc && (!strcmp(argv[i + 1], "-") || argv[i + 1][0] != '-'))
+				a->json = argv[++i];
+		} else if ((export || list) && !strcmp(s, "--force")) {
 			a->force = true;
 		} else if (s[0] == '-' && s[1]) {
 			return cli_errorf(EXIT_USAGE, "db %s: unknown option '%s' (see 'iolab db %s --help')",
@@ -97,13 +107,74 @@ static int write_text(const char *path, const char *text, struct iolab_err *err)
 	return iolab_out_commit(&out, err);
 }
 
+/* The width of UTF-8 text on a terminal, one column per character. */
+static int text_width(const char *t)
+{
+	int w = 0;
+	for (; *t; t++)
+		w += ((unsigned char)*t & 0xC0) != 0x80;
+	return w;
+}
+
+/* Prints s left-aligned in w columns (w counted in characters, not bytes). */
+static void put_left(FILE *f, const char *s, int w)
+{
+	fprintf(f, "%s%*s", s, w - text_width(s), "");
+}
+
+/* `db list`: the runs as a table whose columns fit their longest entry, or as JSON. */
+static int list(struct iolab_store *s, const struct db_args *a)
+{
+	struct iolab_err err;
+	json_t *runs;
+	if (iolab_store_list(s, &runs, &err))
+		return cli_errorf(EXIT_FAILED, "%s", err.msg);
+	if (a->json_given) {
+		int rc = cli_write_json(a->json ? a->json : "-", runs);
+		json_decref(runs);
+		return rc ? EXIT_FAILED : EXIT_OK;
+	}
+	static const char *const heads[] = {"time", "label", "kind", "target/model"};
+	static const char *const fields[] = {"time", "label", "kind", "target"};
+	int w[4];
+	size_t i;
+	const json_t *r;
+	for (int c = 0; c < 4; c++)
+		w[c] = text_width(heads[c]);
+	json_array_foreach(runs, i, r)
+		for (int c = 0; c < 4; c++) {
+			const char *t = json_string_value(json_object_get(r, fields[c]));
+			if (text_width(t ? t : "-") > w[c])
+				w[c] = text_width(t ? t : "-");
+		}
+	printf("%6s", "id");
+	for (int c = 0; c < 4; c++) {
+		fputs("  ", stdout);
+		put_left(stdout, heads[c], w[c]);
+	}
+	printf("  %6s   %s\n", "points", "command");
+	json_array_foreach(runs, i, r) {
+		printf("%6lld", (long long)json_integer_value(json_object_get(r, "id")));
+		for (int c = 0; c < 4; c++) {
+			const char *t = json_string_value(json_object_get(r, fields[c]));
+			fputs("  ", stdout);
+			put_left(stdout, t ? t : "-", w[c]);
+		}
+		printf("  %6lld%s  %s\n", (long long)json_integer_value(json_object_get(r, "points")),
+		       json_is_true(json_object_get(r, "interrupted")) ? "*" : " ",
+		       json_string_value(json_object_get(r, "command")));
+	}
+	json_decref(runs);
+	return EXIT_OK;
+}
+
 /* Runs one subcommand on the open store; returns an exit status. */
 static int act(struct iolab_store *s, const char *sub, const struct db_args *a)
 {
 	struct iolab_err err;
 	int64_t id = 0;
 	if (!strcmp(sub, "list"))
-		return iolab_store_list(s, stdout, &err) ? cli_errorf(EXIT_FAILED, "%s", err.msg) : EXIT_OK;
+		return list(s, a);
 	if (iolab_store_find(s, a->key, &id, &err))
 		return cli_errorf(EXIT_USAGE, "db %s: %s", sub, err.msg);
 	if (!strcmp(sub, "delete")) {

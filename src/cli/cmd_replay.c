@@ -1,4 +1,4 @@
-/* cmd_replay.c: `iolab replay TRACE ...`: takes the replay's own options (the mode, the format,
+/* cmd_replay.c: `iolab replay TRACE... | DIR`: takes the replay's own options (the mode, the format,
  * the transforms of trace.h) out of the command line and hands the rest to the command line of
  * `run` (real targets, --target) or `sim` (--model, --array with --drive, --config), which runs
  * the trace with every option of theirs and reports as they do (cmd_run.c). */
@@ -36,14 +36,19 @@ static void help(void)
 	printf("usage: iolab replay TRACE [--mode closed|timed] --target PATH[,PATH] [OPTIONS]\n"
 	       "       iolab replay TRACE [--mode closed|timed] --model NAME|FILE [OPTIONS]\n"
 	       "       iolab replay TRACE [--mode closed|timed] --array LEVEL:N --drive NAME [OPTIONS]\n"
-	       "       iolab replay TRACE [--mode closed|timed] --config FILE [OPTIONS]\n\n"
+	       "       iolab replay TRACE [--mode closed|timed] --config FILE [OPTIONS]\n"
+	       "       iolab replay TRACE TRACE ... | DIR [OPTIONS]\n\n"
 	       "Replays a trace's reads and writes on files and block devices (every option of\n"
 	       "'iolab run', --force to write to an existing file or a device) or on a simulated\n"
 	       "path in virtual time (every option of 'iolab sim'). Trace target i goes to --target\n"
 	       "i, or every one to a single target. Offsets beyond a target are an error unless\n"
-	       "--scale or --wrap fits them. The point ends with the trace, or at --time. One\n"
-	       "worker. A trace's trims are replayed on a simulated path (counted apart: JSON\n"
-	       "'trims') and skipped on files and devices. Replay's own options:\n\n");
+	       "--clip, --scale or --wrap fits them; a trace recorded on a larger target (its\n"
+	       "header says) is scaled down as --scale would, with a note. Several traces, or a\n"
+	       "directory (its *.iot files, sorted; every file with --format), are a series each:\n"
+	       "the points are trace x --qd, each with its trace in JSON points[].trace. The\n"
+	       "point ends with the trace, or at --time. One worker. A trace's trims are replayed\n"
+	       "on a simulated path (counted apart: JSON 'trims') and skipped on files and\n"
+	       "devices. Replay's own options:\n\n");
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char left[64] = "";
 		if (opts[i].name)

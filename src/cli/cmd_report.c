@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "iolab/compare.h"
+#include "iolab/compare_prices.h"
 #include "iolab/outfile.h"
 #include "iolab/report.h"
 #include "iolab/store.h"
@@ -28,19 +29,21 @@ static void help(void)
 	       "  --force            replace an existing FILE\n"
 	       "  --db FILE          the results store (default $XDG_DATA_HOME/iolab/results.db,\n"
 	       "                     else ~/.local/share/iolab/results.db; docs/results-db.md)\n"
-	       "  --title TEXT       the page's title (default \"iolab report\")\n\n"
+	       "  --title TEXT       the page's title (default \"iolab report\")\n"
+	       "  --price-at POINT   the runs' $/IOPS and $/(MB/s) at that point: PATTERN,qdN or\n"
+	       "                     PATTERN,bsSIZE,qdN (file-server,qd16), as in iolab compare\n\n"
 	       "Exit status: 0 written, 1 a write error, 2 bad input (an unknown run) or refused.\n"
 	       "See docs/report.md.\n");
 }
 
 struct report_args {
-	const char *out, *db, *title;
+	const char *out, *db, *title, *price_at;
 	bool force;
 	char **keys;
 	int nkeys;
 };
 
-enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE };
+enum { OPT_FORCE = 256, OPT_DB, OPT_TITLE, OPT_PRICE_AT };
 
 /* Returns -1 to go on, else the exit status (help printed, or a usage error said). */
 static int parse(int argc, char **argv, struct report_args *a)
@@ -50,6 +53,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"db", required_argument, NULL, OPT_DB},
 		{"title", required_argument, NULL, OPT_TITLE},
+		{"price-at", required_argument, NULL, OPT_PRICE_AT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -62,6 +66,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		case OPT_FORCE: a->force = true; break;
 		case OPT_DB: a->db = optarg; break;
 		case OPT_TITLE: a->title = optarg; break;
+		case OPT_PRICE_AT: a->price_at = optarg; break;
 		case 'h': help(); return EXIT_OK;
 		default: return cli_opt_error("report", ch, argv);
 		}
@@ -156,6 +161,27 @@ static int report_attach_comparison(struct iolab_html_report *r, const struct io
 	return rc;
 }
 
+/* --price-at: the runs' prices at that point in each comparison that has it; a point in none of
+ * them is refused (the error of the first). */
+static int report_price_at(json_t *comparisons, const char *spec)
+{
+	struct iolab_err err = {0}, first = {0};
+	size_t i, found = 0;
+	json_t *c;
+	json_array_foreach(comparisons, i, c) {
+		if (!iolab_compare_price_at(c, spec, &err))
+			found++;
+		else if (!first.msg[0])
+			first = err;
+	}
+	if (found)
+		return EXIT_OK;
+	if (!first.msg[0])
+		return cli_errorf(EXIT_USAGE, "report: --price-at '%s': the runs share no point to compare "
+				  "(name two or more runs of a common workload)", spec);
+	return cli_errorf(EXIT_USAGE, "report: %s", first.msg);
+}
+
 static int write_report(const char *path, const struct iolab_html_report *r)
 {
 	struct iolab_out out;
@@ -183,6 +209,8 @@ static int report(struct iolab_store *s, const struct report_args *a)
 						    .command_line = docs[i].command};
 	if (!status && report_attach_comparison(&r, docs, (size_t)a->nkeys, &err))
 		status = cli_errorf(EXIT_FAILED, "report: %s", err.msg);
+	if (!status && a->price_at)
+		status = report_price_at((json_t *)r.comparison, a->price_at);
 	if (!status)
 		status = write_report(a->out, &r);
 	json_decref((json_t *)r.comparison);

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "record_dir.h"
+#include "replay_traces.h"
 #include "iolab/disk_model.h"
 #include "iolab/examples.h"
 #include "iolab/job.h"
@@ -80,7 +82,9 @@ static void help(bool sim)
 	printf("  %-28s %s\n", "--json FILE", "write results as JSON ('-' = stdout; docs/json-schema.md)");
 	printf("  %-28s %s\n", "--csv FILE", "write one CSV row per point ('-' = stdout)");
 	printf("  %-28s %s\n", "--quiet", "no progress line");
-	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace");
+	printf("  %-28s %s\n", "--record FILE", "write every I/O of the run (one point) as a trace;");
+	printf("  %-28s %s\n", "--record DIR/", "a trace per point in DIR (made if missing), each");
+	printf("  %-28s %s\n", "", "named from its point: file-server-qd1.iot");
 	printf("  %-28s %s\n", "", "(docs/trace-format.md)");
 	printf("  %-28s %s\n", "--label TEXT", "name the run in the results store ('iolab db list')");
 	printf("  %-28s %s\n", "--price USD", "what the hardware costs, for $/GB, $/IOPS and $/(MB/s) in");
@@ -153,6 +157,9 @@ struct args {
 	struct setting *set;  /* table options, in command-line order */
 	char **targets;
 	const struct iolab_replay *replay; /* iolab replay, else NULL */
+	struct replay_traces traces;       /* its trace files: a run each (replay_traces.h) */
+	struct iolab_replay *replays;      /* replay with each trace's path (malloc'd) */
+	struct record_dir *record_dir;     /* --record DIR/: a trace per point, else NULL */
 };
 
 static const char *cmd_of(const struct args *a)
@@ -279,6 +286,9 @@ static void free_args(struct args *a)
 	free(a->set);
 	free(a->targets);
 	free(a->cmdline);
+	free(a->replays);
+	replay_traces_free(&a->traces);
+	free(a->record_dir);
 }
 
 /* ---- running ---- */
@@ -287,6 +297,7 @@ static void free_args(struct args *a)
  * terminal only, --precondition's progress and notes always; nothing with --quiet. */
 struct show {
 	bool quiet, tty;
+	unsigned before, points; /* the points of the runs before this one, and of them all */
 	bool line; /* a progress line is open on stderr */
 };
 
@@ -328,7 +339,8 @@ static void progress(const struct iolab_progress *p, void *ctx)
 	case IOLAB_PROGRESS_POINT:
 		if (!s->tty)
 			return;
-		fprintf(stderr, "\r\033[Kpoint %u/%u", p->point, p->points);
+		fprintf(stderr, "\r\033[Kpoint %u/%u", s->before + p->point,
+			s->points ? s->points : p->points); /* counted over every run of the job */
 		if (p->reps > 1)
 			fprintf(stderr, " run %u/%u", p->rep, p->reps);
 		fprintf(stderr, "  %6.1f s  %12.0f %s", p->elapsed_s, p->iops,
@@ -515,7 +527,9 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 	int status = EXIT_OK;
 	struct iolab_out rec_out;
 	struct iolab_recorder *rec = NULL;
-	if (a->record) {
+	if (a->record_dir) {
+		record_dir_attach(a->record_dir);
+	} else if (a->record) {
 		if ((status = record_open(a, &rec_out, &rec)))
 			return EXIT_USAGE;
 		cfg[0]->record = rec;
@@ -529,7 +543,10 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		return cli_errorf(EXIT_USAGE, "out of memory");
 	}
 	struct show show = {.quiet = a->quiet, .tty = isatty(2)};
+	for (unsigned i = 0; i < ncfg; i++)
+		show.points += iolab_config_points(cfg[i]);
 	for (unsigned i = 0; i < ncfg && !iolab_run_stopped(&res); i++) {
+		show.before += i ? iolab_config_points(cfg[i - 1]) : 0;
 		int rc = iolab_run(cfg[i], &res, progress, &show, &err);
 		end[i] = res.n;
 		end_line(&show);
@@ -550,6 +567,8 @@ static int run_all(const struct args *a, struct iolab_config **cfg, unsigned ncf
 		int t = a->csv ? save(a->csv, &rep, &res, false) : EXIT_OK;
 		int r = rec ? record_save(a, &rec_out, rec) : EXIT_OK;
 		int d = store && res.n ? store_save(a, store, &rep, &res, cfg, ncfg) : EXIT_OK;
+		if (a->record_dir && a->record_dir->status)
+			r = a->record_dir->status;
 		rec = NULL;
 		if (s || t || r || d)
 			status = EXIT_FAILED;
@@ -653,8 +672,9 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 		n += cfg[i]->ntargets;
 		force &= cfg[i]->force;
 	}
-	const char **inputs = calloc(n + 1 + ncfg, sizeof(*inputs));
-	struct iolab_output *outs = calloc(4 + ncfg, sizeof(*outs));
+	const char **inputs = calloc(n + 2 * ncfg, sizeof(*inputs));
+	const struct record_dir *rd = a->record_dir;
+	struct iolab_output *outs = calloc(4 + ncfg + (rd ? rd->n : 0), sizeof(*outs));
 	if (!inputs || !outs) {
 		free(inputs);
 		free(outs);
@@ -664,11 +684,13 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	for (unsigned i = 0; i < ncfg; i++)
 		for (unsigned t = 0; t < cfg[i]->ntargets; t++)
 			inputs[n++] = cfg[i]->target[t];
-	inputs[n++] = a->replay ? a->replay->path : NULL;
+	for (unsigned i = 0; i < ncfg; i++)
+		if (cfg[i]->replay)
+			inputs[n++] = cfg[i]->replay->path;
 	outs[0] = (struct iolab_output){"--db", *store ? store : NULL, IOLAB_OUT_ADD};
 	outs[1] = (struct iolab_output){"--json", a->json, IOLAB_OUT_REPLACE};
 	outs[2] = (struct iolab_output){"--csv", a->csv, IOLAB_OUT_REPLACE};
-	outs[3] = (struct iolab_output){"--record", a->record, IOLAB_OUT_REPLACE};
+	outs[3] = (struct iolab_output){"--record", rd ? NULL : a->record, IOLAB_OUT_REPLACE};
 	/* a --verify run writes its journal (in place, as it goes); --verify-only reads one, which
 	 * may be the journal an earlier run of the same job writes */
 	unsigned nout = 4;
@@ -679,9 +701,14 @@ static int check_outputs(const struct args *a, struct iolab_config **cfg, unsign
 	for (unsigned i = 0; i < ncfg; i++) {
 		bool written = false;
 		for (unsigned k = 4; k < nout; k++)
-			written |= !strcmp(outs[k].path, cfg[i]->verify_journal);
+			written |= !strcmp(outs[k].option, "--verify-journal") &&
+				   !strcmp(outs[k].path, cfg[i]->verify_journal);
 		if (cfg[i]->verify_only && *cfg[i]->verify_journal && !written)
 			inputs[n++] = cfg[i]->verify_journal;
+	}
+	if (rd) { /* a trace per point */
+		record_dir_outputs(rd, outs + nout);
+		nout += rd->n;
 	}
 	struct iolab_err err;
 	int rc = iolab_outputs_check(outs, nout, inputs, n, force, &err);
@@ -735,11 +762,12 @@ static int load_job(const struct args *a, struct iolab_job *job)
 		rc = iolab_job_parse(a->job, shipped, a->sim, job, &err); /* examples/ (examples.h) */
 	else if (a->job)
 		rc = iolab_job_load(a->job, a->sim, job, &err);
-	else if (!(job->run = calloc(1, sizeof(*job->run))))
+	else if (!(job->run = calloc(a->replay ? a->traces.n : 1, sizeof(*job->run))))
 		return cli_errorf(EXIT_USAGE, "out of memory");
-	else {
-		job->nrun = 1;
-		iolab_config_init(&job->run[0]);
+	else { /* one run from the command line; a replay's: one per trace */
+		job->nrun = a->replay ? a->traces.n : 1;
+		for (unsigned i = 0; i < job->nrun; i++)
+			iolab_config_init(&job->run[i]);
 	}
 	if (rc)
 		cli_errorf(EXIT_FAILED, "%s", err.msg);
@@ -758,7 +786,7 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 		struct iolab_config *c = &job->run[i];
 		c->patterns = &job->patterns;
 		if (a->replay) { /* the trace sets the work: it runs to its end unless --time */
-			c->replay = a->replay;
+			c->replay = &a->replays[i];
 			c->time_ns = 0;
 		}
 		if (apply(c, a->set, a->nset))
@@ -789,16 +817,22 @@ static int build_configs(const struct args *a, struct iolab_job *job,
 	return EXIT_OK;
 }
 
-/* --record takes a run of one point, and keeps its command line for the trace's header. */
+/* --record FILE takes a run of one point; --record DIR/ a trace per point (record_dir.h). */
 static int check_record(struct args *a, struct iolab_config **cfg, unsigned ncfg)
 {
-	const char *cmd = a->sim ? "sim" : "run";
+	const char *cmd = cmd_of(a);
+	if (record_is_dir(a->record)) {
+		if (!(a->record_dir = calloc(1, sizeof(*a->record_dir))))
+			return cli_errorf(EXIT_USAGE, "out of memory");
+		return record_dir_plan(a->record_dir, a->record, a->source, cfg, ncfg);
+	}
 	unsigned points = 0;
 	for (unsigned i = 0; i < ncfg; i++)
 		points += iolab_config_points(cfg[i]) * cfg[i]->repeat;
 	if (points != 1)
-		return cli_errorf(EXIT_USAGE, "%s: --record writes the trace of one point, and this run "
-				  "has %u (one value per list option, --repeat 1)", cmd, points);
+		return cli_errorf(EXIT_USAGE, "%s: --record FILE writes the trace of one point, and this "
+				  "run has %u (one value per list option, --repeat 1; --record DIR/ writes "
+				  "one per point)", cmd, points);
 	return EXIT_OK;
 }
 
@@ -808,15 +842,8 @@ static void command_line(struct args *a, int argc, char **argv)
 	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
-	/* the store's copy is whole, replay's own options included */
-	size_t len = strlen("iolab") + 1;
-	for (int i = 1; i < cli_argc; i++)
-		len += strlen(cli_argv[i]) + 1;
-	if (cli_argc > 1 && (a->cmdline = malloc(len))) {
-		n = (size_t)sprintf(a->cmdline, "iolab");
-		for (int i = 1; i < cli_argc; i++)
-			n += (size_t)sprintf(a->cmdline + n, " %s", cli_argv[i]);
-	}
+	/* the store's copy is whole, replay's own options included, in their order and quoted */
+	a->cmdline = cli_command_line();
 }
 
 /* Makes the temporary directory of the default job; returns an exit status. */
@@ -836,25 +863,34 @@ static int make_default_scratch(char *tmpdir, size_t tn, char *scratch, size_t s
 	return EXIT_OK;
 }
 
-/* A replay's trace: the one positional argument (targets go with --target). */
-static int take_trace(struct args *a, const struct iolab_replay *replay, struct iolab_replay *r)
+/* A replay's traces: the positional arguments, files or directories of them (targets go with
+ * --target); each trace is a run of its own, with replay's options. */
+static int take_traces(struct args *a, const struct iolab_replay *replay)
 {
 	if (a->job || a->use_default)
 		return cli_errorf(EXIT_USAGE, "replay: --job does not apply: give the trace and options");
-	if (a->ntarget != 1)
-		return cli_errorf(EXIT_USAGE, "replay: give one trace%s", a->ntarget > 1 ? " (targets "
-				  "go with --target PATH[,PATH])" : "");
-	*r = *replay;
-	r->path = a->targets[0];
+	bool aimed = a->sim; /* a simulated path, --target or --engine: where the requests go */
+	for (unsigned i = 0; i < a->nset; i++)
+		aimed |= !strcmp(a->set[i].name, "target") || !strcmp(a->set[i].name, "engine");
+	if (a->ntarget > 1 && !aimed)
+		return cli_errorf(EXIT_USAGE, "replay: %u traces and no target: every argument is a "
+				  "trace (targets go with --target PATH[,PATH])", a->ntarget);
+	int status = replay_traces_list(a->targets, a->ntarget, replay->fmt != NULL, &a->traces);
+	if (status)
+		return status;
+	if (!(a->replays = calloc(a->traces.n, sizeof(*a->replays))))
+		return cli_errorf(EXIT_USAGE, "out of memory");
+	for (unsigned i = 0; i < a->traces.n; i++) {
+		a->replays[i] = *replay;
+		a->replays[i].path = a->traces.path[i];
+	}
 	a->ntarget = 0;
-	a->replay = r;
 	return EXIT_OK;
 }
 
 static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *replay)
 {
 	struct args a = {.sim = sim, .replay = replay};
-	struct iolab_replay rp;
 	struct iolab_disk_model model = {0}, *drives = NULL; /* --model; each run's --drive */
 	struct iolab_subsys *subsys = NULL; /* --config */
 	struct iolab_job job = {0};
@@ -870,7 +906,7 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 			help(sim);
 		goto out;
 	}
-	if (replay && (status = take_trace(&a, replay, &rp)))
+	if (replay && (status = take_traces(&a, replay)))
 		goto out;
 	in_step = true; /* what follows reads files and rank 0's outputs: it may fail on one rank */
 	if (iolab_cluster_rank() != 0) { /* under mpirun rank 0 writes the job's results */
@@ -923,9 +959,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 				    &model : NULL, subsys, drives, cfg)) ||
 	    (status = check_volume(&a, cfg, job.nrun)) ||
 	    (status = store_path(&a, dbpath, sizeof(dbpath))) ||
+	    (a.record && (status = check_record(&a, cfg, job.nrun))) ||
 	    (status = check_outputs(&a, cfg, job.nrun, dbpath)))
-		goto out;
-	if (a.record && (status = check_record(&a, cfg, job.nrun)))
 		goto out;
 	if ((status = store_open(dbpath, &store)))
 		goto out;
@@ -943,6 +978,8 @@ static int run_main(int argc, char **argv, bool sim, const struct iolab_replay *
 	if (!(status = ranks_in_step(EXIT_OK)))
 		status = run_all(&a, cfg, job.nrun, store);
 out:
+	if (a.record_dir)
+		record_dir_free(a.record_dir, !agreed);
 	if (in_step && !agreed) /* this rank's setup failed: the others learn it */
 		ranks_in_step(status);
 	iolab_store_close(store);

@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 {
 	cli_argc = argc;
 	cli_argv = argv;
+	cli_keep_command_line(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -481,7 +481,7 @@ static const char *col(sqlite3_stmt *st, int i)
 	return t ? t : "";
 }
 
-int iolab_store_list(struct iolab_store *s, FILE *f, struct iolab_err *err)
+int iolab_store_list(struct iolab_store *s, json_t **runs, struct iolab_err *err)
 {
 	sqlite3_stmt *st;
 	int rc = prepare(s, "SELECT r.id, r.time, r.label, r.kind, r.target, "
@@ -489,17 +489,29 @@ int iolab_store_list(struct iolab_store *s, FILE *f, struct iolab_err *err)
 			 "FROM runs r ORDER BY r.id", &st, err);
 	if (rc)
 		return rc;
-	fprintf(f, "%6s  %-20s  %-16s  %-6s  %-24s  %6s  %s\n", "id", "time", "label", "kind",
-		"target/model", "points", "command");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fprintf(f, "%6lld  %-20s  %-16s  %-6s  %-24s  %6d%s  %s\n",
-			(long long)sqlite3_column_int64(st, 0), col(st, 1),
-			sqlite3_column_type(st, 2) == SQLITE_NULL ? "-" : col(st, 2), col(st, 3),
-			col(st, 4), sqlite3_column_int(st, 5), sqlite3_column_int(st, 7) ? "*" : " ",
-			col(st, 6));
-	rc = rc == SQLITE_DONE ? 0 : db_errf(s, err, EIO, "listing the runs");
+	json_t *a = json_array();
+	while (a && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (json_array_append_new(a, json_pack("{sI ss so ss ss si sb ss}", "id",
+						       (json_int_t)sqlite3_column_int64(st, 0), "time",
+						       col(st, 1), "label", sqlite3_column_type(st, 2) == SQLITE_NULL
+						       ? json_null() : json_string(col(st, 2)), "kind", col(st, 3),
+						       "target", col(st, 4), "points", sqlite3_column_int(st, 5),
+						       "interrupted", sqlite3_column_int(st, 7) != 0, "command",
+						       col(st, 6)))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 	sqlite3_finalize(st);
-	return rc;
+	if (!a || rc == SQLITE_NOMEM) {
+		json_decref(a);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
+	if (rc != SQLITE_DONE) {
+		json_decref(a);
+		return db_errf(s, err, EIO, "listing the runs");
+	}
+	*runs = a;
+	return 0;
 }
 
 /* Collects the ids of the runs labelled key into err's message; returns how many there are. */

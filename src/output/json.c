@@ -276,6 +276,21 @@ static json_t *breakdown_obj(const struct iolab_point *p)
 	return o;
 }
 
+/* The trace a replay point replayed (points[].trace): its file's base name, the path as given,
+ * the hash of its bytes and its record count; null for any other point. */
+static json_t *trace_obj(const struct iolab_point *p)
+{
+	if (!p->trace_path)
+		return json_null();
+	const char *base = strrchr(p->trace_path, '/');
+	json_t *o = json_object();
+	json_object_set_new(o, "name", iolab_json_text(base ? base + 1 : p->trace_path));
+	json_object_set_new(o, "path", iolab_json_text(p->trace_path));
+	json_object_set_new(o, "hash", json_string(p->trace_hash));
+	json_object_set_new(o, "records", json_integer((json_int_t)p->replay_records));
+	return o;
+}
+
 static json_t *point_obj(const struct iolab_point *p)
 {
 	struct iolab_dir_result *all = malloc(sizeof(*all));
@@ -289,6 +304,7 @@ static json_t *point_obj(const struct iolab_point *p)
 	json_object_set_new(o, "qd", json_integer(p->qd));
 	load_fields(o, p);
 	json_object_set_new(o, "replay", replay_obj(p));
+	json_object_set_new(o, "trace", trace_obj(p));
 	json_object_set_new(o, "capacity_bytes", p->capacity_bytes
 			    ? json_integer((json_int_t)p->capacity_bytes) : json_null());
 	json_object_set_new(o, "bs", p->bs ? json_integer((json_int_t)p->bs) : json_null());

@@ -14,6 +14,13 @@ unsigned settings_columns(const struct iolab_results *r, const char **names, uns
 /* Point p's value of the setting name, or NULL. */
 const char *point_setting(const struct iolab_point *p, const char *name);
 
+/* The warnings under the table, those of one kind on several points grouped into one line
+ * (table_warnings.c). */
+void table_warnings(FILE *f, const struct iolab_results *r);
+/* A latency of us microseconds for a table: scaled to us, ms or s and followed by its unit
+ * ("37.2 us", "9.20 ms", "1.25 s"), in buf (table_units.c). */
+const char *table_lat(double us, char *buf, size_t n);
+
 /* Reads and writes together. */
 static inline void point_all(const struct iolab_point *p, struct iolab_dir_result *all)
 {

@@ -1,13 +1,22 @@
-/* table.c: the readable table printed by default: one row per point, warnings below it (but
- * those about figures the table does not show), a line for a device that accepts fewer commands
- * than were queued, and a footer that says what the columns measure. */
+/* table.c: the readable table printed by default: one row per point (latencies with their
+ * units, table_units.c), warnings below it (grouped by kind, table_warnings.c; but those about
+ * figures the table does not show), a line for a device that accepts fewer commands than were
+ * queued, and a footer that says what the columns measure. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iolab/flash_report.h"
 #include "iolab/host_queue.h"
+#include "iolab/short_names.h"
 #include "output_common.h"
+
+/* A point of an engine in virtual time (a simulated path): its CPU figures measure nothing. */
+static bool point_virtual(const struct iolab_point *p)
+{
+	const struct iolab_engine_ops *e = iolab_engine_find(p->engine);
+	return e && (e->flags & IOLAB_ENGINE_VIRTUAL);
+}
 
 static const char *fmt_bs(const struct iolab_point *p, char *buf, size_t n)
 {
@@ -78,7 +87,7 @@ static void replay_lines(FILE *f, const struct iolab_results *r)
 		if (!p->replay_timed || !p->issue_err.count)
 			continue;
 		if (!shown++)
-			fprintf(f, "\ntimed replay, in us: issue error = actual minus intended issue time; "
+			fprintf(f, "\ntimed replay: issue error = actual minus intended issue time; "
 				"latency from the actual issue and from the intended time:\n"
 				"%3s %9s %9s %9s %11s %11s %11s %11s\n", "#", "err p50", "err p99", "err max",
 				"issued p50", "issued p99", "intend p50", "intend p99");
@@ -87,12 +96,16 @@ static void replay_lines(FILE *f, const struct iolab_results *r)
 			return;
 		*h = p->dir[0].lat;
 		iolab_hist_merge(h, &p->dir[1].lat);
-		fprintf(f, "%3u %9.1f %9.1f %9.1f %11.1f %11.1f %11.1f %11.1f\n", i + 1,
-			iolab_hist_percentile(&p->issue_err, 50) / 1e3,
-			iolab_hist_percentile(&p->issue_err, 99) / 1e3, (double)p->issue_err.max / 1e3,
-			iolab_hist_percentile(&p->lat_issued, 50) / 1e3,
-			iolab_hist_percentile(&p->lat_issued, 99) / 1e3, iolab_hist_percentile(h, 50) / 1e3,
-			iolab_hist_percentile(h, 99) / 1e3);
+		double us[7] = {iolab_hist_percentile(&p->issue_err, 50) / 1e3,
+				iolab_hist_percentile(&p->issue_err, 99) / 1e3, (double)p->issue_err.max / 1e3,
+				iolab_hist_percentile(&p->lat_issued, 50) / 1e3,
+				iolab_hist_percentile(&p->lat_issued, 99) / 1e3, iolab_hist_percentile(h, 50) / 1e3,
+				iolab_hist_percentile(h, 99) / 1e3};
+		char t[7][24];
+		for (unsigned k = 0; k < 7; k++)
+			table_lat(us[k], t[k], sizeof(t[k]));
+		fprintf(f, "%3u %9s %9s %9s %11s %11s %11s %11s\n", i + 1, t[0], t[1], t[2], t[3], t[4],
+			t[5], t[6]);
 		free(h);
 	}
 }
@@ -138,11 +151,12 @@ static void footer(FILE *f, const struct iolab_point *p)
 	else
 		fprintf(f, "\nengine %s, %s I/O", p->engine, p->direct ? "direct" : "buffered");
 	fprintf(f, "; MB/s = 10^6 bytes/s; qd@ = mean I/Os in flight (Little's law);\n%s; "
-		"cpu u/s = user/system CPU %% of one core;\nlatency = from the submit call to "
-		"completion: fio's lat (submission included), not its clat; for psync the two are the "
-		"same\n",
+		"cpu u/s = user/system CPU %% of one core%s;\nlatency (lat: us, ms or s as "
+		"written) = from the submit call to completion: fio's lat (submission included), not "
+		"its clat; for psync the two are the same\n",
 		p->host_sched >= 0 ? "host = the host queue's policy (--host-scheduler)"
-				   : "dev qd = the device's own mean queue (sysfs; - if none)");
+				   : "dev qd = the device's own mean queue (sysfs; - if none)",
+		point_virtual(p) ? " (- in virtual time)" : "");
 }
 
 /* Under the rows: how far each point's volume rebuild got ("rebuild of drive 2: 100% in 812.4 s",
@@ -171,6 +185,23 @@ static void rebuild_lines(FILE *f, const struct iolab_results *r)
 			else
 				fprintf(f, "%srebuild of %s: %u%% done when the run ended\n", pt, who, pct);
 		}
+}
+
+/* Under the rows, for each point of the copy pattern: what it copied (the bytes written, each
+ * read first) and how long it took, per run: the figure a copy is timed by. */
+static void copy_lines(FILE *f, const struct iolab_results *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		if (strcmp(p->pattern, "copy") || !p->reps || p->seconds <= 0)
+			continue;
+		double s = p->seconds / p->reps, copied = (double)p->dir[1].bytes / p->reps;
+		char size[32];
+		fprintf(f, "  %u copy: %s copied (read, then written) in %.2f s%s: %.2f MB/s copied; the MB/s "
+			"column counts reads and writes\n", i + 1,
+			iolab_fmt_size((uint64_t)copied, size, sizeof(size)), s, p->reps > 1 ? " per run" : "",
+			copied / s / 1e6);
+	}
 }
 
 /* --steady-state: one line per point under the table: the rounds, the rule's verdict, the window. */
@@ -319,17 +350,17 @@ static void rank_lines(FILE *f, const struct iolab_results *r)
 		return;
 	fprintf(f, "\nper host (a point's row above is their sum over the common window; clock = the "
 		   "host's clock less rank 0's):\n%3s %5s %-20s %11s %9s %9s %9s %9s %18s\n", "#", "rank",
-		"host", "IOPS", "MB/s", "mean us", "p99 us", "max us", "clock us");
+		"host", "IOPS", "MB/s", "mean lat", "p99 lat", "max lat", "clock us");
 	for (unsigned i = 0; i < r->n; i++)
 		for (unsigned k = 0; k < r->point[i].nranks; k++) {
 			const struct iolab_rank_result *q = &r->point[i].ranks[k];
-			char clock[40];
+			char clock[40], lat[3][24];
 			snprintf(clock, sizeof(clock), "%.1f \u00b1 %.1f", q->clock_offset_ns / 1e3,
 				 q->clock_error_ns / 1e3);
-			fprintf(f, "%3u %5u %-20.20s %11.0f %9.1f %9.1f %9.1f %9.1f %18s\n", i + 1, q->rank,
-				q->host, q->iops, q->mbps, iolab_hist_mean(&q->lat) / 1e3,
-				iolab_hist_percentile(&q->lat, 99) / 1e3,
-				(double)(q->lat.count ? q->lat.max : 0) / 1e3, clock);
+			fprintf(f, "%3u %5u %-20.20s %11.0f %9.1f %9s %9s %9s %18s\n", i + 1, q->rank,
+				q->host, q->iops, q->mbps, table_lat(iolab_hist_mean(&q->lat) / 1e3, lat[0], 24),
+				table_lat(iolab_hist_percentile(&q->lat, 99) / 1e3, lat[1], 24),
+				table_lat((double)(q->lat.count ? q->lat.max : 0) / 1e3, lat[2], 24), clock);
 		}
 }
 
@@ -348,7 +379,7 @@ static void breakdown_lines(FILE *f, const struct iolab_results *r)
 		}
 	if (!any)
 		return;
-	fprintf(f, "\nwhere the time went, per I/O in us (host = waiting in the host's queue; the "
+	fprintf(f, "\nwhere the time went, per I/O (host = waiting in the host's queue; the "
 		"rest is the devices' work, queue = waiting in them;\n a volume's columns are per "
 		"device command):\n");
 	fprintf(f, "%3s", "#");
@@ -363,8 +394,9 @@ static void breakdown_lines(FILE *f, const struct iolab_results *r)
 			unsigned j = 0;
 			while (j < m.bd->nphase && strcmp(m.bd->phase[j], cols.phase[k]))
 				j++;
+			char t[24];
 			if (j < m.bd->nphase)
-				fprintf(f, " %9.1f", m.us[j]);
+				fprintf(f, " %9s", table_lat(m.us[j], t, sizeof(t)));
 			else
 				fprintf(f, " %9s", "-");
 		}
@@ -382,16 +414,40 @@ static void worker_lines(FILE *f, const struct iolab_results *r)
 		return;
 	fprintf(f, "\nper worker ([worker] sections; each over its own measured time):\n"
 		   "%3s %-16s %-16s %5s %11s %9s %9s %9s\n", "#", "worker", "pattern", "qd", "IOPS",
-		"MB/s", "mean us", "p99 us");
+		"MB/s", "mean lat", "p99 lat");
 	for (unsigned i = 0; i < r->n; i++)
 		for (unsigned k = 0; r->point[i].nwres && *r->point[i].wres[0].name &&
 				     k < r->point[i].nwres; k++) {
 			const struct iolab_worker_result *w = &r->point[i].wres[k];
 			double s = w->seconds > 0 ? w->seconds : 1e-9;
-			fprintf(f, "%3u %-16.16s %-16.16s %5u %11.1f %9.1f %9.1f %9.1f\n", i + 1, w->name,
+			char mean[24], p99[24];
+			fprintf(f, "%3u %-16.16s %-16.16s %5u %11.1f %9.1f %9s %9s\n", i + 1, w->name,
 				w->pattern, w->qd, (double)w->ios / s, (double)w->bytes / s / 1e6,
-				iolab_hist_mean(&w->lat) / 1e3, iolab_hist_percentile(&w->lat, 99) / 1e3);
+				table_lat(iolab_hist_mean(&w->lat) / 1e3, mean, sizeof(mean)),
+				table_lat(iolab_hist_percentile(&w->lat, 99) / 1e3, p99, sizeof(p99)));
 		}
+}
+
+/* The pattern column: its width, and each point's name there (a replayed trace's file name,
+ * else the pattern's) cut from the middle to it, distinct names kept apart (short_names.h). */
+enum { PATTERN_W = 16, PATTERN_SIZE = 4 * PATTERN_W + 1 };
+
+static char *pattern_names(const struct iolab_results *r)
+{
+	const char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+	char *out = calloc(r->n ? r->n : 1, PATTERN_SIZE);
+	for (unsigned i = 0; names && out && i < r->n; i++) {
+		const struct iolab_point *p = &r->point[i];
+		const char *base = p->trace_path ? strrchr(p->trace_path, '/') : NULL;
+		names[i] = !p->trace_path ? p->pattern : base ? base + 1 : p->trace_path;
+	}
+	bool ok = names && out;
+	if (ok)
+		iolab_short_names(names, r->n, PATTERN_W, out, PATTERN_SIZE);
+	free(names);
+	if (!ok)
+		free(out);
+	return ok ? out : NULL;
 }
 
 void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
@@ -427,17 +483,22 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 	static const char *const col_name[] = {"qd", "clients", "rate/s", "load"};
 	int lw = col == COL_QD ? 4 : 11; /* "poisson:200", "clients 16" */
 	fprintf(f, "%-16s %5s %4s %3s %*s %11s %9s %9s %9s %9s %6s %8s %9s%s%s\n", "pattern",
-		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean us", "p99 us", "max us", "qd@",
+		"bs", "rd%", "wk", lw, col_name[col], "IOPS", "MB/s", "mean lat", "p99 lat", "max lat", "qd@",
 		simulated ? "host" : "dev qd", "cpu u/s", wa ? "     WA" : "",
 		reps ? "  IOPS sd  (min..max)  95% CI IOPS, MB/s" : "");
+	char *shown_names = pattern_names(r);
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct iolab_point *p = &r->point[i];
 		struct iolab_dir_result *all = malloc(sizeof(*all));
-		if (!all)
+		if (!all || !shown_names) {
+			free(all);
+			free(shown_names);
 			return;
+		}
 		point_all(p, all);
-		char bs[32], cpu[24], devq[16] = "-", load[32];
-		snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
+		char bs[32], cpu[24] = "-", devq[16] = "-", load[32], lat[3][24];
+		if (!point_virtual(p)) /* in virtual time the CPU iolab used measures nothing */
+			snprintf(cpu, sizeof(cpu), "%.0f/%.0f", p->cpu_user_pct, p->cpu_sys_pct);
 		if (p->host_sched >= 0)
 			snprintf(devq, sizeof(devq), "%s", iolab_host_sched_name((enum iolab_host_sched)p->host_sched));
 		else if (p->has_disk)
@@ -467,11 +528,14 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 			const char *v = point_setting(p, set[s]);
 			fprintf(f, "%-*s ", set_w[s], v ? v : "-");
 		}
-		fprintf(f, "%-16.16s %5s %4d %3u %*s %11.0f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %9s",
-			p->pattern, fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
+		const char *name = shown_names + (size_t)i * PATTERN_SIZE;
+		int pad = PATTERN_W - (int)iolab_name_width(name); /* "…" is one column, three bytes */
+		fprintf(f, "%s%*s %5s %4d %3u %*s %11.0f %9.1f %9s %9s %9s %6.1f %8s %9s", name,
+			pad > 0 ? pad : 0, "", fmt_bs(p, bs, sizeof(bs)), p->read_pct, p->workers, lw,
 			load_label(p, col, load, sizeof(load)), p->iops.mean,
-			p->mbps.mean, iolab_hist_mean(&all->lat) / 1e3,
-			iolab_hist_percentile(&all->lat, 99) / 1e3, (double)(all->lat.count ? all->lat.max : 0) / 1e3,
+			p->mbps.mean, table_lat(iolab_hist_mean(&all->lat) / 1e3, lat[0], sizeof(lat[0])),
+			table_lat(iolab_hist_percentile(&all->lat, 99) / 1e3, lat[1], sizeof(lat[1])),
+			table_lat((double)(all->lat.count ? all->lat.max : 0) / 1e3, lat[2], sizeof(lat[2])),
 			p->qd_reached, devq, cpu);
 		if (wa) {
 			double w = point_wa(p);
@@ -488,21 +552,15 @@ void iolab_output_table(FILE *f, const struct iolab_results *r, bool explained)
 		fputc('\n', f);
 		free(all);
 	}
+	free(shown_names);
 	rank_lines(f, r);
 	worker_lines(f, r);
 	rebuild_lines(f, r);
+	copy_lines(f, r);
 	steady_lines(f, r);
 	replay_lines(f, r);
 	breakdown_lines(f, r);
-	unsigned shown = 0;
-	for (unsigned i = 0; i < r->n; i++) {
-		const struct iolab_point *p = &r->point[i];
-		for (unsigned w = 0; w < p->nwarn; w++) {
-			if (p->warn_detail & (UINT32_C(1) << w))
-				continue; /* about a figure not in the table: JSON and CSV carry it */
-			fprintf(f, "%s  ! point %u: %s\n", shown++ ? "" : "\n", i + 1, p->warn[w]);
-		}
-	}
+	table_warnings(f, r);
 	if (explained)
 		explain(f, r);
 	device_depth_notes(f, r);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "iolab/compare.h"
+#include "iolab/compare_prices.h"
 #include "iolab/parse.h"
 
 #define NMETRIC 3
@@ -494,9 +495,7 @@ static json_t *run_object(const struct iolab_compare_run *in)
 	}
 	json_object_set_new(o, "price_usd", real_or_null(price));
 	json_object_set_new(o, "capacity_bytes", isfinite(cap) ? json_integer((json_int_t)cap) : json_null());
-	json_object_set_new(o, "usd_per_gb", real_or_null(cap > 0 ? price / (cap / 1e9) : NAN));
-	json_object_set_new(o, "usd_per_iops", real_or_null(best_iops > 0 ? price / best_iops : NAN));
-	json_object_set_new(o, "usd_per_mb_s", real_or_null(best_mb > 0 ? price / best_mb : NAN));
+	/* the prices per GB, IOPS and MB/s: compare_prices.c */
 	json_object_set_new(o, "best_iops", real_or_null(best_iops));
 	json_object_set_new(o, "best_mb_per_s", real_or_null(best_mb));
 	json_object_set_new(o, "points", json_integer((json_int_t)json_array_size(json_object_get(doc, "points"))));
@@ -803,6 +802,8 @@ int iolab_compare(const struct iolab_compare_run *runs, size_t n, size_t referen
 	}
 	if (!rc)
 		rc = assemble(&c, out, err);
+	if (!rc && (rc = iolab_compare_prices(*out, runs, n, err)))
+		json_decref(*out);
 	free_ctx(&c);
 	return rc;
 }

@@ -259,7 +259,11 @@ int point_measure(const struct iolab_config *c, const struct run_env *env,
 	p->cpu_sys_pct /= p->reps;
 	p->disk_util_pct /= p->reps;
 	p->disk_queue /= p->reps;
-	double lat_ns = (double)(p->dir[0].lat.sum + p->dir[1].lat.sum);
+	/* Little's law over the time each I/O was in flight. A timed replay's latency runs from the
+	 * intended issue time, as --rate's: a request still waiting for a free slot under the --qd
+	 * cap is not in flight, so its qd@ takes the latency from the actual issue. */
+	double lat_ns = p->replay_timed ? (double)p->lat_issued.sum
+			: (double)(p->dir[0].lat.sum + p->dir[1].lat.sum);
 	p->qd_reached = p->seconds > 0 ? lat_ns / (p->seconds * 1e9) : 0;
 	return 0;
 }

@@ -127,11 +127,13 @@ static int set_uint_list(const char *f, const char *v, unsigned *out, unsigned *
 }
 
 /* --qd (a closed loop) given after --clients elsewhere (a job file, then the command line)
- * replaces them and their think time, as --time replaces --bytes. With --rate it is the cap. */
+ * replaces them and their think time, as --time replaces --bytes. With --rate it is the cap.
+ * A think time without clients stays, so that run_check_load refuses it whatever the order
+ * (--think 5ms --qd 4 is not a closed loop of --qd with a think time: iolab has none). */
 static int set_qd(struct iolab_config *c, const char *f, const char *v, struct iolab_err *err)
 {
 	int rc = set_uint_list(f, v, c->qd, &c->nqd, 1, 4096, err);
-	if (!rc) {
+	if (!rc && c->nclients) {
 		c->nclients = 0;
 		c->think_set = false;
 		c->think_ns = 0;
@@ -720,7 +722,7 @@ static const struct option_entry table[] = {
 	 set_qd},
 	{{"clients", "N[,N]", "closed-loop clients per worker, instead of --qd (each waits --think)"},
 	 set_clients},
-	{{"think", "[exp:]TIME", "a client's wait after each completion (default 0; exp: exponential)"},
+	{{"think", "[exp:]TIME", "a client's wait after each completion (default 0; exp: exponential); only with --clients"},
 	 set_think},
 	{{"rate", "[poisson:]IOPS[,IOPS]", "open loop: requests arrive at IOPS (all workers), evenly or Poisson"},
 	 set_rate},
@@ -738,7 +740,7 @@ static const struct option_entry table[] = {
 	 set_no_invalidate},
 	{{"ramp", "TIME", "warm-up excluded from every figure (default 0)"}, set_ramp},
 	{{"time", "TIME", "measured time per point (default 10s; 500ms, 2m also)"}, set_time},
-	{{"bytes", "SIZE", "issue exactly SIZE bytes per point (after --ramp) instead of a time"}, set_bytes},
+	{{"bytes", "SIZE", "issue exactly SIZE bytes per point (after --ramp) instead of a time; copy: SIZE copied (read and written)"}, set_bytes},
 	{{"seed", "N", "random seed (default 1): same seed, same requests"}, set_seed},
 	{{"dist", "DIST", "random offsets: uniform, zipf:THETA, pareto:H, hotspot:P/R"}, set_dist},
 	{{"repeat", "N", "run every point N times; report mean, stddev, min, max"}, set_repeat},

@@ -40,6 +40,10 @@ struct point_params {
 struct sim_carry;
 
 struct replay_run {
+	struct iolab_replay replay;     /* the configuration's, fitted to a smaller target (replay_fit.c) */
+	bool fitted;                    /* it was, from fit_from bytes to fit_to */
+	uint64_t fit_from, fit_to;
+	char hash[IOLAB_REPLAY_HASH_LEN]; /* the trace file's (iolab_replay_hash) */
 	struct iolab_replay_scan scan;
 	struct iolab_spec spec;
 	struct iolab_replay_dest dest;
@@ -55,6 +59,7 @@ struct run_env {
 	uint64_t working_set;
 	struct iolab_subsys *desc; /* the simulator's: the point's subsystem */
 	struct verify_run *verify; /* --verify, --verify-only: the run's (verify_run.h), or NULL */
+	struct iolab_recorder *record; /* the current point's (--record), or NULL */
 	struct sim_carry *carry;   /* the simulator: the point's system, kept between its runs
 				      (worker_loads.h), or NULL */
 };
@@ -92,6 +97,12 @@ int run_check_point(const struct iolab_config *c, const struct run_env *env, uns
 		    const struct point_params *pp, struct iolab_err *err);
 
 /* sweep.c: the points of a configuration. */
+/* replay_fit.c: a trace recorded on a target larger than the run's dest is fitted to it as
+ * --scale would (none of --clip, --scale, --wrap given), with one note through progress. */
+void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx);
+/* ... and each point it was fitted for says so in its warnings (JSON only: the note said it). */
+void replay_fit_warn(const struct replay_run *rr, struct iolab_point *p);
+
 /* Point k's parameters (a replay's: with the trace's spec and load). */
 void point_decode(const struct iolab_config *c, const struct replay_run *rr, unsigned k,
 		  struct point_params *pp);

@@ -312,7 +312,7 @@ static int record_begin(const struct iolab_config *c, const struct run_env *env,
 	}
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return iolab_recorder_begin(c->record, names, sizes, n, workers, qd,
+	return iolab_recorder_begin(env->record, names, sizes, n, workers, qd,
 				    (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, err);
 }
 
@@ -331,10 +331,12 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 		.qd = slots_of(c, pp), .pace = point_pace(c, pp),
 		.nworkers = pp->workers, .seed = c->seed + prog->rep - 1, .ramp_ns = c->ramp_ns,
 		.time_ns = c->time_ns, .on_error_continue = c->on_error_continue,
-		.engine_config = sim_point_engine(c, pp, env, &sim_cfg), .record = c->record,
-		.replay = rr ? c->replay : NULL, .dest = rr ? &rr->dest : NULL,
+		.engine_config = sim_point_engine(c, pp, env, &sim_cfg), .record = env->record,
+		.replay = rr ? &rr->replay : NULL, .dest = rr ? &rr->dest : NULL,
 		.scan = rr ? &rr->scan : NULL,
-		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers : 0,
+		/* a copy of --bytes N reads N and writes N (its one worker's reads and writes) */
+		.bytes_per_worker = c->bytes ? (c->bytes + pp->workers - 1) / pp->workers
+					       * (pp->spec.copy ? 2 : 1) : 0,
 		.buffer_pattern = c->buffer_pattern, .buffer_pct = c->buffer_compress_pct,
 		.verify = env->verify,
 		/* across ranks with a ramp, the measured time starts after every rank's (without
@@ -378,7 +380,7 @@ int point_run_once(const struct iolab_config *c, const struct run_env *env,
 	struct worker *w = rc ? NULL : calloc(pp->workers, sizeof(*w));
 	if (!rc && !w)
 		rc = iolab_errf(err, ENOMEM, "out of memory");
-	if (!rc && c->record)
+	if (!rc && env->record)
 		rc = record_begin(c, env, pp->workers, worker_loads_lane_slots(&wl, ctl.one_thread),
 				  err);
 	/* Whatever failed, this rank takes the run's collectives with the others, as a run without

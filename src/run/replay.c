@@ -2,11 +2,14 @@
  * (iolab_replay_scan) and the stream of requests a worker draws from during one
  * (iolab_replay_src). Both read the trace through the streaming reader of trace.h, apply the
  * transforms (trace_xform.c) and map trace targets onto the run's; nothing is kept but the
- * record read ahead and the few given back. */
+ * record read ahead and the few given back. And the identity of a trace file (its hash). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "iolab/replay.h"
 
@@ -109,6 +112,8 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 	}
 	s->ntargets = h->ntargets;
 	uint64_t extent[IOLAB_TRACE_TARGETS_MAX] = {0};
+	for (unsigned t = 0; t < h->ntargets && t < IOLAB_TRACE_TARGETS_MAX; t++)
+		s->header_size[t] = h->target[t].size;
 	struct iolab_trace_rec rec;
 	while ((rc = iolab_trace_next(rd, &rec, err)) == 1) {
 		s->records++;
@@ -121,6 +126,8 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 			s->skipped++;
 		if (rc != REC_KEEP)
 			continue;
+		if (rec.target < IOLAB_TRACE_TARGETS_MAX && rec.offset + rec.len > s->extent[rec.target])
+			s->extent[rec.target] = rec.offset + rec.len;
 		if (rec.op == IOLAB_TRACE_TRIM) {
 			s->trims += (rec.len + REPLAY_LEN_MAX - 1) / REPLAY_LEN_MAX;
 			continue;
@@ -175,6 +182,30 @@ int iolab_replay_scan(const struct iolab_replay *r, const struct iolab_replay_de
 		return scan_counts(r, s, err);
 	}
 	return scan_bounds(r, d, s, err);
+}
+
+int iolab_replay_hash(const char *path, char *hash, struct iolab_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return iolab_errf(err, errno, "%s: %s", path, strerror(errno));
+	XXH64_state_t *st = XXH64_createState();
+	char *buf = malloc(1u << 16);
+	int rc = st && buf ? 0 : iolab_errf(err, ENOMEM, "out of memory");
+	if (!rc)
+		XXH64_reset(st, 0);
+	size_t n;
+	while (!rc && (n = fread(buf, 1, 1u << 16, f)) > 0)
+		XXH64_update(st, buf, n);
+	if (!rc && ferror(f))
+		rc = iolab_errf(err, EIO, "%s: %s", path, strerror(EIO));
+	if (!rc)
+		snprintf(hash, IOLAB_REPLAY_HASH_LEN, "xxh64:%016llx",
+			 (unsigned long long)XXH64_digest(st));
+	XXH64_freeState(st);
+	free(buf);
+	fclose(f);
+	return rc;
 }
 
 struct iolab_replay_src {

@@ -46,7 +46,11 @@ static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, s
 					  "worker, in its order (--qd sets the requests in flight)",
 					  c->workers[i]);
 	struct iolab_replay_scan *sc = &rr->scan;
-	int rc = iolab_replay_scan(c->replay, NULL, sc, err);
+	rr->replay = *c->replay;
+	rr->fitted = false;
+	int rc = iolab_replay_scan(&rr->replay, NULL, sc, err);
+	if (!rc)
+		rc = iolab_replay_hash(c->replay->path, rr->hash, err);
 	if (rc)
 		return rc;
 	const char *base = strrchr(c->replay->path, '/');
@@ -72,7 +76,7 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			  void *ctx, struct iolab_err *err)
 {
 	int rc;
-	if (iolab_cluster_active() && (c->steady || c->record))
+	if (iolab_cluster_active() && (c->steady || c->record || c->record_points))
 		return iolab_errf(err, EINVAL, "--%s: not across MPI ranks (run it on one)",
 				  c->steady ? "steady-state" : "record");
 	if (iolab_cluster_active() && c->split && c->size)
@@ -132,7 +136,8 @@ static int prepare_points(const struct iolab_config *c, struct iolab_subsys *des
 			rc = env_virtual_region(c, &pp, env, err);
 		if (!rc && rr && (k == 0 || env->no_io)) { /* every record against the targets */
 			env_replay_dest(c, env, &rr->dest);
-			rc = iolab_replay_scan(c->replay, &rr->dest, &rr->scan, err);
+			replay_fit(rr, progress, ctx);
+			rc = iolab_replay_scan(&rr->replay, &rr->dest, &rr->scan, err);
 		}
 		if (!rc)
 			rc = run_check_point(c, env, k, &pp, err);
@@ -229,7 +234,16 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 			env_replay_dest(c, &env, &rr->dest);
 		struct iolab_point *p = &res->point[res->n++];
 		point_begin(c, desc, rr, &env, &pp, p);
+		env.record = c->record;
+		if (c->record_points && (rc = c->record_points->begin(c->record_points->ctx, c, k,
+								      &env.record, err))) {
+			drop_point(res);
+			break;
+		}
 		rc = point_measure(c, &env, &pp, rr, p, k, npoints, progress, ctx, err);
+		if (c->record_points)
+			c->record_points->end(c->record_points->ctx, env.record, !rc && p->reps);
+		env.record = NULL;
 		if (rc) { /* workers could not be set up, or another rank failed (err says why) */
 			drop_point(res);
 			break;
@@ -237,6 +251,7 @@ static int run_points(const struct iolab_config *c, struct iolab_subsys *desc, s
 		if (!p->reps) /* steady state, stopped before its first round */
 			continue;
 		point_add_warnings(c, &env, &pp, p);
+		replay_fit_warn(rr, p);
 		/* Fewer completions than I/Os kept in flight: the queue never turned over once, so
 		 * every figure describes the start-up burst, not a steady state. */
 		uint64_t in_flight = pp.rate > 0 ? p->inflight_max : (uint64_t)pp.workers * slots_of(c, &pp);

@@ -292,6 +292,7 @@ int scale_collect(const struct iolab_config *c, struct iolab_results *res, unsig
 		*p = w.p;
 		p->run = c->name; /* the same run on every rank: its strings are rank 0's */
 		p->engine = c->engine->name;
+		p->trace_path = c->replay ? c->replay->path : NULL;
 		p->model = sim_point_model(c, p); /* the point's drive, of a --drive sweep */
 		p->sec_ios = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);
 		p->sec_bytes = malloc(w.nsec ? w.nsec * sizeof(uint64_t) : 1);

@@ -220,6 +220,8 @@ void point_begin(const struct iolab_config *c, const struct iolab_subsys *desc,
 		p->replay_timed = pp->timed;
 		p->replay_records = sc->records;
 		p->replay_skipped = sc->skipped;
+		p->trace_path = c->replay->path;
+		snprintf(p->trace_hash, sizeof(p->trace_hash), "%s", rr->hash);
 		p->bs = sc->min_len == sc->max_len ? sc->max_len : 0;
 		p->read_pct = (int)lround(100.0 * (double)sc->reads / (double)sc->kept);
 	}
