@@ -10,7 +10,8 @@
  *   points[].trace (the file's name, the path as given, XXH64 of its bytes, its records), and
  *   the table tells two long names apart ("…" in their middle);
  * - a trace recorded on a larger drive replays on a smaller one as --scale would map it, with a
- *   note; a trace whose header records no size keeps the error;
+ *   note; a trace whose header records no size keeps the error; --scale keeps a sequential
+ *   trace sequential;
  * - a timed replay whose requests arrive faster than the drive serves them reports qd@ (JSON
  *   qd_reached) within its --qd cap: requests waiting to be issued are not in flight;
  * - a replay of 1 MiB requests at --qd 1024 on a model holds no buffer per slot. */
@@ -204,6 +205,62 @@ static void test_replay_smaller_target(void **state)
 	TH_EXPECT_EXIT(o, 2, "unsized.iot", "offset", "--scale");
 }
 
+/* A sequential trace recorded far out on a large drive, replayed with --scale on a small one:
+ * its requests stay back to back (recorded again, `trace info` says 100 % sequential), where
+ * each request scaled on its own landed apart from the previous one. */
+static void test_replay_scale_keeps_sequential(void **state)
+{
+	(void)state;
+	char seq[512], rep[512];
+	snprintf(seq, sizeof(seq), "%s/seq-far.iot", th_dir);
+	snprintf(rep, sizeof(rep), "%s/seq-far-replayed.iot", th_dir);
+	struct th_out o = th_iolab("sim", "--model", "sas15k", "--pattern", "seq-read", "--bs", "64k",
+				   "--qd", "1", "--time", "1", "--offset", "100G", "--record", seq,
+				   "--no-db", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	o = th_iolab("replay", seq, "--model", "atlas10k", "--scale", "--qd", "1", "--record", rep,
+		     "--no-db", "--quiet", NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	o = th_iolab("trace", "info", rep, NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "sequential    100.0%"));
+	assert_non_null(strstr(o.out, "--scale")); /* the source line is the command as typed */
+	th_out_free(&o);
+}
+
+/* A version 3 fio log with a `wait` line: fio 3.x skips it, and so does replay, saying so once
+ * on stderr and in each point's warnings. */
+static void test_replay_says_reader_notes(void **state)
+{
+	(void)state;
+	char log[512];
+	snprintf(log, sizeof(log), "%s/v3-wait.log", th_dir);
+	FILE *f = fopen(log, "w");
+	assert_non_null(f);
+	fprintf(f, "fio version 3 iolog\n0 /dev/null add\n0 /dev/null open\n100 /dev/null read 0 4096\n"
+		   "150 /dev/null wait 0 0\n300 /dev/null read 4096 4096\n400 /dev/null close\n");
+	fclose(f);
+	struct th_out o = th_iolab("replay", log, "--format", "fio-iolog", "--model", "atlas10k",
+				   "--qd", "1,2", "--no-db", "--json", "-", NULL);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "'wait' lines in a version 3 log are skipped"));
+	assert_null(strstr(strstr(o.err, "'wait' lines") + 1, "'wait' lines")); /* once */
+	json_t *j = json_of(&o);
+	json_t *pts = json_object_get(j, "points");
+	assert_int_equal(json_array_size(pts), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *w = json_object_get(json_array_get(pts, i), "warnings");
+		bool said = false;
+		for (size_t k = 0; k < json_array_size(w); k++)
+			said |= strstr(json_string_value(json_array_get(w, k)), "'wait' lines") != NULL;
+		assert_true(said);
+	}
+	json_decref(j);
+	th_out_free(&o);
+}
+
 /* Requests every 10 us on a drive that serves one in milliseconds: the cap of 16 is full all
  * the time, the rest wait to be issued; qd@ counts the 16. */
 static void test_timed_qd_within_cap(void **state)
@@ -248,6 +305,8 @@ int main(void)
 		cmocka_unit_test(test_replay_directory),
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_replay_smaller_target),
+		cmocka_unit_test(test_replay_scale_keeps_sequential),
+		cmocka_unit_test(test_replay_says_reader_notes),
 		cmocka_unit_test(test_timed_qd_within_cap),
 	};
 	return cmocka_run_group_tests(tests, th_dir_setup, th_dir_teardown);

@@ -121,20 +121,25 @@ static int run_chromium(const char *const *args, const char *url, const char *ou
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The value of attribute name="..." in the tag starting at tag (malloc'd), or NULL. */
+static char *tag_attr(const char *tag, const char *name)
+{
+	const char *end = strchr(tag, '>');
+	assert_non_null(end);
+	char *copy = strndup(tag, (size_t)(end - tag)), pat[64];
+	snprintf(pat, sizeof(pat), " %s=\"", name);
+	const char *at = strstr(copy, pat), *q = at ? strchr(at + strlen(pat), '"') : NULL;
+	char *value = q ? strndup(at + strlen(pat), (size_t)(q - at - strlen(pat))) : NULL;
+	free(copy);
+	return value;
+}
+
 /* The value of attribute name="..." in the <body ...> tag of the dumped DOM (malloc'd), or NULL. */
 static char *body_attr(const char *dom, const char *name)
 {
 	const char *body = strstr(dom, "<body");
 	assert_non_null(body);
-	const char *end = strchr(body, '>');
-	char pat[64];
-	snprintf(pat, sizeof(pat), " %s=\"", name);
-	const char *at = strstr(body, pat);
-	if (!at || at > end)
-		return NULL;
-	at += strlen(pat);
-	const char *q = strchr(at, '"');
-	return strndup(at, (size_t)(q - at));
+	return tag_attr(body, name);
 }
 
 /* Fails on any console line Chromium logged for the page (the page logs none of its own). */
@@ -151,14 +156,126 @@ static void expect_no_console(const char *errpath)
 	assert_int_equal(bad, 0);
 }
 
-/* Loads the page at path with --dump-dom; checks the counts and errors; returns the DOM. */
+/* A rectangle of the page, in CSS pixels: "x,y,width,height" as the page records it. */
+struct box {
+	long x, y, w, h;
+};
+
+static struct box parse_box(const char *text)
+{
+	struct box b;
+	assert_int_equal(sscanf(text, "%ld,%ld,%ld,%ld", &b.x, &b.y, &b.w, &b.h), 4);
+	return b;
+}
+
+static bool boxes_meet(struct box a, struct box b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* Checks a latency axis (its title says "latency (UNIT)"): every tick label is "N UNIT" with
+ * N below 1000 unless the unit is s (never "800,000 µs"). Returns whether the unit is ms. */
+static bool expect_latency_ticks(const char *title, const char *ticks)
+{
+	const char *units[] = {"µs", "ms", "s"};
+	const char *unit = NULL;
+	for (int i = 0; i < 3 && !unit; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "latency (%s)", units[i]);
+		if (strstr(title, want))
+			unit = units[i];
+	}
+	if (!unit)
+		fail_msg("latency axis \"%s\" names no unit", title);
+	char *list = strdup(ticks), *save = NULL;
+	int n = 0;
+	for (char *t = strtok_r(list, "|", &save); t; t = strtok_r(NULL, "|", &save), n++) {
+		char digits[64] = "", *d = digits;
+		for (const char *c = t; *c && *c != ' ' && d < digits + sizeof(digits) - 1; c++)
+			if (*c != ',')
+				*d++ = *c;
+		*d = 0;
+		const char *sp = strchr(t, ' ');
+		if (!sp || strcmp(sp + 1, unit) || (strcmp(unit, "s") && strtod(digits, NULL) >= 1000))
+			fail_msg("latency axis \"%s\": tick \"%s\"", title, t);
+	}
+	assert_true(n > 0);
+	free(list);
+	return !strcmp(unit, "ms");
+}
+
+/* The layout rules of docs/report.md, read from what the page recorded on each chart's box
+ * (data-plot, data-legend: the plotted area and the legend in page pixels, as Chromium laid them
+ * out): one box per chart made; every plotted area at least 250 px high; no legend over any plotted
+ * area; at most 6 series in a panel, no colour twice in one; latency ticks in a unit that keeps
+ * them below 1000. Returns how many latency axes are in ms. */
+static int expect_readable_layout(const char *dom, int charts)
+{
+	struct box *plots = calloc((size_t)charts, sizeof(*plots));
+	struct box *legends = calloc((size_t)charts, sizeof(*legends));
+	assert_non_null(plots);
+	assert_non_null(legends);
+	int np = 0, nl = 0, ms = 0;
+	for (const char *at = dom; (at = strstr(at, "<div class=\"chart\"")); at++) {
+		assert_true(np < charts);
+		char *plot = tag_attr(at, "data-plot"), *legend = tag_attr(at, "data-legend");
+		char *series = tag_attr(at, "data-series"), *colors = tag_attr(at, "data-colors");
+		assert_non_null(plot);
+		assert_non_null(series);
+		assert_non_null(colors);
+		plots[np] = parse_box(plot);
+		if (plots[np].h < 250)
+			fail_msg("chart %d: its plot is %ld px high", np + 1, plots[np].h);
+		np++;
+		if (legend)
+			legends[nl++] = parse_box(legend);
+		int n = atoi(series);
+		assert_true(n >= 1 && n <= 6);
+		char *save = NULL, *seen[8];
+		int k = 0;
+		for (char *c = strtok_r(colors, "|", &save); c; c = strtok_r(NULL, "|", &save)) {
+			for (int j = 0; j < k; j++)
+				if (!strcmp(seen[j], c))
+					fail_msg("chart %d: colour %s twice", np, c);
+			assert_true(k < 8);
+			seen[k++] = c;
+		}
+		assert_int_equal(k, n);
+		for (int a = 0; a < 2; a++) {
+			char tname[16], kname[16];
+			snprintf(tname, sizeof(tname), "data-%c-title", "xy"[a]);
+			snprintf(kname, sizeof(kname), "data-%c-ticks", "xy"[a]);
+			char *title = tag_attr(at, tname), *ticks = tag_attr(at, kname);
+			if (title && strstr(title, "latency") && ticks)
+				ms += expect_latency_ticks(title, ticks);
+			free(title);
+			free(ticks);
+		}
+		free(plot);
+		free(legend);
+		free(series);
+		free(colors);
+	}
+	assert_int_equal(np, charts);
+	for (int i = 0; i < nl; i++)
+		for (int j = 0; j < np; j++)
+			if (boxes_meet(legends[i], plots[j]))
+				fail_msg("a legend (%ld,%ld %ldx%ld) lies over plot %d (%ld,%ld %ldx%ld)",
+					 legends[i].x, legends[i].y, legends[i].w, legends[i].h, j + 1,
+					 plots[j].x, plots[j].y, plots[j].w, plots[j].h);
+	free(plots);
+	free(legends);
+	return ms;
+}
+
+/* Loads the page at path with --dump-dom; checks the counts, errors and layout; returns the DOM. */
 static char *render(const char *path, int *charts)
 {
 	char url[700], out[600], err[600];
 	snprintf(url, sizeof(url), "file://%s", path);
 	snprintf(out, sizeof(out), "%s.dom", path);
 	snprintf(err, sizeof(err), "%s.log", path);
-	const char *args[] = {"--dump-dom", "--virtual-time-budget=10000", NULL};
+	const char *args[] = {"--dump-dom", "--window-size=1280,2000", "--virtual-time-budget=10000", NULL};
 	int st = run_chromium(args, url, out, err);
 	if (st)
 		print_error("chromium exited with %d (log: %s)\n", st, err);
@@ -178,6 +295,12 @@ static char *render(const char *path, int *charts)
 	assert_string_equal(rendered, expected);
 	*charts = atoi(expected);
 	expect_no_console(err);
+	expect_readable_layout(dom, *charts);
+	/* nothing runs off the page (1280 px wide): wide tables scroll inside their box */
+	char *width = body_attr(dom, "data-page-width");
+	assert_non_null(width);
+	assert_true(atoi(width) > 0 && atoi(width) <= 1280);
+	free(width);
 	free(done);
 	free(errors);
 	free(expected);
@@ -237,6 +360,28 @@ static void artifact(char *buf, size_t n, const char *name)
 	assert_true(snprintf(buf + len, n - len, "/%s", name) < (int)(n - len));
 }
 
+/* Takes a screenshot of the page at path into <build>/test-artifacts/name and prints its path. */
+static void shoot(const char *path, const char *name)
+{
+	char png[PATH_MAX], url[700], out[600], err[600];
+	artifact(png, sizeof(png), name);
+	unlink(png);
+	char shot[PATH_MAX + 16];
+	snprintf(shot, sizeof(shot), "--screenshot=%s", png);
+	snprintf(url, sizeof(url), "file://%s", path);
+	in_dir(out, sizeof(out), "shot.out");
+	in_dir(err, sizeof(err), "shot.log");
+	const char *args[] = {shot, "--window-size=1280,6000", "--hide-scrollbars",
+			      "--virtual-time-budget=10000", NULL};
+	assert_int_equal(run_chromium(args, url, out, err), 0);
+	size_t len = 0;
+	char *bytes = th_read_file(png, &len);
+	assert_true(len > 1000);
+	assert_memory_equal(bytes, "\x89PNG\r\n\x1a\n", 8);
+	free(bytes);
+	printf("screenshot: %s\n", png);
+}
+
 static void test_report_renders(void **state)
 {
 	(void)state;
@@ -264,23 +409,41 @@ static void test_report_renders(void **state)
 	assert_non_null(strstr(dom, "<section id=\"comparisons\">"));
 	free(dom);
 
-	char png[PATH_MAX], url[700], out[600], err[600];
-	artifact(png, sizeof(png), "report.png");
-	unlink(png);
-	char shot[PATH_MAX + 16];
-	snprintf(shot, sizeof(shot), "--screenshot=%s", png);
-	snprintf(url, sizeof(url), "file://%s", path);
-	in_dir(out, sizeof(out), "shot.out");
-	in_dir(err, sizeof(err), "shot.log");
-	const char *args[] = {shot, "--window-size=1280,6000", "--hide-scrollbars",
-			      "--virtual-time-budget=10000", NULL};
-	assert_int_equal(run_chromium(args, url, out, err), 0);
-	size_t len = 0;
-	char *bytes = th_read_file(png, &len);
-	assert_true(len > 1000);
-	assert_memory_equal(bytes, "\x89PNG\r\n\x1a\n", 8);
-	free(bytes);
-	printf("screenshot: %s\n", png);
+	shoot(path, "report.png");
+}
+
+/* Thirty runs of the same sweep (two patterns at QD 1, 4 and 16, 1 s each) and one of four
+ * patterns: every chart is split into panels of at most 6 series, each plot keeps its height and
+ * its legend beside it, latency is in ms, and each run's 6 "only N I/Os" warnings are one line
+ * that opens onto the list. */
+static void test_report_30_runs(void **state)
+{
+	(void)state;
+	if (!*chromium)
+		skip();
+	char db30[512], path[512];
+	in_dir(db30, sizeof(db30), "thirty.db");
+	in_dir(path, sizeof(path), "thirty.html");
+	assert_int_equal(th_sh("for i in $(seq 1 30); do \"$B\" sim --model atlas10k --pattern "
+			       "rand-read,seq-read --qd 1,4,16 --time 1 --label r$i --db '%s' --quiet "
+			       ">/dev/null || exit 1; done && \"$B\" sim --model atlas10k --pattern "
+			       "file-server,web-server,rand-read,seq-read --qd 1,4,16 --time 1 --label big "
+			       "--db '%s' --quiet >/dev/null && \"$B\" report $(seq 1 31) -o '%s' --db '%s'",
+			       db30, db30, path, db30), 0);
+	int charts = 0;
+	char *dom = render(path, &charts);
+	assert_true(charts >= 60);
+	assert_true(expect_readable_layout(dom, charts) > 0);
+	/* the qd sweep of 64 lines: panels per pattern, 6 runs each; the 16 percentile lines of a
+	 * run of four patterns (three of them read 100 %, one 80 %): per pattern */
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth (31 runs): rand-read, part 1 of 6\""));
+	assert_non_null(strstr(dom, "aria-label=\"IOPS vs queue depth (31 runs): file-server\""));
+	assert_non_null(strstr(dom, "aria-label=\"big: latency percentiles vs queue depth: web-server\""));
+	assert_non_null(strstr(dom, "aria-label=\"Comparison 1: IOPS as % of r1: seq-read, part 5 of 5\""));
+	assert_non_null(strstr(dom, "<th>mean ms</th>"));
+	assert_non_null(strstr(dom, "<summary>only N I/Os: p99 and above rest on fewer than 100 samples "
+				    "(they need 10000 I/Os) (6 points: 108–974 I/Os)</summary>"));
+	free(dom);
 }
 
 /* A run that sweeps settings of the simulated path (--set): each point's name on the page says
@@ -335,8 +498,17 @@ static void test_comparison_tables(void **state)
 	th_data_path(fixture, sizeof(fixture), "report/comparison.json");
 	json_t *both = th_load_json(fixture);
 	assert_non_null(both);
+	/* and a gain as `iolab compare` writes it: cheetah9LP against atlas10k on their points */
+	char gain[512];
+	in_dir(gain, sizeof(gain), "gain.json");
+	struct th_out o = th_iolab("compare", "atlas10k", "cheetah9LP", "--gain", "--json", gain, "--db",
+				   db, NULL);
+	assert_int_equal(o.status, 0);
+	th_out_free(&o);
+	json_t *all = json_copy(both);
+	assert_int_equal(json_array_append_new(all, th_load_json(gain)), 0);
 	in_dir(path, sizeof(path), "comparison.html");
-	page_with_comparison(path, both);
+	page_with_comparison(path, all);
 	int charts = 0;
 	char *dom = render(path, &charts);
 	assert_true(charts > 0);
@@ -354,7 +526,18 @@ static void test_comparison_tables(void **state)
 	assert_non_null(strstr(dom, "<h3>Comparison 2: error"));
 	assert_non_null(strstr(dom, "<td class=\"num\">-5.0%</td>"));
 	assert_non_null(strstr(dom, "<th>mean |error|</th>"));
+	/* charted: % of the reference per queue depth, the error %, the gain */
+	assert_non_null(strstr(dom, "aria-label=\"Comparison 1: IOPS as % of old-array\""));
+	assert_non_null(strstr(dom, "aria-label=\"Comparison 2: IOPS error % (predicted against measured)\""));
+	assert_non_null(strstr(dom, "aria-label=\"Comparison 3: IOPS gain of cheetah9LP over atlas10k "
+				    "(percentage points of atlas10k)\""));
+	assert_non_null(strstr(dom, "<th>mean latency ms</th>"));
+	/* the matching key, and the prices of each point beside its values */
+	assert_non_null(strstr(dom, "; points matched by pattern, bs, qd)</h3>"));
+	assert_non_null(strstr(dom, "<td class=\"num\">100.0%</td><td class=\"num\">$2.67</td>"
+				    "<td class=\"num\">$652</td>"));
 	free(dom);
+	json_decref(all);
 
 	/* one object alone, not in an array */
 	in_dir(path, sizeof(path), "comparison1.html");
@@ -372,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_report_renders),
 		cmocka_unit_test(test_settings_name_points),
 		cmocka_unit_test(test_comparison_tables),
+		cmocka_unit_test(test_report_30_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

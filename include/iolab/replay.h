@@ -51,6 +51,8 @@ struct iolab_replay_scan {
 							  (0: it records none) */
 	uint64_t extent[IOLAB_TRACE_TARGETS_MAX]; /* the end of the furthest kept request of each
 						     trace target, after the transforms */
+	char note[256];            /* what the reader said of what it read past (fio's skipped v3
+				      `wait` lines: iolab_trace_note), "" if nothing */
 };
 
 /* Where the replay's requests go: the run's targets, their region and logical block size

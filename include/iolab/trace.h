@@ -86,6 +86,9 @@ const struct iolab_trace_header *iolab_trace_header(const struct iolab_trace_rea
 int iolab_trace_next(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err);
 /* Bad lines skipped so far (IOLAB_TRACE_SKIP_BAD). */
 uint64_t iolab_trace_skipped(const struct iolab_trace_reader *r);
+/* One line the reader wants said about what it read past (fio's skipped v3 `wait` actions),
+ * or NULL. The caller prints it as a warning; the library never prints. */
+const char *iolab_trace_note(const struct iolab_trace_reader *r);
 void iolab_trace_close(struct iolab_trace_reader *r);
 
 /* For format modules: the reader's or writer's private state, the file name and the current
@@ -93,6 +96,9 @@ void iolab_trace_close(struct iolab_trace_reader *r);
 void **iolab_trace_reader_priv(struct iolab_trace_reader *r);
 const char *iolab_trace_reader_name(const struct iolab_trace_reader *r);
 uint64_t *iolab_trace_reader_line(struct iolab_trace_reader *r);
+/* Sets the reader's note (iolab_trace_note) unless one is set already. */
+void iolab_trace_reader_note(struct iolab_trace_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void **iolab_trace_writer_priv(struct iolab_trace_writer *w);
 
 /* Writes a trace of format fmt to f (from iolab_out_open: outfile.h), header h first. */
@@ -105,6 +111,14 @@ int iolab_trace_write(struct iolab_trace_writer *w, const struct iolab_trace_rec
  * commit. Returns 0 or -errno. */
 int iolab_trace_finish(struct iolab_trace_writer *w, struct iolab_err *err);
 
+/* --scale's memory of each target's previous request: where it ended before and after the
+ * mapping, so that a request starting where the previous one ended still does (a sequential
+ * run stays one). */
+struct iolab_trace_runs {
+	uint64_t src_end[IOLAB_TRACE_TARGETS_MAX], dst_end[IOLAB_TRACE_TARGETS_MAX];
+	bool seen[IOLAB_TRACE_TARGETS_MAX];
+};
+
 /* Transforms applied to records on the way from a reader (trace_xform.c): --clip, --shift,
  * --scale, --wrap, --op, --target, --speed, --slice. */
 struct iolab_trace_xform {
@@ -114,7 +128,11 @@ struct iolab_trace_xform {
 	uint64_t fit_size;               /* --scale or --wrap to this size (bytes; 0: neither) */
 	bool wrap;                       /* modulo fit_size instead of scaling */
 	uint64_t from_size;              /* --scale: the source's size (the header's target size,
-					    or the highest offset + len, from a first pass) */
+					    or the highest offset + len, from a first pass). At
+					    most fit_size: offsets are kept (never scaled up) */
+	struct iolab_trace_runs *runs;   /* --scale: back-to-back requests kept so, in the order
+					    given to apply (zeroed before the first); NULL: each
+					    request scaled on its own */
 	uint64_t bound;                  /* offsets + len must stay within this (0: no check):
 					    otherwise an error naming the first such record */
 	unsigned ops;                    /* bit (1 << op) kept; 0: all */

@@ -836,14 +836,18 @@ static int check_record(struct args *a, struct iolab_config **cfg, unsigned ncfg
 	return EXIT_OK;
 }
 
-/* The command line, for the header of --record's trace (cut at its size). */
+/* The command line as typed, in its order and quoted (cli_cmdline.c): whole for the store, cut
+ * at its size for the header of --record's trace. */
 static void command_line(struct args *a, int argc, char **argv)
 {
+	a->cmdline = cli_command_line();
+	if (a->cmdline) {
+		snprintf(a->source, sizeof(a->source), "%s", a->cmdline);
+		return;
+	}
 	size_t n = (size_t)snprintf(a->source, sizeof(a->source), "iolab %s", cmd_of(a));
 	for (int i = 1; i < argc && n < sizeof(a->source); i++)
 		n += (size_t)snprintf(a->source + n, sizeof(a->source) - n, " %s", argv[i]);
-	/* the store's copy is whole, replay's own options included, in their order and quoted */
-	a->cmdline = cli_command_line();
 }
 
 /* Makes the temporary directory of the default job; returns an exit status. */

@@ -74,7 +74,10 @@ static void help_convert(const char *sub)
 	       "  --clip START:LEN   keep requests wholly inside bytes [START, START+LEN) (sizes:\n"
 	       "                     0:36.7G); their offsets become relative to START\n"
 	       "  --shift N          add N bytes (may be negative: -4k) to every offset\n"
-	       "  --scale SIZE       map offsets proportionally onto SIZE bytes (512-byte aligned)\n"
+	       "  --scale SIZE       shrink offsets proportionally onto SIZE bytes (512-byte\n"
+	       "                     aligned; a trace that fits is kept as it is, never scaled up);\n"
+	       "                     a request that started where its target's previous one ended\n"
+	       "                     still does, so sequential runs stay sequential\n"
 	       "  --wrap SIZE        offsets modulo SIZE instead (a request that would run past the\n"
 	       "                     end starts at 0)\n"
 	       "  --speed X          divide all times by X (2 = twice as fast)\n\n"
@@ -314,6 +317,8 @@ static int cmd_info(int argc, char **argv)
 	while ((rc = iolab_trace_next(r, &rec, &err)) == 1)
 		trace_stats_add(s, &rec);
 	int status = EXIT_OK;
+	if (iolab_trace_note(r))
+		cli_errorf(EXIT_OK, "%s", iolab_trace_note(r));
 	if (rc < 0) {
 		status = cli_errorf(EXIT_USAGE, "%s", err.msg);
 	} else {
@@ -341,7 +346,7 @@ struct convert_opts {
 	const struct iolab_trace_format *from, *to;
 	bool force;
 	unsigned flags;       /* IOLAB_TRACE_SKIP_BAD (--skip-bad) */
-	const char *scale;    /* --scale or --wrap's value, for the first pass */
+	const char *scale;    /* --scale or --wrap's value as given, for messages */
 	struct iolab_trace_xform x;
 };
 
@@ -390,6 +395,7 @@ static int convert_option(struct convert_opts *o, int ch, const char *arg, struc
 			return iolab_errf(err, EINVAL, "--scale and --wrap: give one of them, once");
 		if (iolab_parse_size(ch == 'S' ? "--scale" : "--wrap", arg, &o->x.fit_size, err))
 			return -EINVAL;
+		o->scale = arg;
 		if (o->x.fit_size < 4096)
 			return iolab_errf(err, EINVAL, "%s: '%s' is smaller than 4 KiB",
 					  ch == 'S' ? "--scale" : "--wrap", arg);
@@ -428,13 +434,29 @@ static int scale_from(struct convert_opts *o, const struct iolab_trace_header *h
 				  "--clip 0:SIZE, or a file)");
 	struct iolab_trace_reader *r;
 	struct iolab_trace_rec rec;
-	int rc = iolab_trace_open(o->in, o->from, 0, &r, err);
-	while (!rc && (rc = iolab_trace_next(r, &rec, err)) == 1)
-		if ((o->x.target < 0 || rec.target == o->x.target) && rec.offset + rec.len > o->x.from_size)
+	int rc = iolab_trace_open(o->in, o->from, o->flags, &r, err);
+	if (rc)
+		return rc;
+	while ((rc = iolab_trace_next(r, &rec, err)) == 1)
+		if ((o->x.target < 0 || rec.target == o->x.target) && rec.op != IOLAB_TRACE_FLUSH &&
+		    rec.offset + rec.len > o->x.from_size)
 			o->x.from_size = rec.offset + rec.len;
-	if (!rc)
-		iolab_trace_close(r);
-	return rc;
+	iolab_trace_close(r);
+	if (rc < 0)
+		return rc;
+	if (!o->x.from_size)
+		return iolab_errf(err, EINVAL, "--scale: %s has no request with data to scale", o->in);
+	return 0;
+}
+
+/* --scale's note when the source already fits: nothing moves. */
+static void say_scale_kept(const struct convert_opts *o)
+{
+	char a[32], b[32];
+	cli_errorf(EXIT_OK, "--scale %s: the trace's %" PRIu64 " bytes (%s) already fit in %" PRIu64
+		   " (%s): offsets kept as they are (--scale never scales up)", o->scale,
+		   o->x.from_size, iolab_fmt_size(o->x.from_size, a, sizeof(a)), o->x.fit_size,
+		   iolab_fmt_size(o->x.fit_size, b, sizeof(b)));
 }
 
 /* Reads, transforms and writes every record. Returns an exit status (said on stderr). */
@@ -489,19 +511,34 @@ static int run_convert(struct convert_opts *o)
 		iolab_trace_close(r);
 		return cli_errorf(EXIT_USAGE, "%s: %s", o->in, err.msg);
 	}
-	if (o->x.fit_size && !o->x.wrap && scale_from(o, iolab_trace_header(r), &err)) {
-		iolab_trace_close(r);
-		return cli_errorf(EXIT_USAGE, "%s", err.msg);
+	struct iolab_trace_runs *runs = NULL;
+	if (o->x.fit_size && !o->x.wrap) {
+		if (scale_from(o, iolab_trace_header(r), &err)) {
+			iolab_trace_close(r);
+			return cli_errorf(EXIT_USAGE, "%s", err.msg);
+		}
+		if (o->x.from_size <= o->x.fit_size)
+			say_scale_kept(o);
+		else if (!(o->x.runs = runs = calloc(1, sizeof(*runs)))) {
+			iolab_trace_close(r);
+			return cli_errorf(EXIT_FAILED, "trace convert: out of memory");
+		}
 	}
 	if (o->x.fit_size)
 		o->x.bound = o->x.fit_size;
 	struct iolab_out out;
 	if (iolab_out_open(&out, o->out, &err)) {
+		free(runs);
 		iolab_trace_close(r);
 		return cli_errorf(EXIT_FAILED, "%s", err.msg);
 	}
 	uint64_t kept = 0, n = 0;
 	int status = convert_records(o, r, &out, &kept, &n);
+	free(runs);
+	o->x.runs = NULL;
+	const char *note = iolab_trace_note(r);
+	if (note)
+		cli_errorf(EXIT_OK, "%s", note);
 	if (status == EXIT_OK &&
 	    iolab_trace_xform_check_target(&o->x, iolab_trace_header(r), "--target", &err))
 		status = cli_errorf(EXIT_USAGE, "%s: %s", strcmp(o->in, "-") ? o->in : "standard input",

@@ -6,7 +6,12 @@
  *   chartsRendered  how many Chart.js drew onto a canvas of non-zero size (afterRender hook)
  *   errors          every error (window.onerror, rejected promises, caught exceptions), also
  *                   shown in a red box at the top of the page ("" when none)
- *   reportDone      "1" once the page was built */
+ *   pageWidth       the page's scroll width once built (wider than the window: something runs off)
+ *   reportDone      "1" once the page was built
+ * and each chart's box (div.chart) its layout (recordLayout). Layout rules (docs/report.md): a chart
+ * with more than maxSeries series is split into panels (small multiples) by the parameter that
+ * needs the fewest; a panel's plot has a fixed height and its legend beside it, whose entries hide
+ * or show their series; latency is in µs, ms or s by magnitude; tables scroll in their box. */
 (function () {
 'use strict';
 
@@ -95,10 +100,6 @@ function unique(list) {
 	return Array.from(new Set(list));
 }
 
-const palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
-		 '#17becf', '#7f7f7f', '#bcbd22'];
-const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
-
 /* ---- what a point is ---- */
 
 /* The parameters that tell points apart, each with how to read it and say it. */
@@ -140,30 +141,23 @@ function varying(points) {
 		.map(q => q.key);
 }
 
-/* "file-server bs 4k qd 16": pattern, size and load always, the other parameters that vary. */
-function pointName(p, vary) {
-	const words = [];
+/* A point's parameters as [[key, text], ...]: those in always and those that vary (vary), none of
+ * skip. */
+function pointParts(p, vary, skip, always) {
+	const out = [];
 	for (const q of params) {
 		const v = q.get(p);
-		const always = q.key === 'pattern' || q.key === 'bs' || q.key === 'qd' ||
-			       q.key === 'clients' || q.key === 'target_iops';
-		if (v !== null && v !== undefined && (always || vary.includes(q.key)))
-			words.push(q.say(v));
+		if (!skip.includes(q.key) && v !== null && v !== undefined &&
+		    (always.includes(q.key) || vary.includes(q.key)))
+			out.push([q.key, q.say(v)]);
 	}
-	return words.join(' ');
+	return out;
 }
 
-/* The same, without the parameters in skip: a line's name when skip are on the x axis. */
-function seriesName(p, vary, skip) {
-	const words = [];
-	for (const q of params) {
-		const v = q.get(p);
-		if (skip.includes(q.key) || v === null || v === undefined)
-			continue;
-		if (q.key === 'pattern' || q.key === 'bs' || vary.includes(q.key))
-			words.push(q.say(v));
-	}
-	return words.join(' ');
+/* "file-server bs 4k qd 16": pattern, size and load always, the other parameters that vary. */
+function pointName(p, vary) {
+	return pointParts(p, vary, [], ['pattern', 'bs', 'qd', 'clients', 'target_iops'])
+		.map(w => w[1]).join(' ');
 }
 
 /* ---- runs ---- */
@@ -193,14 +187,26 @@ function runTarget(doc) {
 	return unique(out).join(', ') || '–';
 }
 
-/* ---- charts ---- */
+/* ---- charts: small multiples, a legend beside each plot ---- */
 
-/* Called once Chart.js (inlined after this script) has loaded: counts the charts it draws. */
+/* Ten colours that stay apart: Tableau 10, the default palette of Tableau since its version 10
+ * (2016). A panel holds at most maxSeries series, so no colour repeats in one. Dash patterns tell
+ * the runs apart where lines of several runs share a panel (sweeps). */
+const palette = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948',
+		 '#9c755f', '#ff9da7', '#bab0ac'];
+const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
+const maxSeries = 6;	/* lines, curves or bars per group in one panel */
+const maxGroups = 12;	/* bar groups (categories) in one panel */
+
+/* Called once Chart.js (inlined after this script) has loaded: counts the charts it draws and
+ * records each one's layout on its box (recordLayout). */
 function setupCharts() {
 	Chart.defaults.animation = false;
 	Chart.register({
 		id: 'iolabCount',
 		afterRender(chart) {
+			keepPlotHeight(chart);
+			recordLayout(chart);
 			if (chart.$iolabCounted || !(chart.width > 0 && chart.height > 0))
 				return;
 			chart.$iolabCounted = true;
@@ -210,29 +216,102 @@ function setupCharts() {
 	});
 }
 
-/* An axis: linear, or logarithmic when the values are positive and span a factor of 8; ticks
- * exactly at values (the swept ones) when given. */
+/* The plotted area keeps at least minPlot px whatever the axes take (long category labels,
+ * rotated): the plot's box grows by what is missing, once, and Chart.js redraws on the resize. */
+const minPlot = 260;
+function keepPlotHeight(chart) {
+	const a = chart.chartArea, box = chart.canvas.parentNode;
+	if (!a || chart.$iolabGrown || a.bottom - a.top >= minPlot || !box)
+		return;
+	chart.$iolabGrown = true;
+	box.style.height = Math.ceil(box.clientHeight + minPlot - (a.bottom - a.top)) + 'px';
+}
+
+function pageBox(r, dx, dy, w, h) {
+	return [r.left + window.scrollX + dx, r.top + window.scrollY + dy, w, h].map(Math.round).join(',');
+}
+
+/* On the chart's box, for readers and tests: data-plot and data-legend (x,y,width,height of the
+ * plotted area and of the legend, in page pixels), data-series, data-colors and data-dashes (each
+ * series' colour and dash pattern, "|" between) and each axis' data-x-ticks / data-y-ticks (its tick labels) and title. */
+function recordLayout(chart) {
+	const box = chart.canvas.closest('.chart');
+	const a = chart.chartArea;
+	if (!box || !a)
+		return;
+	box.dataset.plot = pageBox(chart.canvas.getBoundingClientRect(), a.left, a.top,
+				   a.right - a.left, a.bottom - a.top);
+	const legend = box.querySelector('.legend');
+	if (legend) {
+		const r = legend.getBoundingClientRect();
+		box.dataset.legend = pageBox(r, 0, 0, r.width, r.height);
+	}
+	const ds = chart.data.datasets;
+	box.dataset.series = String(ds.length);
+	box.dataset.colors = ds.map(d => d.borderColor).join('|');
+	box.dataset.dashes = ds.map(d => (d.borderDash || []).join('-')).join('|');
+	for (const id of ['x', 'y']) {
+		const s = chart.scales[id];
+		if (!s)
+			continue;
+		box.dataset[id + 'Ticks'] = s.ticks.map(t => [].concat(t.label).join(' '))
+			.filter(l => l !== '').join('|');
+		box.dataset[id + 'Title'] = s.options.title && s.options.title.text || '';
+	}
+}
+
+/* Latency (µs) in the unit its magnitude asks for: µs below 1 ms, ms below 1 s, else s. */
+function latUnit(maxUs) {
+	return maxUs >= 1e6 ? {name: 's', f: 1e6} : maxUs >= 1e3 ? {name: 'ms', f: 1e3} : {name: 'µs', f: 1};
+}
+
+/* A tick's number: three significant digits, thousands separated (200,000; 2.5; 0.05). */
+function fmtTick(v) {
+	return isNum(v) ? Number(v.toPrecision(3)).toLocaleString('en-US', {maximumFractionDigits: 6}) : '';
+}
+
+/* An axis: linear, or logarithmic when opts.log is not false and the values are positive and span
+ * a factor of 8; ticks exactly at the values (the swept ones) with opts.ticksAt. A latency axis
+ * (opts.lat: values in µs) says its unit in its title and on every tick. opts.all: the values of
+ * every panel of the chart, so that the panels share their scale. */
 function axis(title, vals, opts) {
-	const pos = vals.filter(isNum).filter(v => v > 0);
-	const log = opts.log !== false && pos.length === vals.length && pos.length > 1 &&
+	const all = (opts.all || vals).filter(isNum);
+	const pos = all.filter(v => v > 0);
+	const log = opts.log !== false && pos.length === all.length && pos.length > 1 &&
 		    Math.max(...pos) / Math.min(...pos) >= 8;
+	let fmt = opts.fmt || fmtTick;
+	if (opts.lat) {
+		const u = latUnit(Math.max(0, ...all.map(Math.abs)));
+		title = title.replace('(µs)', '(' + u.name + ')');
+		fmt = v => fmtTick(v / u.f) + ' ' + u.name;
+	}
 	const a = {type: log ? 'logarithmic' : 'linear', title: {display: true, text: title}};
 	if (!log && opts.zero)
 		a.beginAtZero = true;
+	if (all.length && !opts.ticksAt) {
+		a.suggestedMax = Math.max(...all);
+		if (log)
+			a.suggestedMin = Math.min(...pos);
+	}
 	if (opts.ticksAt) {
-		const at = unique(vals).sort((x, y) => x - y);
+		const at = unique(all).sort((x, y) => x - y);
 		a.afterBuildTicks = function (ax) {
 			ax.ticks = at.map(v => ({value: v}));
 		};
 		a.ticks = {callback: opts.fmt || (v => v)};
-	} else if (opts.integer) {
-		a.ticks = {precision: 0};
 	} else if (log) {
-		a.ticks = {callback: v => {
-			const l = Math.log10(v);
-			return Math.abs(l - Math.round(l)) < 1e-9 ? fmtNum(v) : '';
+		/* labels at 1, 2 and 5 of each decade over up to two decades, else at powers of 10 */
+		const at = Math.log10(Math.max(...pos) / Math.min(...pos)) <= 2 ? [1, 2, 5] : [1];
+		a.ticks = {autoSkip: false, callback: v => {
+			const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+			return at.some(k => Math.abs(m - k) < 1e-6) ? fmt(v) : '';
 		}};
+	} else {
+		a.ticks = {callback: v => fmt(v)};
+		if (opts.integer)
+			a.ticks.precision = 0;
 	}
+	a.$fmt = fmt;
 	return a;
 }
 
@@ -244,56 +323,245 @@ function wideRange(vs) {
 	return Math.max(...vs) / Math.min(...vs) >= 100;
 }
 
-/* Makes a chart in parent if any dataset has at least min points; returns whether it did. */
-function lineChart(parent, title, xTitle, yTitle, datasets, opts) {
-	opts = opts || {};
-	const min = opts.min || 2;
-	datasets = datasets.filter(d => d.data.length >= min);
-	if (!datasets.length)
-		return false;
-	datasets.forEach((d, i) => {
-		d.data.sort((a, b) => a.x - b.x);
-		d.borderColor = d.backgroundColor = d.color || palette[i % palette.length];
-		d.borderDash = d.dash || [];
-		d.pointRadius = d.pointRadius === undefined ? 3 : d.pointRadius;
-		d.borderWidth = 2;
-		d.tension = 0;
-		delete d.color;
-		delete d.dash;
-	});
-	const xs = [].concat(...datasets.map(d => d.data.map(p => p.x)));
-	const ys = [].concat(...datasets.map(d => d.data.map(p => p.y)));
-	return makeChart(parent, title, {
-		type: 'line',
-		data: {datasets: datasets},
-		options: {
-			scales: {
-				x: axis(xTitle, xs, {ticksAt: opts.ticksAt, fmt: opts.xfmt, log: opts.xlog,
-						     integer: opts.xint}),
-				y: axis(yTitle, ys, {zero: true, log: opts.ylog || wideRange(ys)}),
-			},
-			plugins: {legend: {display: datasets.length > 1 || !!opts.legend}},
-		},
-	});
+/* The facet keys of series (each with parts: [[key, text], ...]) in the order they first appear. */
+function facetKeys(series) {
+	return unique([].concat(...series.map(s => s.parts.map(p => p[0]))));
 }
 
-function makeChart(parent, title, config) {
+function partOf(s, key) {
+	const p = s.parts.find(q => q[0] === key);
+	return p ? p[1] : '–';
+}
+
+/* Splits series into panels of at most maxSeries: by the facet (a key of the series' parts) that
+ * needs the fewest panels, a panel cut out of a group still too large counting twice (a part
+ * says less than a parameter's value), a part of all series three times; the earlier facet on a
+ * tie, a facet rather than none. Each
+ * group still too large is split the same way by the other facets, what remains in even parts.
+ * Returns [{name, fixed: [facet keys the panel holds constant], series}]. */
+function panelsOf(series, keys) {
+	if (series.length <= maxSeries)
+		return [{name: '', fixed: [], series: series}];
+	const cost = n => n <= maxSeries ? 1 : 2 * Math.ceil(n / maxSeries);
+	/* no facet: parts only, each counting three times */
+	let best = null, bestCost = 3 * Math.ceil(series.length / maxSeries);
+	for (const k of keys) {
+		if (!series.every(s => s.parts.some(q => q[0] === k)))
+			continue; /* a facet some series do not have says nothing of them */
+		const groups = new Map();
+		for (const s of series) {
+			const v = partOf(s, k);
+			if (!groups.has(v))
+				groups.set(v, []);
+			groups.get(v).push(s);
+		}
+		if (groups.size < 2)
+			continue;
+		const c = Array.from(groups.values()).reduce((n, g) => n + cost(g.length), 0);
+		if (best === null ? c <= bestCost : c < bestCost) {
+			best = {key: k, groups: groups};
+			bestCost = c;
+		}
+	}
+	const out = [];
+	if (best) {
+		for (const [v, list] of best.groups)
+			for (const sub of panelsOf(list, keys.filter(k => k !== best.key)))
+				out.push({name: [v, sub.name].filter(x => x).join(', '),
+					  fixed: [best.key, ...sub.fixed], series: sub.series});
+		return out;
+	}
+	const n = Math.ceil(series.length / maxSeries);
+	for (let i = 0; i < n; i++)
+		out.push({name: 'part ' + (i + 1) + ' of ' + n, fixed: [],
+			  series: series.slice(Math.round(i * series.length / n),
+					       Math.round((i + 1) * series.length / n))});
+	return out;
+}
+
+/* A series' name in its panel: its parts the panel does not hold constant. */
+function labelIn(panel, s) {
+	const free = s.parts.filter(p => !panel.fixed.includes(p[0]) &&
+		panel.series.some(o => partOf(o, p[0]) !== p[1]));
+	return (free.length ? free : s.parts.filter(p => !panel.fixed.includes(p[0])))
+		.map(p => p[1]).join(' ') || 'all';
+}
+
+/* Colours for the series of panels: by name across all panels when there are few names (a name
+ * keeps its colour from panel to panel), else by place in its panel; never twice in a panel. */
+function colourer(panels) {
+	const names = unique([].concat(...panels.map(p => p.series.map(s => labelIn(p, s)))));
+	const byName = names.length <= palette.length;
+	return (panel, s, i) => palette[(byName ? names.indexOf(labelIn(panel, s)) : i) % palette.length];
+}
+
+/* The legend's sample of a series: a stroke of its line's colour and dashes, or a square of its
+ * bar's colour. */
+function swatch(d, bar) {
+	const s = el('span', {class: bar ? 'swatch bar' : 'swatch', 'aria-hidden': 'true'});
+	const dash = bar ? [] : d.borderDash || [];
+	let at = 0;
+	const stops = [];
+	for (let i = 0; i + 1 < dash.length; i += 2) {
+		stops.push(d.borderColor + ' ' + at + 'px ' + (at + dash[i]) + 'px',
+			   'transparent ' + (at + dash[i]) + 'px ' + (at + dash[i] + dash[i + 1]) + 'px');
+		at += dash[i] + dash[i + 1];
+	}
+	s.style.background = stops.length ? 'repeating-linear-gradient(to right, ' + stops.join(', ') + ')' :
+		bar ? d.backgroundColor : d.borderColor;
+	return s;
+}
+
+/* One panel: its title above, the plot (a fixed height, report.css) and beside it the legend,
+ * whose entries show or hide their series when clicked. */
+function makePanel(parent, title, config, withLegend) {
 	const canvas = el('canvas', {role: 'img', 'aria-label': title});
-	parent.appendChild(el('div', {class: 'chart'}, canvas));
-	config.options = config.options || {};
-	config.options.animation = false;
-	config.options.responsive = true;
-	config.options.maintainAspectRatio = false;
-	config.options.plugins = config.options.plugins || {};
-	config.options.plugins.title = {display: true, text: title};
+	const datasets = config.data.datasets;
+	const legend = withLegend ? el('ul', {class: 'legend'}) : null;
+	parent.appendChild(el('div', {class: 'chart'}, el('div', {class: 'chart-title'}, title),
+			      el('div', {class: 'chart-body'}, el('div', {class: 'plot'}, canvas), legend)));
+	let chart = null;
+	if (legend)
+		datasets.forEach((d, i) => {
+			const li = el('li', {tabindex: '0', title: 'click to show or hide'},
+				      swatch(d, config.type === 'bar'), el('span', {}, d.label));
+			const toggle = () => {
+				if (!chart)
+					return;
+				const on = chart.isDatasetVisible(i);
+				chart.setDatasetVisibility(i, !on);
+				li.classList.toggle('off', on);
+				chart.update();
+			};
+			li.addEventListener('click', toggle);
+			li.addEventListener('keydown', e => {
+				if (e.key === 'Enter' || e.key === ' ') {
+					e.preventDefault();
+					toggle();
+				}
+			});
+			legend.appendChild(li);
+		});
+	const o = config.options = config.options || {};
+	o.animation = false;
+	o.responsive = true;
+	o.maintainAspectRatio = false;
+	o.plugins = o.plugins || {};
+	o.plugins.title = {display: false};
+	o.plugins.legend = {display: false};
+	const yfmt = o.scales && o.scales.y && o.scales.y.$fmt;
+	if (yfmt)
+		o.plugins.tooltip = {callbacks: {label: ctx => (ctx.dataset.label || '') + ': ' +
+						 yfmt(ctx.parsed.y)}};
 	expected++;
 	body.dataset.chartsExpected = String(expected);
 	try {
-		new Chart(canvas.getContext('2d'), config);
+		chart = new Chart(canvas.getContext('2d'), config);
 	} catch (e) {
 		fail('chart "' + title + '": ' + (e && e.message ? e.message : e));
 	}
-	return true;
+}
+
+/* Line charts of series [{parts: [[facet key, text], ...], data: [{x, y}], dash, pointRadius,
+ * stepped}]
+ * in panels of at most maxSeries series; series with fewer than opts.min (2) points are left out.
+ * opts: ticksAt, xfmt, xlog, ylog, xint, xlat, ylat, legend. Returns the panels made. */
+function lineCharts(parent, title, xTitle, yTitle, series, opts) {
+	opts = opts || {};
+	series = series.filter(s => s.data.length >= (opts.min || 2));
+	if (!series.length)
+		return 0;
+	const panels = panelsOf(series, facetKeys(series));
+	const colour = colourer(panels);
+	const xs = [].concat(...series.map(s => s.data.map(p => p.x)));
+	const ys = [].concat(...series.map(s => s.data.map(p => p.y)));
+	for (const panel of panels) {
+		const datasets = panel.series.map((s, i) => {
+			const c = colour(panel, s, i);
+			return {label: labelIn(panel, s), data: s.data.slice().sort((a, b) => a.x - b.x),
+				borderColor: c, backgroundColor: c, borderDash: s.dash || [],
+				pointRadius: s.pointRadius === undefined ? 3 : s.pointRadius, borderWidth: 2,
+				tension: 0, stepped: s.stepped || false};
+		});
+		const pxs = [].concat(...datasets.map(d => d.data.map(p => p.x)));
+		const pys = [].concat(...datasets.map(d => d.data.map(p => p.y)));
+		makePanel(parent, title + (panel.name ? ': ' + panel.name : ''), {
+			type: 'line',
+			data: {datasets: datasets},
+			options: {scales: {
+				x: axis(xTitle, pxs, {all: opts.ticksAt ? null : xs, ticksAt: opts.ticksAt,
+						      fmt: opts.xfmt, log: opts.xlog, integer: opts.xint,
+						      lat: opts.xlat}),
+				y: axis(yTitle, pys, {all: ys, zero: true, log: opts.ylog || wideRange(ys),
+						      lat: opts.ylat}),
+			}},
+		}, datasets.length > 1 || !!opts.legend);
+	}
+	return panels.length;
+}
+
+/* A plugin for one chart: a dashed grey line across the plot at value y (100 % of a reference). */
+function refLine(y) {
+	return {
+		id: 'iolabRefLine',
+		afterDatasetsDraw(chart) {
+			const s = chart.scales.y, a = chart.chartArea;
+			if (!s || !a || y < s.min || y > s.max)
+				return;
+			const at = s.getPixelForValue(y), ctx = chart.ctx;
+			ctx.save();
+			ctx.strokeStyle = '#555';
+			ctx.setLineDash([4, 4]);
+			ctx.beginPath();
+			ctx.moveTo(a.left, at);
+			ctx.lineTo(a.right, at);
+			ctx.stroke();
+			ctx.restore();
+		},
+	};
+}
+
+/* Bar charts: categories along x, series [{parts, data: a value (or null) per category}], in
+ * panels of at most maxSeries series and maxGroups categories. opts: ymax, ylat, legend, refLine
+ * (a value marked by a dashed line: 100 on a % of the reference, 0 on a gain or error).
+ * Returns the panels made. */
+function barCharts(parent, title, categories, yTitle, series, opts) {
+	opts = opts || {};
+	series = series.filter(s => s.data.some(isNum));
+	if (!series.length || !categories.length)
+		return 0;
+	const panels = panelsOf(series, facetKeys(series));
+	const colour = colourer(panels);
+	const ys = [].concat(...series.map(s => s.data.filter(isNum)));
+	const chunks = Math.ceil(categories.length / maxGroups);
+	const size = Math.ceil(categories.length / chunks);
+	let made = 0;
+	for (const panel of panels)
+		for (let c = 0; c < chunks; c++) {
+			const from = c * size, to = Math.min(categories.length, from + size);
+			const datasets = panel.series.map((s, i) => {
+				const col = colour(panel, s, i);
+				return {label: labelIn(panel, s), data: s.data.slice(from, to),
+					backgroundColor: col, borderColor: col};
+			});
+			const y = axis(yTitle, ys, {log: false, zero: true, lat: opts.ylat});
+			if (isNum(opts.ymax))
+				y.max = opts.ymax;
+			const name = [panel.name, chunks > 1 ? (from + 1) + '–' + to + ' of ' +
+				      categories.length : ''].filter(x => x).join(', ');
+			makePanel(parent, title + (name ? ': ' + name : ''), {
+				type: 'bar',
+				plugins: isNum(opts.refLine) ? [refLine(opts.refLine)] : [],
+				data: {labels: categories.slice(from, to), datasets: datasets},
+				options: {scales: {x: {ticks: {autoSkip: false, maxRotation: 30,
+						callback: function (v) {
+							const l = String(this.getLabelForValue(v));
+							return l.length > 22 ? l.slice(0, 21) + '…' : l;
+						}}}, y: y}},
+			}, datasets.length > 1 || !!opts.legend);
+			made++;
+		}
+	return made;
 }
 
 /* ---- sweeps: the runs overlaid on the same axes ---- */
@@ -309,12 +577,12 @@ const sweepAxes = [
 const metrics = {
 	iops: {title: 'IOPS', get: p => p.iops},
 	mb: {title: 'MB/s (10^6 B/s)', get: p => p.mb_per_s},
-	mean: {title: 'mean latency (µs)', get: p => p.lat_us && p.lat_us.mean, log: true},
-	p99: {title: 'p99 latency (µs)', get: p => p.lat_us && p.lat_us.p99, log: true},
+	mean: {title: 'mean latency (µs)', get: p => p.lat_us && p.lat_us.mean, lat: true},
+	p99: {title: 'p99 latency (µs)', get: p => p.lat_us && p.lat_us.p99, lat: true},
 };
 
 /* The lines of one run along one axis: points grouped by everything but the axis, each group with
- * at least two values on it. */
+ * at least two values on it; a line's parts name what it holds constant. */
 function sweepLines(run, ax) {
 	const pts = runPoints(run).filter(p => isNum(ax.get(p)));
 	const vary = varying(pts);
@@ -325,7 +593,7 @@ function sweepLines(run, ax) {
 	for (const p of pts) {
 		const key = JSON.stringify(params.filter(q => !skip.includes(q.key)).map(q => q.get(p)));
 		if (!groups.has(key))
-			groups.set(key, {name: seriesName(p, vary, skip), points: []});
+			groups.set(key, {parts: pointParts(p, vary, skip, ['pattern', 'bs']), points: []});
 		groups.get(key).points.push(p);
 	}
 	return Array.from(groups.values())
@@ -334,7 +602,8 @@ function sweepLines(run, ax) {
 
 function sweepSection(runs, main) {
 	const section = el('section', {}, el('h2', {}, 'Sweeps' + (runs.length > 1 ?
-		' (runs overlaid: a colour per line, a dash pattern per run)' : '')));
+		' (runs overlaid, a dash pattern per run; more than ' + maxSeries +
+		' lines are split into panels)' : '')));
 	const grid = el('div', {class: 'charts'});
 	section.appendChild(grid);
 	let made = 0;
@@ -349,18 +618,18 @@ function sweepSection(runs, main) {
 		const names = unique(lines.map(l => l.run.id)).length;
 		const wanted = ax.latency ? ['iops', 'mb', 'mean', 'p99'] : ['iops', 'mb'];
 		for (const m of wanted) {
-			const datasets = lines.map(l => ({
-				label: (runs.length > 1 ? runName(l.run) + ': ' : '') + (l.g.name || 'all'),
+			const series = lines.map(l => ({
+				parts: (runs.length > 1 ? [['run', runName(l.run)]] : []).concat(l.g.parts),
 				dash: dashes[l.ri % dashes.length],
 				data: l.g.points.filter(p => isNum(metrics[m].get(p)))
 					.map(p => ({x: ax.get(p), y: metrics[m].get(p)})),
 			}));
 			const title = metrics[m].title.replace(/ \(.*/, '') + ' vs ' + ax.title +
 				      (names > 1 ? ' (' + names + ' runs)' : '');
-			if (lineChart(grid, title, ax.title, metrics[m].title, datasets,
-				      {ticksAt: true, xfmt: ax.fmt, xlog: ax.nolog ? false : undefined,
-				       ylog: metrics[m].log ? undefined : false, legend: true}))
-				made++;
+			made += lineCharts(grid, title, ax.title, metrics[m].title, series,
+					   {ticksAt: true, xfmt: ax.fmt, xlog: ax.nolog ? false : undefined,
+					    ylog: metrics[m].lat ? undefined : false, ylat: metrics[m].lat,
+					    legend: true});
 		}
 	}
 	if (made)
@@ -373,21 +642,16 @@ const pcts = ['p50', 'p90', 'p99', 'p99.9'];
 
 function percentileChart(grid, run) {
 	const ax = sweepAxes[0];
-	const datasets = [];
-	const lines = sweepLines(run, ax);
-	lines.forEach((g, gi) => {
-		pcts.forEach((pc, i) => {
-			datasets.push({
-				label: (lines.length > 1 ? g.name + ' ' : '') + pc,
-				color: palette[i % palette.length],
-				dash: dashes[gi % dashes.length],
+	const series = [];
+	for (const g of sweepLines(run, ax))
+		for (const pc of pcts)
+			series.push({
+				parts: g.parts.concat([['pct', pc]]),
 				data: g.points.filter(p => p.lat_us && isNum(p.lat_us[pc]))
 					.map(p => ({x: ax.get(p), y: p.lat_us[pc]})),
 			});
-		});
-	});
-	lineChart(grid, runName(run) + ': latency percentiles vs queue depth', 'queue depth',
-		  'latency (µs)', datasets, {ticksAt: true, ylog: undefined, legend: true});
+	lineCharts(grid, runName(run) + ': latency percentiles vs queue depth', 'queue depth',
+		   'latency (µs)', series, {ticksAt: true, ylog: undefined, ylat: true, legend: true});
 }
 
 const cdfPcts = [['p1', 0.01], ['p5', 0.05], ['p10', 0.10], ['p25', 0.25], ['p50', 0.50],
@@ -424,33 +688,39 @@ function pointCdf(p) {
 	return {hist: false, data: data.filter(d => d.x > 0)};
 }
 
+/* The parts of a point as a series of its run: its pattern and whatever varies in the run. */
+function pointSeriesParts(p, vary) {
+	const parts = pointParts(p, vary, [], ['pattern']);
+	return parts.length ? parts : [['point', 'all']];
+}
+
 function cdfChart(grid, run) {
 	const pts = runPoints(run);
 	const vary = varying(pts);
 	let hist = 0;
-	const datasets = pts.map(p => {
+	const series = pts.map(p => {
 		const c = pointCdf(p);
 		hist += c.hist ? 1 : 0;
-		return {label: pointName(p, vary), data: c.data, pointRadius: c.hist ? 0 : 2,
+		return {parts: pointSeriesParts(p, vary), data: c.data, pointRadius: c.hist ? 0 : 2,
 			stepped: c.hist ? 'after' : false};
 	});
 	const how = hist === pts.length ? 'from the latency histograms' :
 		    hist ? 'from histograms where stored, else percentiles' : 'through the percentiles';
-	lineChart(grid, runName(run) + ': latency CDF per point (' + how + ')', 'latency (µs)',
-		  'fraction of I/Os', datasets, {legend: true, xlog: undefined});
+	lineCharts(grid, runName(run) + ': latency CDF per point (' + how + ')', 'latency (µs)',
+		   'fraction of I/Os', series, {legend: true, xlog: undefined, xlat: true});
 }
 
 function perSecondChart(grid, run) {
 	const pts = runPoints(run);
 	const vary = varying(pts);
-	const datasets = pts.map(p => ({
-		label: pointName(p, vary),
+	const series = pts.map(p => ({
+		parts: pointSeriesParts(p, vary),
 		pointRadius: 1,
 		data: (p.per_second && Array.isArray(p.per_second.iops) ? p.per_second.iops : [])
 			.map((v, i) => ({x: i + 1, y: v})).filter(d => isNum(d.y)),
 	}));
-	lineChart(grid, runName(run) + ': IOPS per second', 'second', 'IOPS', datasets,
-		  {legend: true, xlog: false, xint: true});
+	lineCharts(grid, runName(run) + ': IOPS per second', 'second', 'IOPS', series,
+		   {legend: true, xlog: false, xint: true});
 }
 
 function componentsChart(grid, run) {
@@ -459,60 +729,104 @@ function componentsChart(grid, run) {
 		return;
 	const vary = varying(runPoints(run));
 	const names = unique([].concat(...pts.map(p => p.components.map(c => c.name))));
-	const datasets = pts.map((p, i) => {
+	const series = pts.map(p => {
 		const by = new Map(p.components.map(c => [c.name, c]));
 		return {
-			label: pointName(p, vary),
-			backgroundColor: palette[i % palette.length],
+			parts: pointSeriesParts(p, vary),
 			data: names.map(n => by.has(n) && isNum(by.get(n).utilization) ?
 					     100 * by.get(n).utilization : null),
 		};
 	});
-	makeChart(grid, runName(run) + ': utilization of the simulated parts (%)', {
-		type: 'bar',
-		data: {labels: names, datasets: datasets},
-		options: {
-			scales: {y: {beginAtZero: true, max: 100, title: {display: true, text: 'busy %'}}},
-			plugins: {legend: {display: datasets.length > 1}},
-		},
-	});
+	barCharts(grid, runName(run) + ': utilization of the simulated parts (%)', names, 'busy %',
+		  series, {ymax: 100});
 }
 
 function steadyChart(grid, run) {
 	const pts = runPoints(run);
 	const vary = varying(pts);
-	const datasets = pts.filter(p => p.steady_state && Array.isArray(p.steady_state.window))
+	const series = pts.filter(p => p.steady_state && Array.isArray(p.steady_state.window))
 		.map(p => {
 			const s = p.steady_state;
 			return {
-				label: pointName(p, vary) + ': ' + s.rounds + ' rounds, ' +
-				       (s.reached ? 'steady' : 'NOT steady'),
+				parts: pointSeriesParts(p, vary).concat([['steady', s.rounds + ' rounds, ' +
+					(s.reached ? 'steady' : 'NOT steady')]]),
 				data: s.window.map((v, i) => ({x: s.rounds - s.window.length + i + 1, y: v})),
 			};
 		});
 	const metric = pts.map(p => p.steady_state && p.steady_state.metric).find(m => m) || '';
-	lineChart(grid, runName(run) + ': steady-state window (' + metric + ')', 'round',
-		  metric === 'lat' ? 'latency (µs)' : metric === 'mb' ? 'MB/s' : 'IOPS', datasets,
-		  {legend: true, xlog: false, xint: true});
+	lineCharts(grid, runName(run) + ': steady-state window (' + metric + ')', 'round',
+		   metric === 'lat' ? 'latency (µs)' : metric === 'mb' ? 'MB/s' : 'IOPS', series,
+		   {legend: true, xlog: false, xint: true, ylat: metric === 'lat'});
 }
 
-/* The points' figures; a column of write amplification when a point has one (simulated SSDs). */
+/* A table in a box that scrolls sideways when the table is wider than the page. */
+function scroller(table) {
+	return el('div', {class: 'table-wrap'}, table);
+}
+
+/* The unit of a column of latencies (µs): the one its largest value asks for. */
+function columnUnit(values) {
+	return latUnit(Math.max(0, ...values.filter(isNum).map(Math.abs)));
+}
+
+/* The points' figures; a column of write amplification when a point has one (simulated SSDs).
+ * Each latency column is in the unit its largest value asks for, its header says which. */
 function pointsTable(run) {
 	const pts = runPoints(run);
 	const vary = varying(pts);
 	const wa = pts.some(p => isNum(p.write_amplification));
-	const t = el('table', {}, el('tr', {}, ...['#', 'point', 'IOPS', 'MB/s', 'mean µs', 'p50 µs',
-		'p99 µs', 'p99.9 µs', ...(wa ? ['WA'] : []), 'bottleneck'].map(h => el('th', {}, h))));
+	const lat = ['mean', 'p50', 'p99', 'p99.9'];
+	const units = lat.map(k => columnUnit(pts.map(p => p.lat_us && p.lat_us[k])));
+	const t = el('table', {}, el('tr', {}, ...['#', 'point', 'IOPS', 'MB/s',
+		...lat.map((k, i) => k + ' ' + units[i].name), ...(wa ? ['WA'] : []), 'bottleneck']
+		.map(h => el('th', {}, h))));
 	pts.forEach((p, i) => {
 		const l = p.lat_us || {};
 		t.appendChild(el('tr', {}, el('td', {class: 'num'}, i + 1), el('td', {}, pointName(p, vary)),
-			...[p.iops, p.mb_per_s, l.mean, l.p50, l.p99, l['p99.9']]
-				.map(v => el('td', {class: 'num'}, fmtNum(v))),
+			...[p.iops, p.mb_per_s].map(v => el('td', {class: 'num'}, fmtNum(v))),
+			...lat.map((k, j) => el('td', {class: 'num'},
+						isNum(l[k]) ? fmtNum(l[k] / units[j].f) : '–')),
 			...(wa ? [el('td', {class: 'num'}, isNum(p.write_amplification) ?
 					p.write_amplification.toFixed(2) : '–')] : []),
 			el('td', {}, p.bottleneck || '–')));
 	});
-	return t;
+	return scroller(t);
+}
+
+/* Warnings of the same kind (the same text but for its numbers) go together: one line saying the
+ * kind, with how many points and the range of each number that differs between them, which opens
+ * onto the list of the points. */
+function warningGroups(items) {
+	const num = /\d[\d,]*(?:\.\d+)?/g;
+	const groups = new Map();
+	for (const it of items) {
+		const kind = it.text.replace(num, '#');
+		if (!groups.has(kind))
+			groups.set(kind, []);
+		groups.get(kind).push(it);
+	}
+	return Array.from(groups.values()).map(list => {
+		if (list.length === 1)
+			return el('li', {}, list[0].where + list[0].text);
+		const nums = list.map(it => (it.text.match(num) || []).map(s => Number(s.replace(/,/g, ''))));
+		let k = 0;
+		const ranges = [];
+		const summary = list[0].text.replace(num, (s, at) => {
+			const vals = nums.map(n => n[k]);
+			k++;
+			if (unique(vals).length === 1)
+				return s;
+			const word = (list[0].text.slice(at + s.length).match(/^\s*([^\s:;,.()]+)/) || ['', ''])[1];
+			ranges.push(fmtNum(Math.min(...vals)) + '–' + fmtNum(Math.max(...vals)) +
+				    (word ? ' ' + word : ''));
+			return 'N';
+		});
+		const ps = list.filter(it => it.point).length;
+		const count = (ps ? ps + ' points' : list.length + ' times') +
+			      (ranges.length ? ': ' + ranges.join(', ') : '');
+		return el('li', {}, el('details', {}, el('summary', {}, summary + ' (' + count + ')'),
+			el('ul', {}, ...list.map(it => el('li', {}, it.where + it.text)))));
+	});
 }
 
 function warningsList(run) {
@@ -520,15 +834,16 @@ function warningsList(run) {
 	const vary = varying(pts);
 	const items = [];
 	if (run.doc.interrupted)
-		items.push('the run was interrupted: its last point is partial');
+		items.push({where: '', text: 'the run was interrupted: its last point is partial'});
 	pts.forEach((p, i) => {
 		for (const w of Array.isArray(p.warnings) ? p.warnings : [])
-			items.push('point ' + (i + 1) + ' (' + pointName(p, vary) + '): ' + w);
+			items.push({point: i + 1, where: 'point ' + (i + 1) + ' (' + pointName(p, vary) + '): ',
+				    text: String(w)});
 	});
 	if (!items.length)
 		return null;
 	return el('div', {}, el('h3', {}, 'Warnings (' + items.length + ')'),
-		  el('ul', {class: 'warnings'}, ...items.map(w => el('li', {}, w))));
+		  el('ul', {class: 'warnings'}, ...warningGroups(items)));
 }
 
 function runSection(run, main) {
@@ -579,17 +894,17 @@ function header(data, main) {
 			el('td', {class: 'num'}, isNum(d.price_usd) ? '$' + fmtNum(d.price_usd) : '–'),
 			el('td', {class: 'num'}, fmtBytes(d.capacity_bytes))));
 	}
-	main.appendChild(t);
+	main.appendChild(scroller(t));
 	for (const run of data.runs)
 		if (Array.isArray(run.doc.devices) && run.doc.devices.length) {
 			main.appendChild(el('h3', {}, 'Devices of ' + runName(run)));
-			main.appendChild(devicesTable(run.doc.devices));
+			main.appendChild(scroller(devicesTable(run.doc.devices)));
 		}
 }
 
 /* ---- comparison tables (include/iolab/compare.h's object) ---- */
 
-const cmpMetricNames = {iops: 'IOPS', mb_per_s: 'MB/s', lat_mean_us: 'mean µs'};
+const cmpMetricNames = {iops: 'IOPS', mb_per_s: 'MB/s', lat_mean_us: 'mean latency'};
 
 function fmtPct(v) {
 	return isNum(v) ? v.toFixed(1) + '%' : '–';
@@ -599,6 +914,69 @@ function cmpRunName(r, i) {
 	if (!r)
 		return 'run #' + (i + 1);
 	return r.name || r.label || (isNum(r.id) ? 'run ' + r.id : 'run #' + (i + 1));
+}
+
+/* A key's field as the page says it (params), else "field value". */
+function sayKeyField(f, v) {
+	const q = params.find(q => q.key === f);
+	return q ? q.say(v) : f + ' ' + (typeof v === 'object' ? JSON.stringify(v) : v);
+}
+
+/* The comparison charted, per metric: bars of each run's % of the reference per point (ref mode),
+ * the gain in percentage points (gain) or the error % (error). When every point's key has a queue
+ * depth the bars are grouped by it (the queue depths along x, a series per run and per the rest of
+ * the key), else a group per point. */
+function comparisonCharts(grid, c, n, runs, ms, mode, ref) {
+	const pts = (Array.isArray(c.points) ? c.points : []).filter(p => p && Array.isArray(p.values));
+	if (!pts.length)
+		return;
+	const byQd = pts.every(p => p.key && isNum(p.key.qd));
+	const fields = unique([].concat(...pts.map(p => Object.keys(p.key || {}))))
+		.filter(f => f !== 'qd' && unique(pts.map(p => JSON.stringify((p.key || {})[f]))).length > 1);
+	const restOf = p => byQd ? fields.filter(f => (p.key || {})[f] !== null &&
+		(p.key || {})[f] !== undefined).map(f => [f, sayKeyField(f, p.key[f])]) : [];
+	const categories = byQd ? unique(pts.map(p => p.key.qd)).sort((a, b) => a - b) : pts.map((p, i) => i);
+	const labels = byQd ? categories.map(q => 'qd ' + q) :
+		pts.map(p => p.name || JSON.stringify(p.key || {}));
+	const groups = new Map();
+	for (const p of pts) {
+		const parts = restOf(p), key = JSON.stringify(parts);
+		if (!groups.has(key))
+			groups.set(key, {parts: parts, at: new Map()});
+		groups.get(key).at.set(byQd ? p.key.qd : pts.indexOf(p), p);
+	}
+	const refName = cmpRunName(runs[ref], ref);
+	const gr = Array.isArray(c.gain_runs) ? c.gain_runs : [];
+	const gainOf = gr.length === 2 && runs[gr[0]] && runs[gr[1]] ?
+		' of ' + cmpRunName(runs[gr[1]], gr[1]) + ' over ' + cmpRunName(runs[gr[0]], gr[0]) : '';
+	const chart = (m, kind) => {
+		const series = [];
+		for (const g of groups.values()) {
+			const values = f => categories.map(q => g.at.has(q) ? f(g.at.get(q)) : null);
+			if (kind === 'pct')
+				runs.forEach((r, i) => {
+					if (i !== ref)
+						series.push({parts: [['run', cmpRunName(r, i)]].concat(g.parts),
+							     data: values(p => p.values[i] && p.values[i].pct ?
+									  p.values[i].pct[m] : null)});
+				});
+			else
+				series.push({parts: g.parts.length ? g.parts : [['what', kind]],
+					     data: values(p => p[kind] ? p[kind][m] : null)});
+		}
+		const what = cmpMetricNames[m] || m;
+		const says = {pct: [' as % of ' + refName, '% of ' + refName],
+			      gain: [' gain' + gainOf + ' (percentage points of ' + refName + ')', 'gain (pp)'],
+			      error_pct: [' error % (predicted against ' + refName + ')', 'error %']}[kind];
+		barCharts(grid, 'Comparison ' + n + ': ' + what + says[0], labels, says[1], series,
+			  {legend: true, refLine: kind === 'pct' ? 100 : 0});
+	};
+	for (const m of ms) {
+		if (mode !== 'error')
+			chart(m, 'pct');
+		if (mode !== 'ref')
+			chart(m, mode === 'gain' ? 'gain' : 'error_pct');
+	}
 }
 
 function comparisonTable(c, n) {
@@ -611,7 +989,8 @@ function comparisonTable(c, n) {
 			  error: 'predicted against measured'};
 	out.appendChild(el('h3', {}, 'Comparison ' + n + ': ' + mode + ' (' + (modeSays[mode] || mode) +
 				 '; ' + (mode === 'error' ? 'measured' : 'reference') + ': ' +
-				 cmpRunName(runs[ref], ref) + ')'));
+				 cmpRunName(runs[ref], ref) + (Array.isArray(c.by) && c.by.length ?
+				 '; points matched by ' + c.by.join(', ') : '') + ')'));
 	/* the runs, with their prices where known */
 	const rt = el('table', {}, el('tr', {}, ...['run', 'kind', 'target', 'price', 'capacity', '$/GB',
 		'$/IOPS', '$/(MB/s)'].map(h => el('th', {}, h))));
@@ -621,22 +1000,38 @@ function comparisonTable(c, n) {
 		el('td', {class: 'num'}, fmtBytes(r.capacity_bytes)),
 		...['usd_per_gb', 'usd_per_iops', 'usd_per_mb_s'].map(k =>
 			el('td', {class: 'num'}, isNum(r[k]) ? '$' + r[k].toPrecision(3) : '–')))));
-	out.appendChild(rt);
-	/* the points: per run the value and its pct (and the write amplification of simulated
-	 * SSDs, side by side, not compared), then gain or error */
+	out.appendChild(scroller(rt));
+	const grid = el('div', {class: 'charts'});
+	out.appendChild(grid);
+	comparisonCharts(grid, c, n, runs, ms, mode, ref);
+	/* the points: per run the value and its pct (and, side by side, not compared, the write
+	 * amplification of simulated SSDs and the point's prices when it has them), then gain or
+	 * error */
 	const pointsOf = Array.isArray(c.points) ? c.points : [];
-	const wa = pointsOf.some(p => Array.isArray(p.values) &&
-				 p.values.some(v => v && isNum(v.write_amplification)));
+	const sides = [
+		{key: 'write_amplification', head: 'WA', fmt: v => v.toFixed(2)},
+		{key: 'usd_per_iops', head: '$/IOPS', fmt: v => '$' + v.toPrecision(3)},
+		{key: 'usd_per_mb_s', head: '$/(MB/s)', fmt: v => '$' + v.toPrecision(3)},
+	].filter(sd => pointsOf.some(p => Array.isArray(p.values) &&
+					 p.values.some(v => v && isNum(v[sd.key]))));
+	const units = {};
+	for (const m of ms)
+		if (m === 'lat_mean_us')
+			units[m] = columnUnit([].concat(...pointsOf.map(p => Array.isArray(p.values) ?
+				p.values.map(v => v && v[m]) : [])));
+	const cmpValue = (v, m) => !v ? '–' : units[m] ? (isNum(v[m]) ? fmtNum(v[m] / units[m].f) : '–') :
+		fmtNum(v[m]);
+	const metricHead = m => (cmpMetricNames[m] || m) + (units[m] ? ' ' + units[m].name : '');
 	const head1 = el('tr', {}, el('th', {rowspan: 2}, 'point'));
 	const head2 = el('tr', {});
 	runs.forEach((r, i) => {
-		head1.appendChild(el('th', {colspan: ms.length * 2 + (wa ? 1 : 0)}, cmpRunName(r, i)));
+		head1.appendChild(el('th', {colspan: ms.length * 2 + sides.length}, cmpRunName(r, i)));
 		for (const m of ms) {
-			head2.appendChild(el('th', {}, cmpMetricNames[m] || m));
+			head2.appendChild(el('th', {}, metricHead(m)));
 			head2.appendChild(el('th', {}, '%'));
 		}
-		if (wa)
-			head2.appendChild(el('th', {}, 'WA'));
+		for (const sd of sides)
+			head2.appendChild(el('th', {}, sd.head));
 	});
 	const extra = mode === 'gain' ? 'gain' : mode === 'error' ? 'error_pct' : null;
 	if (extra) {
@@ -650,12 +1045,12 @@ function comparisonTable(c, n) {
 		runs.forEach((r, i) => {
 			const v = Array.isArray(p.values) ? p.values[i] : null;
 			for (const m of ms) {
-				tr.appendChild(el('td', {class: 'num'}, v ? fmtNum(v[m]) : '–'));
+				tr.appendChild(el('td', {class: 'num'}, cmpValue(v, m)));
 				tr.appendChild(el('td', {class: 'num'}, v && v.pct ? fmtPct(v.pct[m]) : '–'));
 			}
-			if (wa)
-				tr.appendChild(el('td', {class: 'num'}, v && isNum(v.write_amplification) ?
-						  v.write_amplification.toFixed(2) : '–'));
+			for (const sd of sides)
+				tr.appendChild(el('td', {class: 'num'}, v && isNum(v[sd.key]) ?
+						  sd.fmt(v[sd.key]) : '–'));
 		});
 		if (extra)
 			for (const m of ms)
@@ -671,7 +1066,7 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {}, ''));
 				tr.appendChild(el('td', {class: 'num'}, Array.isArray(o[m]) ? fmtPct(o[m][i]) : '–'));
 			}
-			if (wa)
+			for (let k = 0; k < sides.length; k++)
 				tr.appendChild(el('td', {}, ''));
 		});
 		if (extra)
@@ -679,13 +1074,13 @@ function comparisonTable(c, n) {
 				tr.appendChild(el('td', {}, ''));
 		t.appendChild(tr);
 	}
-	out.appendChild(t);
+	out.appendChild(scroller(t));
 	if (mode === 'error' && ms.some(m => o[m])) {
-		out.appendChild(el('table', {class: 'cmp-overall'}, el('tr', {}, ...['overall error',
+		out.appendChild(scroller(el('table', {class: 'cmp-overall'}, el('tr', {}, ...['overall error',
 			'mean |error|', 'max |error|', 'rms'].map(h => el('th', {}, h))),
 			...ms.filter(m => o[m]).map(m => el('tr', {}, el('td', {}, cmpMetricNames[m] || m),
 				...['mean_abs_pct', 'max_abs_pct', 'rms_pct'].map(k =>
-					el('td', {class: 'num'}, fmtPct(o[m][k])))))));
+					el('td', {class: 'num'}, fmtPct(o[m][k]))))))));
 	}
 	const un = Array.isArray(c.unmatched) ? c.unmatched : [];
 	if (un.length) {
@@ -742,6 +1137,8 @@ window.addEventListener('load', function () {
 			throw new Error('Chart.js did not load');
 		setupCharts();
 		build();
+		/* wider than the window when something runs off the page (tables scroll in their box) */
+		body.dataset.pageWidth = String(document.documentElement.scrollWidth);
 	} catch (e) {
 		fail(e && e.message ? e.message : e);
 	}

@@ -42,6 +42,7 @@ struct sim_carry;
 struct replay_run {
 	struct iolab_replay replay;     /* the configuration's, fitted to a smaller target (replay_fit.c) */
 	bool fitted;                    /* it was, from fit_from bytes to fit_to */
+	bool noted;                     /* the reader's note (scan.note) was said */
 	uint64_t fit_from, fit_to;
 	char hash[IOLAB_REPLAY_HASH_LEN]; /* the trace file's (iolab_replay_hash) */
 	struct iolab_replay_scan scan;

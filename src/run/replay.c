@@ -31,8 +31,8 @@ static unsigned dest_of(const struct iolab_replay_dest *d, unsigned t)
  * transfer), or
  * -EINVAL with err set. */
 static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest *d,
-		   const uint64_t *from_size, const char *path, struct iolab_trace_rec *rec, uint64_t n,
-		   struct iolab_err *err)
+		   const uint64_t *from_size, struct iolab_trace_runs *runs, const char *path,
+		   struct iolab_trace_rec *rec, uint64_t n, struct iolab_err *err)
 {
 	struct iolab_trace_xform x = r->xform;
 	unsigned t = rec->target, dt = d ? dest_of(d, t) : 0;
@@ -43,8 +43,10 @@ static int prepare(const struct iolab_replay *r, const struct iolab_replay_dest 
 	x.fit_size = x.from_size = x.bound = 0;
 	if (d && (r->scale || x.wrap))
 		x.fit_size = d->len[dt];
-	if (d && r->scale)
+	if (d && r->scale) {
 		x.from_size = from_size[t];
+		x.runs = runs; /* back-to-back requests stay back to back */
+	}
 	if (d && !r->scale && !x.wrap)
 		x.bound = d->len[dt];
 	int rc = iolab_trace_xform_apply(&x, rec, n, err);
@@ -119,7 +121,7 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 		s->records++;
 		if (rec.target < IOLAB_TRACE_TARGETS_MAX && rec.offset + rec.len > extent[rec.target])
 			extent[rec.target] = rec.offset + rec.len;
-		rc = prepare(r, NULL, NULL, r->path, &rec, s->records, err);
+		rc = prepare(r, NULL, NULL, NULL, r->path, &rec, s->records, err);
 		if (rc < 0)
 			break;
 		if (rc == REC_SKIP)
@@ -144,6 +146,8 @@ static int scan_counts(const struct iolab_replay *r, struct iolab_replay_scan *s
 		if (rec.len > s->max_len)
 			s->max_len = rec.len;
 	}
+	if (iolab_trace_note(rd))
+		snprintf(s->note, sizeof(s->note), "%s", iolab_trace_note(rd));
 	for (unsigned t = 0; t < h->ntargets && t < IOLAB_TRACE_TARGETS_MAX; t++)
 		s->from_size[t] = r->xform.clip_len ? r->xform.clip_len
 				  : h->target[t].size ? h->target[t].size : extent[t];
@@ -166,9 +170,15 @@ static int scan_bounds(const struct iolab_replay *r, const struct iolab_replay_d
 		return rc;
 	struct iolab_trace_rec rec;
 	uint64_t n = 0;
+	struct iolab_trace_runs *runs = calloc(1, sizeof(*runs));
+	if (!runs) {
+		iolab_trace_close(rd);
+		return iolab_errf(err, ENOMEM, "out of memory");
+	}
 	while ((rc = iolab_trace_next(rd, &rec, err)) == 1)
-		if ((rc = prepare(r, d, s->from_size, r->path, &rec, ++n, err)) < 0)
+		if ((rc = prepare(r, d, s->from_size, runs, r->path, &rec, ++n, err)) < 0)
 			break;
+	free(runs);
 	iolab_trace_close(rd);
 	return rc < 0 ? rc : 0;
 }
@@ -219,6 +229,7 @@ struct iolab_replay_src {
 	struct iolab_replay_req rest; /* a trim longer than REPLAY_LEN_MAX: what is left of it */
 	uint64_t rest_len;
 	struct iolab_err ahead_err;
+	struct iolab_trace_runs runs; /* --scale's memory of each trace target's last request */
 	unsigned nback, cap;
 	struct iolab_replay_req back[]; /* given back, the earliest last */
 };
@@ -243,7 +254,7 @@ static void read_ahead(struct iolab_replay_src *src)
 		return;
 	}
 	while ((rc = iolab_trace_next(src->rd, &rec, &src->ahead_err)) == 1) {
-		rc = prepare(src->r, &src->d, src->s->from_size, src->r->path, &rec, ++src->n,
+		rc = prepare(src->r, &src->d, src->s->from_size, &src->runs, src->r->path, &rec, ++src->n,
 			     &src->ahead_err);
 		if (rc < 0)
 			break;

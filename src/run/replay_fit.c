@@ -3,7 +3,8 @@
  * run's target and none of --clip, --scale or --wrap says how to fit them, it is mapped as
  * --scale would map it (each trace target's recorded size onto the run target's region, only
  * ever down), with one note saying so. A trace without a recorded size keeps the bounds check's
- * error: nothing says what its offsets were relative to. */
+ * error: nothing says what its offsets were relative to. What the trace's reader said of lines it
+ * read past (a version 3 fio log's `wait`) is said here too, once, and kept with each point. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,9 +31,20 @@ static uint64_t larger_target(const struct replay_run *rr, unsigned *dt)
 	return 0;
 }
 
+/* What the trace's reader said of what it read past, said once before the first point. */
+static void reader_note(const struct replay_run *rr, iolab_progress_fn progress, void *ctx)
+{
+	if (!rr->scan.note[0] || !progress || rr->noted)
+		return;
+	struct iolab_progress note = {.kind = IOLAB_PROGRESS_NOTE, .what = rr->scan.note};
+	progress(&note, ctx);
+}
+
 void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 {
 	struct iolab_replay *r = &rr->replay;
+	reader_note(rr, progress, ctx);
+	rr->noted = true;
 	if (r->scale || r->xform.wrap || r->xform.clip_len)
 		return;
 	unsigned dt = 0;
@@ -59,6 +71,8 @@ void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 void replay_fit_warn(const struct replay_run *rr, struct iolab_point *p)
 {
 	char from[32], to[32];
+	if (rr && rr->scan.note[0])
+		iolab_point_warn_detail(p, "%s", rr->scan.note);
 	if (rr && rr->fitted)
 		iolab_point_warn_detail(p, "the trace's offsets were scaled down from its recorded "
 					"target's %s to the run target's %s, as --scale would (none of "

@@ -47,7 +47,7 @@ static int replay_prepare(const struct iolab_config *c, struct replay_run *rr, s
 					  c->workers[i]);
 	struct iolab_replay_scan *sc = &rr->scan;
 	rr->replay = *c->replay;
-	rr->fitted = false;
+	rr->fitted = rr->noted = false;
 	int rc = iolab_replay_scan(&rr->replay, NULL, sc, err);
 	if (!rc)
 		rc = iolab_replay_hash(c->replay->path, rr->hash, err);

@@ -8,9 +8,13 @@
  * a flush; events of other kinds, lines that are not events (blkparse's summary at the end) and
  * requests without data are skipped. Each device MAJ,MIN is a target named so. Requests come out
  * in issue order once complete; at most BLK_PENDING wait for their completion, beyond that the
- * oldest goes out without one (as do those the trace never completes). */
+ * oldest goes out without one (as do those the trace never completes). A trace that yields no
+ * request is refused, saying what it holds instead (only C events: blkparse -a complete); a
+ * device with only C events among others that have requests is the reader's note. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +35,8 @@ struct blk {
 	struct iolab_trace_header *h;
 	char mode;          /* 'Q' or 'D' once the first issue event is seen */
 	bool saw_c, eof;
+	uint64_t lines, events, issues, completions; /* what the input holds: for "yields nothing" */
+	uint64_t dev_issues[IOLAB_TRACE_TARGETS_MAX], dev_completions[IOLAB_TRACE_TARGETS_MAX];
 	unsigned head, n;   /* the pending requests, a ring in issue order */
 	struct pend *pend;
 	struct fmt_ahead ahead;
@@ -75,6 +81,7 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 {
 	char *col[10];
 	unsigned n = fmt_split(b->buf, " \t", true, col, 10);
+	b->lines++;
 	if (n == 0 || !is_dev(col[0]))
 		return 0; /* not an event: blkparse's summary, or a blank line */
 	if (n < 7)
@@ -82,6 +89,9 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 				    "...)");
 	const char *act = col[5], *rwbs = col[6];
 	bool issue = !strcmp(act, "Q") || !strcmp(act, "D");
+	b->events++;
+	b->issues += issue;
+	b->completions += !strcmp(act, "C");
 	if (!issue && strcmp(act, "C"))
 		return 0;
 	if (issue && b->mode && act[0] != b->mode)
@@ -103,7 +113,9 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 	int rc = fmt_target(r, b->h, "device", col[0], &target, err);
 	if (rc)
 		return rc;
+	b->dev_issues[target] += issue;
 	if (!issue) {
+		b->dev_completions[target]++;
 		b->saw_c = true;
 		complete(b, target, sectors, sector, count, t);
 		return 0;
@@ -131,6 +143,21 @@ static int event(struct iolab_trace_reader *r, struct blk *b, struct iolab_err *
 	return 0;
 }
 
+/* At the end: a device with C events but no Q or D event has no request in the trace; the
+ * reader's note names the first (the others' requests are imported). */
+static void note_devices_without_issues(struct iolab_trace_reader *r, const struct blk *b)
+{
+	for (unsigned i = 0; i < b->h->ntargets; i++)
+		if (b->dev_completions[i] && !b->dev_issues[i]) {
+			iolab_trace_reader_note(r, "%s: device %s: %" PRIu64 " C events, no %s events: "
+						"its requests are not in the trace (traced with blkparse "
+						"-a complete?)", iolab_trace_reader_name(r),
+						b->h->target[i].name, b->dev_completions[i],
+						b->mode == 'D' ? "D" : "Q");
+			return;
+		}
+}
+
 static int blk_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, struct iolab_err *err)
 {
 	struct blk *b = *iolab_trace_reader_priv(r);
@@ -148,6 +175,7 @@ static int blk_parse(struct iolab_trace_reader *r, struct iolab_trace_rec *rec, 
 			return rc;
 		if (rc == 0) {
 			b->eof = true;
+			note_devices_without_issues(r, b);
 			continue;
 		}
 		rc = event(r, b, err);
@@ -165,6 +193,32 @@ static void blk_reset(struct iolab_trace_reader *r)
 	b->head = b->n = 0; /* saw_c stays: whether the file has any C event */
 	b->mode = 0;
 	b->eof = false;
+	b->lines = b->events = b->issues = b->completions = 0;
+	memset(b->dev_issues, 0, sizeof(b->dev_issues));
+	memset(b->dev_completions, 0, sizeof(b->dev_completions));
+}
+
+/* For read_open when the input gave no request: -EINVAL saying what it holds instead. */
+static int yields_nothing(struct iolab_trace_reader *r, const struct blk *b, struct iolab_err *err)
+{
+	const char *name = iolab_trace_reader_name(r);
+	if (!b->events)
+		return iolab_errf(err, EINVAL, "%s: no blkparse event in %" PRIu64 " lines (an event "
+				  "is MAJ,MIN CPU SEQ SECONDS PID ACTION RWBS [SECTOR + COUNT]; is this "
+				  "blkparse's default output?)", name, b->lines);
+	if (!b->issues) {
+		char other[64] = "";
+		if (b->events > b->completions)
+			snprintf(other, sizeof(other), ", %" PRIu64 " other events",
+				 b->events - b->completions);
+		return iolab_errf(err, EINVAL, "%s: %" PRIu64 " C events%s, no Q or D events: no "
+				  "request to import (blkparse -a complete keeps only completions: use "
+				  "-a issue -a complete, or keep the Q events)", name, b->completions,
+				  other);
+	}
+	return iolab_errf(err, EINVAL, "%s: %" PRIu64 " Q or D events, none of a read, write, "
+			  "discard or flush (RWBS without R, W, D or F, or no sectors): no request "
+			  "to import", name, b->issues);
 }
 
 static int blk_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
@@ -186,6 +240,8 @@ static int blk_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_he
 	if (!rc)
 		rc = fmt_ahead_fill(&b->ahead, r, blk_parse, h, "blkparse", err);
 	h->completions = b->saw_c;
+	if (!rc && !b->ahead.have && !b->ahead.nbad)
+		rc = yields_nothing(r, b, err);
 	if (rc)
 		blk_close(r);
 	return rc;

@@ -283,6 +283,10 @@ int fmt_lines_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_hea
 	int rc = fmt_prescan(r, f, parse, lines_reset, err);
 	if (!rc)
 		rc = fmt_ahead_fill(&l->ahead, r, parse, h, none_name, err);
+	if (!rc && !l->ahead.have && !l->ahead.nbad)
+		rc = iolab_errf(err, EINVAL, "%s: no %s request in %" PRIu64 " line%s: nothing to "
+				"import", iolab_trace_reader_name(r), format, *iolab_trace_reader_line(r),
+				*iolab_trace_reader_line(r) == 1 ? "" : "s");
 	if (rc)
 		fmt_lines_close(r);
 	return rc;

@@ -101,7 +101,9 @@ struct fmt_lines {
 	char buf[FMT_LINE_MAX];
 };
 /* Opens a line format named format whose records carry completions or not; none_name names
- * the target of an empty trace. On failure frees what it allocated. Returns 0 or -errno. */
+ * the target of an empty trace. An input that yields no request (and has no bad line) is
+ * refused: -EINVAL "FILE: no request in N lines". On failure frees what it allocated. Returns
+ * 0 or -errno. */
 int fmt_lines_open(struct iolab_trace_reader *r, FILE *f, struct iolab_trace_header *h,
 		   const char *format, bool completions, const char *none_name, fmt_parse_fn parse,
 		   struct iolab_err *err);

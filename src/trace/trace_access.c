@@ -3,6 +3,8 @@
  * names, escaping names. It calls no format, so the formats and the reader that dispatches to
  * them (trace_io.c) do not depend on each other in a circle. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,17 @@ uint64_t *iolab_trace_reader_line(struct iolab_trace_reader *r) { return &r->lin
 void **iolab_trace_writer_priv(struct iolab_trace_writer *w) { return &w->priv; }
 const struct iolab_trace_header *iolab_trace_header(const struct iolab_trace_reader *r) { return &r->h; }
 uint64_t iolab_trace_skipped(const struct iolab_trace_reader *r) { return r->skipped; }
+const char *iolab_trace_note(const struct iolab_trace_reader *r) { return r->note[0] ? r->note : NULL; }
+
+void iolab_trace_reader_note(struct iolab_trace_reader *r, const char *fmt, ...)
+{
+	if (r->note[0])
+		return; /* the first stays: one warning a trace */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->note, sizeof(r->note), fmt, ap);
+	va_end(ap);
+}
 
 int iolab_trace_getline(struct iolab_trace_reader *r, FILE *f, char *buf, size_t n,
 			struct iolab_err *err)

@@ -20,6 +20,7 @@ struct iolab_trace_reader {
 	bool opened;          /* read_open succeeded: read_close is due */
 	void *priv;
 	char name[PATH_MAX];
+	char note[256];       /* the format's one warning ("" none): iolab_trace_note */
 	struct iolab_trace_header h;
 };
 

@@ -1,8 +1,8 @@
 /* trace_xform.c: the transforms of `iolab trace convert` and `iolab replay` applied to one record
  * (struct iolab_trace_xform, include/iolab/trace.h), in this order: the op and target filters,
  * the time slice (kept times become relative to its start), the offset clip (kept offsets become
- * relative to its start), the shift, scale or wrap to a size, the bound check, and the speed;
- * and the check of the target filter against a trace's targets. docs/trace-format.md says what
+ * relative to its start), the shift, scale (only ever down) or wrap to a size, the bound check,
+ * and the speed; and the check of the target filter against a trace's targets. docs/trace-format.md says what
  * each does at the edges. */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +23,37 @@ static int fit_end(struct iolab_trace_rec *rec, uint64_t size, uint64_t n, struc
 	return 0;
 }
 
+/* --scale: offsets shrink by fit_size / from_size, never grow (a source that fits keeps its
+ * offsets). With x->runs, a request starting where its target's previous one ended is put where
+ * that one's mapping ended, so sequential runs stay contiguous instead of overlapping. */
+static int scale(const struct iolab_trace_xform *x, struct iolab_trace_rec *rec, uint64_t n,
+		 struct iolab_err *err)
+{
+	if (!x->from_size)
+		return iolab_errf(err, EINVAL, "record %" PRIu64 ": --scale needs the source's size", n);
+	if (x->from_size <= x->fit_size)
+		return fit_end(rec, x->fit_size, n, err);
+	struct iolab_trace_runs *q = x->runs;
+	unsigned t = rec->target;
+	uint64_t src_end = rec->offset + rec->len;
+	if (q && q->seen[t] && rec->offset == q->src_end[t] && rec->len <= x->fit_size &&
+	    q->dst_end[t] <= x->fit_size - rec->len) {
+		rec->offset = q->dst_end[t];
+	} else {
+		unsigned __int128 o = (unsigned __int128)rec->offset * x->fit_size / x->from_size;
+		rec->offset = (uint64_t)o / ALIGN * ALIGN;
+		int rc = fit_end(rec, x->fit_size, n, err);
+		if (rc)
+			return rc;
+	}
+	if (q) {
+		q->seen[t] = true;
+		q->src_end[t] = src_end;
+		q->dst_end[t] = rec->offset + rec->len;
+	}
+	return 0;
+}
+
 static int fit(const struct iolab_trace_xform *x, struct iolab_trace_rec *rec, uint64_t n,
 	       struct iolab_err *err)
 {
@@ -32,11 +63,7 @@ static int fit(const struct iolab_trace_xform *x, struct iolab_trace_rec *rec, u
 			rec->offset = 0; /* it would run past the end: it wraps to the start whole */
 		return fit_end(rec, x->fit_size, n, err);
 	}
-	if (!x->from_size)
-		return iolab_errf(err, EINVAL, "record %" PRIu64 ": --scale needs the source's size", n);
-	unsigned __int128 o = (unsigned __int128)rec->offset * x->fit_size / x->from_size;
-	rec->offset = (uint64_t)o / ALIGN * ALIGN;
-	return fit_end(rec, x->fit_size, n, err);
+	return scale(x, rec, n, err);
 }
 
 /* Slice, clip and shift: 1 keep, 0 drop, -EINVAL. */
