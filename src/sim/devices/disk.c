@@ -990,8 +990,13 @@ static unsigned pick(struct iolab_disk *d, double t)
 		case IOLAB_SCHED_CLOOK: /* nearest at or beyond the arm, else the lowest */
 			v = p.cyl >= d->cyl ? (double)(p.cyl - d->cyl) : 1e12 + p.cyl;
 			break;
-		default: { /* SPTF: seek plus rotation from where the arm will be */
-			double arm = t > d->arm_free ? t : d->arm_free;
+		default: { /* SPTF: seek plus rotation from when the arm can start: after the
+			  * command's overhead (serve_read, serve_write) and the media work in hand */
+			const struct iolab_disk_model *m = d->m;
+			int prev = d->last_write;
+			double arm = t + (double)(d->q[i]->write ? m->ovh_write_miss[prev] : m->ovh_read_miss[prev]);
+			if (arm < d->arm_free)
+				arm = d->arm_free;
 			double mv;
 			v = position_ns(d, &p, arm, d->q[i]->write, false, &mv);
 			v += mv;
