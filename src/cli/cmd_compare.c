@@ -536,8 +536,14 @@ static int print_text(FILE *f, const json_t *res, int metric)
 	else
 		fprintf(f, "%s as %% of %s (%s)\n", metric_titles[metric], ref, better);
 	int st = json_array_size(json_object_get(res, "points")) ? points_table(f, res, metric) : EXIT_OK;
-	if (!json_array_size(json_object_get(res, "points")))
-		fprintf(f, "no point is in every run\n");
+	if (!json_array_size(json_object_get(res, "points"))) {
+		fprintf(f, "no point is in every run: they were matched on");
+		size_t i;
+		const json_t *field;
+		json_array_foreach(json_object_get(res, "by"), i, field)
+			fprintf(f, "%s%s", i ? ", " : " ", json_string_value(field));
+		fprintf(f, " (--by FIELDS names what to match on: --by qd pairs a replay with pattern runs)\n");
+	}
 	unmatched_lines(f, res);
 	overall_lines(f, res);
 	if (!st)
