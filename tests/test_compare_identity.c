@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "helpers.h"
-#include "iolab/short_name.h"
+#include "iolab/short_names.h"
 
 static char db[512];
 

@@ -2,10 +2,13 @@
  * start and its end (a trace's end is its number and extension: "fs-qd1.iot", "fs-qd16.iot"),
  * the cut shown as one "…". Where two different names shorten alike, the cut of each moves
  * towards the start (more of the end kept), then towards the end, until they differ; names that
- * differ only in a middle longer than the width allows stay alike. */
+ * differ only in a middle longer than the width allows stay alike (iolab_short_names_json then
+ * cuts them all wider). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iolab/short_names.h"
@@ -96,4 +99,67 @@ void iolab_short_names(const char *const *names, unsigned n, size_t width, char 
 	for (size_t tail = first; tail-- > 1;)
 		if (!cut_clashing(names, n, width, tail, out, size))
 			return;
+}
+
+/* ---- a set of names in a JSON object (compare's rows): cut wider until different names read
+ * apart, names alike in full numbered ---- */
+
+#define NAME_BYTES 512 /* per short name: iolab_short_names needs 4 * width + 1 */
+#define WIDTH_MAX ((NAME_BYTES - 1) / 4)
+
+/* Two different names of full[0..n) that read alike in out. */
+static bool clash(const char *const *full, size_t n, const char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(out + i * NAME_BYTES, out + j * NAME_BYTES) && strcmp(full[i], full[j]))
+				return true;
+	return false;
+}
+
+int iolab_short_names_json(json_t *names, size_t width)
+{
+	size_t n = json_object_size(names);
+	const char **full = calloc(n ? n : 1, sizeof(*full));
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	char *out = calloc(n ? n : 1, NAME_BYTES);
+	size_t *nth = calloc(n ? n : 1, sizeof(*nth));
+	int rc = full && keys && out && nth ? 0 : -ENOMEM;
+	size_t i = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(names, k, v) {
+		if (rc)
+			break;
+		keys[i] = k;
+		full[i++] = json_is_string(v) ? json_string_value(v) : "";
+	}
+	for (size_t w = width < 5 ? 5 : width; !rc; w += 4) {
+		iolab_short_names(full, (unsigned)n, w > WIDTH_MAX ? WIDTH_MAX : w, out, NAME_BYTES);
+		if (w >= WIDTH_MAX || !clash(full, n, out))
+			break;
+	}
+	for (i = 0; !rc && i < n; i++) { /* names alike in full: their number among them, else 0 */
+		size_t before = 0, alike = 0;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(full[i], full[j])) {
+				alike++;
+				before += j <= i;
+			}
+		nth[i] = alike > 1 ? before : 0;
+	}
+	for (i = 0; !rc && i < n; i++) {
+		char buf[NAME_BYTES + 24];
+		if (nth[i])
+			snprintf(buf, sizeof(buf), "%s #%zu", out + i * NAME_BYTES, nth[i]);
+		else
+			snprintf(buf, sizeof(buf), "%s", out + i * NAME_BYTES);
+		if (json_object_set_new(names, keys[i], json_string(buf)))
+			rc = -ENOMEM;
+	}
+	free(full);
+	free(keys);
+	free(out);
+	free(nth);
+	return rc;
 }

@@ -25,7 +25,7 @@
 #include "iolab/compare.h"
 #include "iolab/compare_prices.h"
 #include "iolab/parse.h"
-#include "iolab/short_name.h"
+#include "iolab/short_names.h"
 #include "compare_keys.h"
 
 #define NMETRIC 3
