@@ -40,6 +40,10 @@ int model_import_write(const struct iolab_disk_model *m, const char *cmd, const 
 		       const char *note, const char *extra, const char *out, bool *to_stdout,
 		       struct iolab_err *err);
 int model_show_ssd(const struct iolab_disk_model *m, bool json);
+/* The arguments of `model show` and `model check`: [--json] NAME|FILE, or --help (help() is
+ * printed and *name stays NULL). Returns EXIT_OK or the exit status of a usage error. */
+int model_one_arg(int argc, char **argv, const char *cmd, void (*help)(void), bool *json,
+		  const char **name);
 /* `iolab model new` (cmd_model_new.c) and `iolab model check` (cmd_model_check.c); argv[0] is
  * "new" / "check". */
 int model_new(int argc, char **argv);

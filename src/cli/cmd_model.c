@@ -325,33 +325,45 @@ static int show_json(const struct iolab_disk_model *m, const struct figures *f)
 	return rc ? EXIT_FAILED : EXIT_OK;
 }
 
-static int show(int argc, char **argv)
+int model_one_arg(int argc, char **argv, const char *cmd, void (*help)(void), bool *json,
+		  const char **name)
 {
 	static const struct option lo[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	bool json = false;
+	*json = false;
+	*name = NULL;
 	int ch;
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'j': json = true; break;
-		case 'h': help_show(); return EXIT_OK;
-		default: return cli_opt_error("model show", ch, argv);
+		case 'j': *json = true; break;
+		case 'h': help(); return EXIT_OK;
+		default: return cli_opt_error(cmd, ch, argv);
 		}
 	}
 	if (optind >= argc)
-		return cli_errorf(EXIT_USAGE, "model show: which model? (a name from 'iolab models', or a "
-				       "model file)");
-	if (optind + 1 < argc) {
-		return cli_errorf(EXIT_USAGE, "model show: unexpected argument '%s'", argv[optind + 1]);
-	}
+		return cli_errorf(EXIT_USAGE, "%s: which model? (a name from 'iolab models', or a "
+				  "model file)", cmd);
+	if (optind + 1 < argc)
+		return cli_errorf(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, argv[optind + 1]);
+	*name = argv[optind];
+	return EXIT_OK;
+}
+
+static int show(int argc, char **argv)
+{
+	bool json;
+	const char *name;
+	int st = model_one_arg(argc, argv, "model show", help_show, &json, &name);
+	if (st || !name)
+		return st;
 	struct iolab_disk_model m;
 	struct iolab_err err;
-	if (iolab_model_open(argv[optind], &m, &err)) {
+	if (iolab_model_open(name, &m, &err)) {
 		return cli_errorf(EXIT_USAGE, "%s", err.msg);
 	}
 	if (m.ssd) {

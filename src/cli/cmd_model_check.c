@@ -2,7 +2,6 @@
  * the figures it was made from (a model of `iolab model new` carries them as "# datasheet:"
  * lines; any other model gives its own datasheet fields): seeks, rotation, media rates,
  * capacity, and random 4 KiB reads at queue depth 1 from a short simulation. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -170,30 +169,14 @@ static int load(const char *name, struct iolab_disk_model *m, struct iolab_datas
 
 int model_check(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{0},
-	};
-	bool json = false;
-	int ch;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'j': json = true; break;
-		case 'h': help_check(); return EXIT_OK;
-		default: return cli_opt_error("model check", ch, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_errorf(EXIT_USAGE, "model check: which model? (a name from 'iolab models', or a "
-				  "model file)");
-	if (optind + 1 < argc)
-		return cli_errorf(EXIT_USAGE, "model check: unexpected argument '%s'", argv[optind + 1]);
+	bool json;
+	const char *name;
+	int st = model_one_arg(argc, argv, "model check", help_check, &json, &name);
+	if (st || !name)
+		return st;
 	struct iolab_disk_model m;
 	struct iolab_datasheet d = {0};
-	int from_ds = load(argv[optind], &m, &d);
+	int from_ds = load(name, &m, &d);
 	if (from_ds < 0)
 		return EXIT_USAGE;
 	struct iolab_model_prediction p;
