@@ -32,19 +32,19 @@ static uint64_t larger_target(const struct replay_run *rr, unsigned *dt)
 }
 
 /* What the trace's reader said of what it read past, said once before the first point. */
-static void reader_note(const struct replay_run *rr, iolab_progress_fn progress, void *ctx)
+static void reader_note(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 {
 	if (!rr->scan.note[0] || !progress || rr->noted)
 		return;
 	struct iolab_progress note = {.kind = IOLAB_PROGRESS_NOTE, .what = rr->scan.note};
 	progress(&note, ctx);
+	rr->noted = true;
 }
 
 void replay_fit(struct replay_run *rr, iolab_progress_fn progress, void *ctx)
 {
 	struct iolab_replay *r = &rr->replay;
 	reader_note(rr, progress, ctx);
-	rr->noted = true;
 	if (r->scale || r->xform.wrap || r->xform.clip_len)
 		return;
 	unsigned dt = 0;
