@@ -1,18 +1,13 @@
 /* import_disksim.c: DiskSim 4.0 drive specifications to iolab drive models (disksim_import.h).
  *
- * DiskSim's parameter files are blocks of `Name with spaces = value` parameters separated by
- * commas; a value is a number or a word ("source x.model", "extracted", "x.seek"), a block
- * (`type { ... }`) or a list (`[ v, v, ... ]`); '#' starts a comment. The .diskspecs file holds
+ * The file is read into a tree first (disksim_tree.c). The .diskspecs file holds
  * one `disksim_disk NAME { ... }` block (controller, cache, queue) whose "Model" parameter sources
  * the .model file: a `dm_disk NAME { ... }` block with the geometry, a dm_mech_g1 mechanical model
  * and a dm_layout_g1 layout with its zones. The mechanical model's "Full seek curve" names the
  * .seek file: "Seek distances measured: N", then N "distance, ms" lines (or "distance, ms,
  * stddev", as DIXtrac writes them), read when the "Seek type" is extracted; the other seek types
  * are formulas (seek_curve.c).
- *
- * The reader builds a small tree of the whole file first, then looks parameters up by name (case
- * and spacing as DiskSim writes them; compared without regard to case). Every error is one line
- * naming the file, the line and the DiskSim parameter. */
+ * Every error is one line naming the file, the line and the DiskSim parameter. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -27,933 +22,15 @@
 #include "iolab/utf8.h"
 #include "sim/formats/disksim_cache_fields.h"
 #include "sim/formats/disksim_params.h"
+#include "sim/formats/disksim_tree.h"
 #include "sim/devices/layout_g4.h"
-
-#define MAX_FILE_BYTES (16u << 20)
-#define MAX_DEPTH 32
-
-/* ---------------------------------------------------------------------------------------- */
-/* The tree */
-
-enum vkind { V_SCALAR, V_BLOCK, V_LIST };
-
-struct dparam;
-
-struct dval {
-	enum vkind kind;
-	unsigned line;
-	const char *file;       /* for messages */
-	char *text;             /* scalar: the words joined by one space; block: its type */
-	char *bname;            /* block: the words after the type, if any (top-level blocks) */
-	struct dparam *param;   /* block */
-	unsigned nparam;
-	struct dval *item;      /* list */
-	unsigned nitem;
-};
-
-struct dparam {
-	char *name;
-	unsigned line;
-	struct dval v;
-	const char *file;       /* where the name is (the value may come from a sourced file) */
-	bool read;              /* looked up by the importer (find) */
-};
-
-static void dval_free(struct dval *v);
-
-/* Deep copy of v into c (for `[ a, b ] = value`). Returns 0 or -ENOMEM. */
-static int dval_copy(const struct dval *v, struct dval *c)
-{
-	*c = (struct dval){.kind = v->kind, .line = v->line, .file = v->file};
-	if ((v->text && !(c->text = strdup(v->text))) || (v->bname && !(c->bname = strdup(v->bname))))
-		return -ENOMEM;
-	if (v->nparam && !(c->param = calloc(v->nparam, sizeof(*c->param))))
-		return -ENOMEM;
-	for (; c->nparam < v->nparam; c->nparam++) {
-		const struct dparam *a = &v->param[c->nparam];
-		struct dparam *b = &c->param[c->nparam];
-		*b = (struct dparam){.line = a->line, .file = a->file};
-		if (!(b->name = strdup(a->name)) || dval_copy(&a->v, &b->v)) {
-			c->nparam++;
-			return -ENOMEM;
-		}
-	}
-	if (v->nitem && !(c->item = calloc(v->nitem, sizeof(*c->item))))
-		return -ENOMEM;
-	for (; c->nitem < v->nitem; c->nitem++)
-		if (dval_copy(&v->item[c->nitem], &c->item[c->nitem])) {
-			c->nitem++;
-			return -ENOMEM;
-		}
-	return 0;
-}
-
-static void dval_free(struct dval *v)
-{
-	for (unsigned i = 0; i < v->nparam; i++) {
-		free(v->param[i].name);
-		dval_free(&v->param[i].v);
-	}
-	for (unsigned i = 0; i < v->nitem; i++)
-		dval_free(&v->item[i]);
-	free(v->param);
-	free(v->item);
-	free(v->text);
-	free(v->bname);
-	memset(v, 0, sizeof(*v));
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* The tokenizer */
-
-enum tok { T_EOF, T_WORD, T_LBRACE, T_RBRACE, T_LBRACK, T_RBRACK, T_COMMA, T_EQ,
-	   T_ERR /* a `source` that failed: the error is in lx->err */ };
-
-struct token {
-	enum tok t;
-	const char *p;
-	size_t len;
-	unsigned line;
-	const char *file;
-};
-
-/* Files read through `source`: kept (texts and names) until the tree is freed. */
-struct sources {
-	char **owned;
-	unsigned n, cap;
-};
-
-/* Where the lexer was in the files that `source` another one (libparam's include stack). */
-struct lexframe {
-	const char *file, *s;
-	unsigned line;
-};
-
-struct lexer {
-	const char *file;
-	const char *s;
-	unsigned line;
-	bool peeked;
-	struct token la;
-	struct iolab_err *err;
-	struct sources *src;
-	const char *field;         /* the parameter whose value is being read (messages) */
-	unsigned depth;            /* files open through `source` */
-	struct lexframe stack[MAX_DEPTH];
-};
-
-static bool special(char c)
-{
-	return c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == '=' || c == '#';
-}
-
-static int source_push(struct lexer *lx, const struct token *name);
-
-/* Skips white space and comments; at the end of a file read through `source`, goes back to the
- * file that sourced it. */
-static void lex_skip(struct lexer *lx)
-{
-	for (;;) {
-		while (*lx->s && isspace((unsigned char)*lx->s)) {
-			if (*lx->s == '\n')
-				lx->line++;
-			lx->s++;
-		}
-		if (*lx->s == '#') {
-			while (*lx->s && *lx->s != '\n')
-				lx->s++;
-			continue;
-		}
-		if (*lx->s || !lx->depth)
-			return;
-		struct lexframe *f = &lx->stack[--lx->depth];
-		lx->file = f->file;
-		lx->s = f->s;
-		lx->line = f->line;
-	}
-}
-
-static struct token lex_raw(struct lexer *lx);
-
-/* The next token; `source FILE` (a word "source" and the file's name) is replaced by the
- * tokens of FILE wherever it appears, like libparam's lexer does (DiskSim 4.0 manual §3 p6). */
-static struct token lex_next(struct lexer *lx)
-{
-	if (lx->peeked) {
-		lx->peeked = false;
-		return lx->la;
-	}
-	for (;;) {
-		struct token t = lex_raw(lx);
-		if (t.t != T_WORD || t.len != 6 || memcmp(t.p, "source", 6))
-			return t;
-		struct token name = lex_raw(lx);
-		if (name.t != T_WORD) {
-			iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': 'source' needs a file name, found "
-				   "%s", t.file, t.line, lx->field ? lx->field : "source",
-				   name.t == T_EOF ? "the end of the file" : "a separator");
-			t.t = T_ERR;
-			return t;
-		}
-		if (source_push(lx, &name)) {
-			t.t = T_ERR;
-			return t;
-		}
-	}
-}
-
-static struct token lex_raw(struct lexer *lx)
-{
-	lex_skip(lx);
-	struct token t = {.p = lx->s, .len = 1, .line = lx->line, .file = lx->file};
-	switch (*lx->s) {
-	case 0: t.t = T_EOF; t.len = 0; return t;
-	case '{': t.t = T_LBRACE; break;
-	case '}': t.t = T_RBRACE; break;
-	case '[': t.t = T_LBRACK; break;
-	case ']': t.t = T_RBRACK; break;
-	case ',': t.t = T_COMMA; break;
-	case '=': t.t = T_EQ; break;
-	default:
-		t.t = T_WORD;
-		while (lx->s[t.len] && !isspace((unsigned char)lx->s[t.len]) && !special(lx->s[t.len]))
-			t.len++;
-		lx->s += t.len;
-		return t;
-	}
-	lx->s++;
-	return t;
-}
-
-static struct token lex_peek(struct lexer *lx)
-{
-	if (!lx->peeked) {
-		lx->la = lex_next(lx);
-		lx->peeked = true;
-	}
-	return lx->la;
-}
-
-static const char *tok_desc(const struct token *t)
-{
-	switch (t->t) {
-	case T_EOF: return "the end of the file";
-	case T_WORD: return "a word";
-	case T_LBRACE: return "'{'";
-	case T_RBRACE: return "'}'";
-	case T_LBRACK: return "'['";
-	case T_RBRACK: return "']'";
-	case T_COMMA: return "','";
-	case T_EQ: return "'='";
-	case T_ERR: return "an error";
-	}
-	return "?";
-}
-
-static int oom(struct iolab_err *err, const char *file)
-{
-	return iolab_errf(err, ENOMEM, "%s: out of memory", file);
-}
-
-/* Appends the word t to *buf, one space between words. */
-static int add_word(struct lexer *lx, char **buf, const struct token *t)
-{
-	size_t old = *buf ? strlen(*buf) : 0;
-	if (old + t->len > 4096)
-		return iolab_errf(lx->err, EINVAL, "%s:%u: a name or value longer than 4096 characters",
-				  lx->file, t->line);
-	char *n = realloc(*buf, old + t->len + 2);
-	if (!n)
-		return oom(lx->err, lx->file);
-	if (old)
-		n[old++] = ' ';
-	memcpy(n + old, t->p, t->len);
-	n[old + t->len] = 0;
-	*buf = n;
-	return 0;
-}
-
-static int slurp(const char *path, char **out, struct iolab_err *err);
-static char *sibling(const char *from, const char *name);
-
-static int keep(struct lexer *lx, char *p)
-{
-	struct sources *src = lx->src;
-	if (src->n == src->cap) {
-		unsigned cap = src->cap ? src->cap * 2 : 8;
-		char **n = realloc(src->owned, cap * sizeof(*n));
-		if (!n) {
-			free(p);
-			return oom(lx->err, lx->file);
-		}
-		src->owned = n;
-		src->cap = cap;
-	}
-	src->owned[src->n++] = p;
-	return 0;
-}
-
-static void sources_free(struct sources *src)
-{
-	for (unsigned i = 0; i < src->n; i++)
-		free(src->owned[i]);
-	free(src->owned);
-	memset(src, 0, sizeof(*src));
-}
-
-/* `source NAME`: reads NAME (relative to the directory of the file naming it) and lexes it
- * next; at most MAX_DEPTH files deep (the manual's limit, §3 p6). */
-static int source_push(struct lexer *lx, const struct token *name)
-{
-	const char *field = lx->field ? lx->field : "source";
-	if (lx->depth == MAX_DEPTH)
-		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': 'source %.*s' nested more than "
-				  "%d files deep", name->file, name->line, field, (int)name->len,
-				  name->p, MAX_DEPTH);
-	char *rel = strndup(name->p, name->len), *path = rel ? sibling(name->file, rel) : NULL, *text;
-	free(rel);
-	if (!path || keep(lx, path))
-		return oom(lx->err, lx->file);
-	int rc = slurp(path, &text, lx->err);
-	if (rc) {
-		iolab_err_prefix(lx->err, "%s:%u: field '%s'", name->file, name->line, field);
-		return rc;
-	}
-	if (keep(lx, text))
-		return -ENOMEM;
-	lx->stack[lx->depth++] = (struct lexframe){lx->file, lx->s, lx->line};
-	lx->file = path;
-	lx->s = text;
-	lx->line = 1;
-	return 0;
-}
-
-static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth);
-
-/* A value: words, a block ("type { ... }") or a list ("[ ... ]"). */
-static int parse_value(struct lexer *lx, struct dval *v, const char *field, unsigned depth)
-{
-	if (depth > MAX_DEPTH)
-		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': nested more than %d deep",
-				  lx->file, lx->line, field, MAX_DEPTH);
-	struct token t = lex_peek(lx);
-	if (t.t == T_ERR)
-		return -EINVAL;
-	v->file = t.file;
-	v->line = t.line;
-	while ((t = lex_peek(lx)).t == T_WORD) {
-		lex_next(lx);
-		if (add_word(lx, &v->text, &t))
-			return -EINVAL;
-	}
-	if (t.t == T_ERR)
-		return -EINVAL;
-	if (t.t == T_LBRACE) {
-		lex_next(lx);
-		v->kind = V_BLOCK;
-		v->line = t.line;
-		v->file = t.file;
-		char *sp = v->text ? strchr(v->text, ' ') : NULL;
-		if (sp) { /* `TYPE NAME { ... }` (a sourced .model file's dm_disk block) */
-			*sp = 0;
-			v->bname = strdup(sp + 1);
-			if (!v->bname)
-				return oom(lx->err, lx->file);
-		}
-		return parse_block_body(lx, v, depth + 1);
-	}
-	if (t.t == T_LBRACK && !v->text) {
-		lex_next(lx);
-		v->kind = V_LIST;
-		unsigned cap = 0;
-		for (;;) {
-			t = lex_peek(lx);
-			if (t.t == T_RBRACK) {
-				lex_next(lx);
-				return 0;
-			}
-			if (v->nitem == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct dval *n = realloc(v->item, cap * sizeof(*n));
-				if (!n)
-					return oom(lx->err, lx->file);
-				v->item = n;
-			}
-			struct dval *it = &v->item[v->nitem++];
-			memset(it, 0, sizeof(*it));
-			if (parse_value(lx, it, field, depth + 1))
-				return -EINVAL;
-			t = lex_next(lx);
-			if (t.t == T_RBRACK)
-				return 0;
-			if (t.t == T_ERR)
-				return -EINVAL;
-			if (t.t != T_COMMA)
-				return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or ']' "
-						  "in the list, found %s", lx->file, t.line, field, tok_desc(&t));
-		}
-	}
-	if (!v->text)
-		return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': missing value (found %s)",
-				  lx->file, t.line, field, tok_desc(&t));
-	v->kind = V_SCALAR;
-	return 0;
-}
-
-/* Adds parameter `name` (taken) to blk, refusing a second one of the same name. */
-static struct dparam *add_param(struct lexer *lx, struct dval *blk, unsigned *cap, char *name,
-				const struct token *at)
-{
-	for (unsigned i = 0; i < blk->nparam; i++)
-		if (!strcasecmp(blk->param[i].name, name)) {
-			iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': given twice (first on line %u)",
-				   at->file, at->line, name, blk->param[i].line);
-			free(name);
-			return NULL;
-		}
-	if (blk->nparam == *cap) {
-		unsigned ncap = *cap ? *cap * 2 : 32;
-		struct dparam *n = realloc(blk->param, ncap * sizeof(*n));
-		if (!n) {
-			free(name);
-			oom(lx->err, lx->file);
-			return NULL;
-		}
-		blk->param = n;
-		*cap = ncap;
-	}
-	struct dparam *p = &blk->param[blk->nparam++];
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->line = at->line;
-	p->file = at->file;
-	return p;
-}
-
-/* The names of `[ a, b ] = value` (libparam: one value for several parameters), after '['. */
-static int parse_names(struct lexer *lx, const char *what, char ***names, unsigned *n)
-{
-	for (;;) {
-		char *name = NULL;
-		struct token t;
-		while ((t = lex_next(lx)).t == T_WORD)
-			if (add_word(lx, &name, &t)) {
-				free(name);
-				return -EINVAL;
-			}
-		if (t.t == T_ERR || !name || (t.t != T_COMMA && t.t != T_RBRACK)) {
-			free(name);
-			return t.t == T_ERR ? -EINVAL : iolab_errf(lx->err, EINVAL, "%s:%u: expected a "
-				"parameter name in '[ name, name ] = value' in '%s', found %s", t.file, t.line,
-				what, tok_desc(&t));
-		}
-		char **nn = *n < 1024 ? realloc(*names, (*n + 1) * sizeof(*nn)) : NULL;
-		if (!nn) {
-			free(name);
-			return *n < 1024 ? oom(lx->err, lx->file) : iolab_errf(lx->err, EINVAL, "%s:%u: "
-				"more than 1024 names in '[ ... ] = value'", t.file, t.line);
-		}
-		*names = nn;
-		nn[(*n)++] = name;
-		if (t.t == T_RBRACK)
-			return 0;
-	}
-}
-
-/* After '{': `name = value` (or `[ name, name ] = value`) parameters separated by ',' up to
- * '}'. */
-static int parse_block_body(struct lexer *lx, struct dval *blk, unsigned depth)
-{
-	unsigned open_line = blk->line, cap = 0;
-	const char *what = blk->text ? blk->text : "block", *open_file = blk->file;
-	for (;;) {
-		struct token t = lex_peek(lx);
-		if (t.t == T_ERR)
-			return -EINVAL;
-		if (t.t == T_RBRACE) {
-			lex_next(lx);
-			return 0;
-		}
-		if (t.t == T_EOF)
-			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
-					  open_file, open_line, what, open_line);
-		if (t.t == T_COMMA) { /* tolerate ",," and a comma right after '{' */
-			lex_next(lx);
-			continue;
-		}
-		char *name = NULL, **names = NULL;
-		unsigned nnames = 0;
-		struct token at = t;
-		if (t.t == T_LBRACK) {
-			lex_next(lx);
-			int rc = parse_names(lx, what, &names, &nnames);
-			t = rc ? (struct token){.t = T_ERR} : lex_next(lx);
-		} else {
-			while ((t = lex_next(lx)).t == T_WORD) {
-				if (add_word(lx, &name, &t)) {
-					free(name);
-					return -EINVAL;
-				}
-			}
-		}
-		if (t.t != T_EQ || (!name && !nnames)) {
-			int rc = t.t == T_ERR ? -EINVAL : iolab_errf(lx->err, EINVAL, "%s:%u: expected "
-					    "'name = value' in '%s', found %s%s%s%s", t.file, t.line, what,
-					    name ? "'" : "", name ? name : "", name ? "' then " : "",
-					    tok_desc(&t));
-			free(name);
-			for (unsigned i = 0; i < nnames; i++)
-				free(names[i]);
-			free(names);
-			return rc;
-		}
-		if (!nnames) {
-			names = malloc(sizeof(*names));
-			if (!names) {
-				free(name);
-				return oom(lx->err, lx->file);
-			}
-			names[nnames++] = name;
-		}
-		struct dparam *p = NULL;
-		struct dval v = {0};
-		lx->field = names[0];
-		int rc = parse_value(lx, &v, names[0], depth);
-		lx->field = NULL;
-		unsigned i = 0;
-		for (; !rc && i < nnames; i++) {
-			if (!(p = add_param(lx, blk, &cap, names[i], &at))) /* it took the name */
-				rc = -EINVAL;
-			else if (i + 1 < nnames && dval_copy(&v, &p->v))
-				rc = oom(lx->err, lx->file);
-		}
-		for (unsigned j = rc ? i : nnames; j < nnames; j++)
-			free(names[j]);
-		free(names);
-		if (rc) {
-			dval_free(&v);
-			return rc;
-		}
-		p->v = v;
-		t = lex_peek(lx);
-		if (t.t == T_ERR)
-			return -EINVAL;
-		if (t.t == T_COMMA)
-			lex_next(lx);
-		else if (t.t == T_EOF)
-			return iolab_errf(lx->err, EINVAL, "%s:%u: '%s' opened on line %u has no closing '}'",
-					  open_file, open_line, what, open_line);
-		else if (t.t != T_RBRACE)
-			return iolab_errf(lx->err, EINVAL, "%s:%u: field '%s': expected ',' or '}' after "
-					  "the value, found %s", t.file, t.line, p->name, tok_desc(&t));
-	}
-}
-
-/* Skips a bracketed statement of a whole simulation's file (manual §3.5-3.6: `instantiate
- * [ disk0 .. disk5 ] as NAME`, `topology disksim_iodriver driver0 [ disksim_bus bus0 [ ... ] ]`),
- * which a drive's model does not need: the brackets must balance. */
-static int skip_brackets(struct lexer *lx)
-{
-	struct token open = lex_next(lx), t;
-	unsigned depth = 1;
-	while (depth) {
-		t = lex_next(lx);
-		if (t.t == T_ERR)
-			return -EINVAL;
-		if (t.t == T_EOF)
-			return iolab_errf(lx->err, EINVAL, "%s:%u: the '[' here is never closed", open.file,
-					  open.line);
-		depth += t.t == T_LBRACK;
-		depth -= t.t == T_RBRACK;
-	}
-	return 0;
-}
-
-/* The whole file: top-level `type name { ... }` blocks (kept in top, a list) and statements such
- * as `instantiate [ x ] as y` (skipped); `source f` anywhere reads f in its place (src keeps the
- * files read so). */
-static int parse_file(const char *file, const char *text, struct dval *top, struct sources *src,
-		      struct iolab_err *err)
-{
-	struct lexer lx = {.file = file, .s = text, .line = 1, .err = err, .src = src};
-	memset(top, 0, sizeof(*top));
-	top->kind = V_LIST;
-	top->file = file;
-	unsigned cap = 0;
-	for (;;) {
-		struct token t = lex_peek(&lx);
-		if (t.t == T_EOF)
-			return 0;
-		if (t.t == T_ERR)
-			return -EINVAL;
-		if (t.t == T_COMMA) {
-			lex_next(&lx);
-			continue;
-		}
-		struct dval v = {.file = t.file, .line = t.line};
-		char *words = NULL, *first = NULL;
-		while ((t = lex_peek(&lx)).t == T_WORD) {
-			lex_next(&lx);
-			if (!first) {
-				first = strndup(t.p, t.len);
-				if (!first) {
-					free(words);
-					return oom(err, file);
-				}
-			} else if (add_word(&lx, &words, &t)) {
-				free(first);
-				free(words);
-				return -EINVAL;
-			}
-		}
-		if (t.t == T_LBRACE && first) {
-			lex_next(&lx);
-			v.kind = V_BLOCK;
-			v.text = first;
-			v.bname = words;
-			int rc = parse_block_body(&lx, &v, 1);
-			if (!rc && top->nitem == cap) {
-				cap = cap ? cap * 2 : 4;
-				struct dval *n = realloc(top->item, cap * sizeof(*n));
-				if (!n)
-					rc = oom(err, file);
-				else
-					top->item = n;
-			}
-			if (rc) {
-				dval_free(&v);
-				return rc;
-			}
-			top->item[top->nitem++] = v;
-			continue;
-		}
-		free(first);
-		free(words);
-		if (t.t == T_LBRACK) { /* instantiate [ ... ] as ..., topology ... [ ... ]: not needed */
-			int rc = skip_brackets(&lx);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (t.t == T_EOF)
-			return 0;
-		if (t.t == T_ERR)
-			return -EINVAL;
-		return iolab_errf(err, EINVAL, "%s:%u: unexpected %s at the top level", t.file, t.line,
-				  tok_desc(&t));
-	}
-}
-
-/* Named blocks (libparam): `TYPE NAME { ... }` defines NAME, and a later parameter whose whole
- * value is NAME takes a copy of that block ("Scheduler = SCHED0"). Names are case-sensitive,
- * as in DiskSim; a block is known from its closing brace on, so it cannot name itself. */
-struct named {
-	const struct dval **blk;
-	unsigned n, cap;
-	size_t copied; /* values copied so far: names of names must not grow without bound */
-};
-
-static size_t dval_count(const struct dval *v)
-{
-	size_t n = 1;
-	for (unsigned i = 0; i < v->nparam; i++)
-		n += dval_count(&v->param[i].v);
-	for (unsigned i = 0; i < v->nitem; i++)
-		n += dval_count(&v->item[i]);
-	return n;
-}
-
-static int resolve_names(struct dval *v, struct named *nb, struct iolab_err *err)
-{
-	for (unsigned i = 0; i < v->nparam; i++) {
-		struct dval *pv = &v->param[i].v;
-		if (pv->kind != V_SCALAR) {
-			if (resolve_names(pv, nb, err))
-				return -EINVAL;
-			continue;
-		}
-		for (unsigned k = nb->n; k-- > 0;)
-			if (!strcmp(nb->blk[k]->bname, pv->text)) {
-				nb->copied += dval_count(nb->blk[k]);
-				if (nb->copied > 1000000)
-					return iolab_errf(err, EINVAL, "%s:%u: field '%s': named blocks "
-							  "used by name expand to more than a million "
-							  "values", v->param[i].file, v->param[i].line,
-							  v->param[i].name);
-				struct dval c;
-				if (dval_copy(nb->blk[k], &c)) {
-					dval_free(&c);
-					return oom(err, v->file);
-				}
-				dval_free(pv);
-				*pv = c;
-				break;
-			}
-	}
-	for (unsigned i = 0; i < v->nitem; i++)
-		if (resolve_names(&v->item[i], nb, err))
-			return -EINVAL;
-	if (v->kind == V_BLOCK && v->bname) {
-		if (nb->n == nb->cap) {
-			nb->cap = nb->cap ? 2 * nb->cap : 8;
-			const struct dval **n = realloc(nb->blk, nb->cap * sizeof(*n));
-			if (!n)
-				return oom(err, v->file);
-			nb->blk = n;
-		}
-		nb->blk[nb->n++] = v;
-	}
-	return 0;
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Looking parameters up */
-
-/* The parameter called name in blk, marked read (what is never looked up is not modelled). */
-static const struct dparam *find(const struct dval *blk, const char *name)
-{
-	for (unsigned i = 0; i < blk->nparam; i++)
-		if (!strcasecmp(blk->param[i].name, name)) {
-			blk->param[i].read = true;
-			return &blk->param[i];
-		}
-	return NULL;
-}
-
-/* Every parameter of v (and of the blocks under it, of the types disksim_params.c knows) is one
- * DiskSim 4.0 accepts in its block: else the one line naming file, line and key. */
-static int check_names(const struct dval *v, struct iolab_err *err)
-{
-	for (unsigned i = 0; v->kind == V_BLOCK && v->text && i < v->nparam; i++) {
-		const struct dparam *p = &v->param[i];
-		if (!iolab_ds_param_known(v->text, p->name))
-			return iolab_errf(err, EINVAL, "%s:%u: field '%s': not a parameter of DiskSim "
-					  "4.0's %s block (its modspec lists every one it accepts)",
-					  p->file, p->line, p->name, v->text);
-	}
-	for (unsigned i = 0; i < v->nparam; i++)
-		if (check_names(&v->param[i].v, err))
-			return -EINVAL;
-	for (unsigned i = 0; i < v->nitem; i++)
-		if (check_names(&v->item[i], err))
-			return -EINVAL;
-	return 0;
-}
-
-/* Says (note) each parameter under v, in a block of a known type, that DiskSim accepts and the
- * import never read: iolab does not model it. */
-static void note_unread(const struct dval *v, iolab_import_note_fn note, void *ctx)
-{
-	for (unsigned i = 0; v->kind == V_BLOCK && v->text && i < v->nparam; i++) {
-		const struct dparam *p = &v->param[i];
-		if (!p->read && iolab_ds_param_known(v->text, p->name) == 1)
-			note(p->file, p->line, p->name, v->text, ctx);
-	}
-	for (unsigned i = 0; i < v->nparam; i++)
-		note_unread(&v->param[i].v, note, ctx);
-	for (unsigned i = 0; i < v->nitem; i++)
-		note_unread(&v->item[i], note, ctx);
-}
-
-static int missing(const struct dval *blk, const char *name, struct iolab_err *err)
-{
-	return iolab_errf(err, EINVAL, "%s:%u: field '%s': missing (in the '%s' block)", blk->file,
-			  blk->line, name, blk->text ? blk->text : "?");
-}
-
-static int perr(const struct dparam *p, const char *why, struct iolab_err *err)
-{
-	const char *v = p->v.kind == V_SCALAR ? p->v.text : NULL;
-	return iolab_errf(err, EINVAL, "%s:%u: field '%s': %s%s%s%s", p->file, p->line, p->name,
-			  v ? "'" : "", v ? v : "", v ? "' " : "", why);
-}
-
-/* Parses a DiskSim number: decimal, optional sign and exponent, nothing after it (the rules of
- * every iolab data file: iolab_parse_decimal), or a hexadecimal integer `0x1F`, `-0x1F` (libparam
- * reads those as integers: DiskSim 4.0 manual §3 p6), up to 2^53. */
-static bool number(const char *s, double *out)
-{
-	if (!s)
-		return false;
-	const char *h = s + (*s == '-');
-	if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) {
-		size_t n = strspn(h + 2, "0123456789abcdefABCDEF");
-		if (!n || h[2 + n] || n > 13)
-			return false;
-		double x = (double)strtoull(h + 2, NULL, 16);
-		*out = *s == '-' ? -x : x;
-		return true;
-	}
-	return iolab_parse_decimal(s, out) == 0;
-}
-
-static int value_num(const struct dparam *p, double min, double max, double *out, struct iolab_err *err)
-{
-	double x;
-	if (p->v.kind != V_SCALAR)
-		return perr(p, "must be a number, not a block or a list", err);
-	if (!number(p->v.text, &x))
-		return perr(p, "is not a number", err);
-	if (x < min || x > max) {
-		char why[96];
-		snprintf(why, sizeof(why), "is out of range (%g..%g)", min, max);
-		return perr(p, why, err);
-	}
-	*out = x;
-	return 0;
-}
-
-static int get_num(const struct dval *blk, const char *name, double min, double max, double *out,
-		   struct iolab_err *err)
-{
-	const struct dparam *p = find(blk, name);
-	return p ? value_num(p, min, max, out, err) : missing(blk, name, err);
-}
-
-/* A whole number (DiskSim writes some as "12.000000"). */
-static int get_int(const struct dval *blk, const char *name, double min, double max, uint64_t *out,
-		   struct iolab_err *err)
-{
-	const struct dparam *p = find(blk, name);
-	double x;
-	if (!p)
-		return missing(blk, name, err);
-	if (value_num(p, min, max, &x, err))
-		return -EINVAL;
-	if (x != floor(x))
-		return perr(p, "is not a whole number", err);
-	*out = (uint64_t)x;
-	return 0;
-}
-
-static int get_u32(const struct dval *blk, const char *name, double min, double max, uint32_t *out,
-		   struct iolab_err *err)
-{
-	uint64_t x;
-	int rc = get_int(blk, name, min, max, &x, err);
-	if (!rc)
-		*out = (uint32_t)x;
-	return rc;
-}
-
-/* A count of sectors that DiskSim may give with a fraction: rounded. */
-static int get_rounded(const struct dval *blk, const char *name, double max, uint32_t *out,
-		       struct iolab_err *err)
-{
-	double x;
-	int rc = get_num(blk, name, -0.5, max, &x, err);
-	if (!rc)
-		*out = (uint32_t)llround(x);
-	return rc;
-}
-
-/* A flag: 0 or 1. */
-static int get_flag(const struct dval *blk, const char *name, bool *out, struct iolab_err *err)
-{
-	uint64_t x;
-	int rc = get_int(blk, name, 0, 1, &x, err);
-	if (!rc)
-		*out = x != 0;
-	return rc;
-}
-
-/* A time in ms, to ns. */
-static int get_ms(const struct dval *blk, const char *name, uint64_t *ns, struct iolab_err *err)
-{
-	double x;
-	int rc = get_num(blk, name, 0, 1e6, &x, err);
-	if (!rc)
-		*ns = (uint64_t)llround(x * 1e6);
-	return rc;
-}
-
-static int get_word(const struct dval *blk, const char *name, const char **out, struct iolab_err *err)
-{
-	const struct dparam *p = find(blk, name);
-	if (!p)
-		return missing(blk, name, err);
-	if (p->v.kind != V_SCALAR)
-		return perr(p, "must be a word, not a block or a list", err);
-	*out = p->v.text;
-	return 0;
-}
-
-/* A block parameter of the given type ("Mechanical Model = dm_mech_g1 { ... }"). */
-static int get_block(const struct dval *blk, const char *name, const char *type, const struct dval **out,
-		     struct iolab_err *err)
-{
-	const struct dparam *p = find(blk, name);
-	if (!p)
-		return missing(blk, name, err);
-	if (p->v.kind != V_BLOCK)
-		return perr(p, "must be a block ('type { ... }')", err);
-	if (type && (!p->v.text || strcasecmp(p->v.text, type))) {
-		char why[160];
-		snprintf(why, sizeof(why), "'%s' is not supported (only %s)",
-			 p->v.text ? p->v.text : "(a block without type)", type);
-		return perr(p, why, err);
-	}
-	*out = &p->v;
-	return 0;
-}
-
-/* A list of whole numbers >= 0 ("slips = [ 1, 2 ]"). */
-static int get_list(const struct dval *blk, const char *name, uint64_t **arr, uint32_t *n,
-		    struct iolab_err *err)
-{
-	const struct dparam *p = find(blk, name);
-	if (!p)
-		return missing(blk, name, err);
-	if (p->v.kind != V_LIST)
-		return perr(p, "must be a list ('[ n, n, ... ]')", err);
-	*n = 0;
-	*arr = NULL;
-	if (!p->v.nitem)
-		return 0;
-	*arr = malloc(p->v.nitem * sizeof(**arr));
-	if (!*arr)
-		return oom(err, p->v.file);
-	for (unsigned i = 0; i < p->v.nitem; i++) {
-		const struct dval *it = &p->v.item[i];
-		double x;
-		if (it->kind != V_SCALAR || !number(it->text, &x) || x < 0 || x > 1e15 || x != floor(x))
-			return iolab_errf(err, EINVAL, "%s:%u: field '%s': item %u%s%s%s is not a whole "
-					  "number 0..1e15", it->file, it->line, p->name, i + 1,
-					  it->kind == V_SCALAR ? " '" : "",
-					  it->kind == V_SCALAR ? it->text : "",
-					  it->kind == V_SCALAR ? "'" : "");
-		(*arr)[(*n)++] = (uint64_t)x;
-	}
-	return 0;
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Files */
-
-static int slurp(const char *path, char **out, struct iolab_err *err)
-{
-	return iolab_read_text(path, MAX_FILE_BYTES, "a DiskSim file", out, err);
-}
-
-/* The path of name, relative to the directory of the file `from`. */
-static char *sibling(const char *from, const char *name)
-{
-	const char *slash = strrchr(from, '/');
-	size_t dlen = name[0] == '/' || !slash ? 0 : (size_t)(slash - from) + 1;
-	char *p = malloc(dlen + strlen(name) + 1);
-	if (p) {
-		memcpy(p, from, dlen);
-		strcpy(p + dlen, name);
-	}
-	return p;
-}
 
 /* Reads a .seek file: "Seek distances measured: N", then N "distance, ms" lines, each with an
  * optional third column (a standard deviation, kept in the model, not simulated). */
 static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	char *text;
-	int rc = slurp(path, &text, err);
+	int rc = ds_slurp(path, &text, err);
 	if (rc)
 		return rc;
 	unsigned line = 0, declared = 0, first_line = 0, zeros = 0;
@@ -981,7 +58,7 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 				rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': "
 						"missing (the first line must be 'Seek distances "
 						"measured: N')", path, line);
-			else if (!number(v, &n) || n < 1 || n > 1e6 || n != floor(n))
+			else if (!ds_number(v, &n) || n < 1 || n > 1e6 || n != floor(n))
 				rc = iolab_errf(err, EINVAL, "%s:%u: field 'Seek distances measured': '%s' "
 						"is not a count 1..1000000", path, line, v);
 			else {
@@ -990,7 +67,7 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 				header = true;
 				m->seek = malloc(declared * sizeof(*m->seek));
 				if (!m->seek)
-					rc = oom(err, path);
+					rc = ds_oom(err, path);
 			}
 			continue;
 		}
@@ -1000,16 +77,16 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 		if (!a || !b || strtok_r(NULL, " \t,\r", &save)) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'seek': a line is 'distance, ms' or "
 					"'distance, ms, stddev_ms'", path, line);
-		} else if (c && (!number(c, &sd) || sd < 0 || sd > 1e6)) {
+		} else if (c && (!ds_number(c, &sd) || sd < 0 || sd > 1e6)) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'stddev': '%s' is not a time in ms "
 					"0..1000000", path, line, c);
 		} else if (m->nseek && !!c != m->seek_has_sd) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'stddev': every line has a standard "
 					"deviation, or none", path, line);
-		} else if (!number(a, &d) || d < 0 || d > 1e7 || d != floor(d)) {
+		} else if (!ds_number(a, &d) || d < 0 || d > 1e7 || d != floor(d)) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'distance': '%s' is not a whole number "
 					"of cylinders 0..10000000", path, line, a);
-		} else if (!number(b, &t) || t < 0 || t > 1e6) {
+		} else if (!ds_number(b, &t) || t < 0 || t > 1e6) {
 			rc = iolab_errf(err, EINVAL, "%s:%u: field 'time': '%s' is not a time in ms "
 					"0..1000000", path, line, b);
 		} else if (d == 0) { /* skipped: a seek of 0 cylinders takes no time */
@@ -1044,13 +121,6 @@ static int read_seek(const char *path, struct iolab_disk_model *m, struct iolab_
 /* ---------------------------------------------------------------------------------------- */
 /* The model */
 
-static const struct dval *top_block(const struct dval *top, const char *type)
-{
-	for (unsigned i = 0; i < top->nitem; i++)
-		if (top->item[i].kind == V_BLOCK && !strcasecmp(top->item[i].text, type))
-			return &top->item[i];
-	return NULL;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -1061,12 +131,12 @@ static int cmp_u64(const void *a, const void *b)
 /* "Skew units" of a zone (or, with zone NULL, of the layout): true for revolutions. */
 static int skew_units(const struct dval *blk, bool dflt, bool *rev, struct iolab_err *err)
 {
-	const struct dparam *p = find(blk, "Skew units");
+	const struct dparam *p = ds_find(blk, "Skew units");
 	*rev = dflt;
 	if (!p)
 		return 0;
 	if (p->v.kind != V_SCALAR || (strcasecmp(p->v.text, "sectors") && strcasecmp(p->v.text, "revolutions")))
-		return perr(p, "is not 'sectors' or 'revolutions'", err);
+		return ds_perr(p, "is not 'sectors' or 'revolutions'", err);
 	*rev = !strcasecmp(p->v.text, "revolutions");
 	return 0;
 }
@@ -1077,12 +147,12 @@ static int get_skew(const struct dval *zb, const char *name, bool rev, uint32_t 
 {
 	double x;
 	if (!rev)
-		return get_rounded(zb, name, 100000, out, err);
-	if (get_num(zb, name, 0, 1000, &x, err))
+		return ds_get_rounded(zb, name, 100000, out, err);
+	if (ds_get_num(zb, name, 0, 1000, &x, err))
 		return -EINVAL;
 	x *= spt;
 	if (x > 100000)
-		return perr(find(zb, name), "is out of range (over 100000 sectors)", err);
+		return ds_perr(ds_find(zb, name), "is out of range (over 100000 sectors)", err);
 	*out = (uint32_t)llround(x);
 	return 0;
 }
@@ -1102,30 +172,30 @@ static int import_zone(const struct dval *zb, int scheme, uint32_t rangesize, bo
 		       struct iolab_zone *z, struct iolab_err *err)
 {
 	bool rev;
-	if (get_u32(zb, "First cylinder number", 0, 1e7, &z->first_cyl, err) ||
-	    get_u32(zb, "Last cylinder number", 0, 1e7, &z->last_cyl, err) ||
-	    get_u32(zb, "Blocks per track", 1, 100000, &z->spt, err) ||
+	if (ds_get_u32(zb, "First cylinder number", 0, 1e7, &z->first_cyl, err) ||
+	    ds_get_u32(zb, "Last cylinder number", 0, 1e7, &z->last_cyl, err) ||
+	    ds_get_u32(zb, "Blocks per track", 1, 100000, &z->spt, err) ||
 	    skew_units(zb, layout_rev, &rev, err) ||
 	    get_skew(zb, "Skew for track switch", rev, z->spt, &z->track_skew, err) ||
 	    get_skew(zb, "Skew for cylinder switch", rev, z->spt, &z->cyl_skew, err) ||
 	    get_skew(zb, "Offset of first block", rev, z->spt, &z->first_offset, err) ||
-	    get_u32(zb, "Empty space at zone front", 0, 1e9, &z->front_empty, err) ||
-	    get_u32(zb, "Number of spares", 0, 1e9, &z->spares, err) ||
-	    get_list(zb, "slips", &z->slips, &z->nslips, err) ||
-	    get_list(zb, "defects", &z->defects, &z->ndefects, err))
+	    ds_get_u32(zb, "Empty space at zone front", 0, 1e9, &z->front_empty, err) ||
+	    ds_get_u32(zb, "Number of spares", 0, 1e9, &z->spares, err) ||
+	    ds_get_list(zb, "slips", &z->slips, &z->nslips, err) ||
+	    ds_get_list(zb, "defects", &z->defects, &z->ndefects, err))
 		return -EINVAL;
 	if (z->nslips > 1)
 		qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
 	if (z->ndefects % 2)
-		return perr(find(zb, "defects"), "needs pairs: defect, replacement", err);
+		return ds_perr(ds_find(zb, "defects"), "needs pairs: defect, replacement", err);
 	z->sparing = (enum iolab_sparing)sparing_of((uint64_t)scheme);
 	if (scheme == 7 && z->spares)
-		return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 7 "
+		return ds_perr(ds_find(zb, "Number of spares"), "must be 0 with sparing scheme 7 "
 			    "(slip to the end of the disk, no spares)", err);
 	if (scheme == 0 && z->spares)
-		return perr(find(zb, "Number of spares"), "must be 0 with sparing scheme 0 (no spares)", err);
+		return ds_perr(ds_find(zb, "Number of spares"), "must be 0 with sparing scheme 0 (no spares)", err);
 	if (scheme == 0 && (z->nslips || z->ndefects))
-		return perr(find(zb, z->nslips ? "slips" : "defects"), "must be empty with sparing "
+		return ds_perr(ds_find(zb, z->nslips ? "slips" : "defects"), "must be empty with sparing "
 			    "scheme 0 (no spare sectors to slip or remap into)", err);
 	if (scheme == 8)
 		z->range = rangesize;
@@ -1137,31 +207,31 @@ static int import_layout(const struct dval *lay, struct iolab_disk_model *m, str
 	uint64_t mapping, scheme;
 	uint32_t rangesize = 0;
 	bool rev;
-	if (get_int(lay, "LBN-to-PBN mapping scheme", 0, 1e9, &mapping, err))
+	if (ds_get_int(lay, "LBN-to-PBN mapping scheme", 0, 1e9, &mapping, err))
 		return -EINVAL;
 	if (mapping > 2)
-		return perr(find(lay, "LBN-to-PBN mapping scheme"), "is not a mapping scheme (0: "
+		return ds_perr(ds_find(lay, "LBN-to-PBN mapping scheme"), "is not a mapping scheme (0: "
 			    "cylinder, 1: serpentine, 2: serpentine by cylinder number)", err);
 	m->cylinder_serpentine = mapping >= 1;
 	m->serpentine_absolute = mapping == 2;
-	if (get_int(lay, "Sparing scheme used", 0, 1e9, &scheme, err) || skew_units(lay, false, &rev, err))
+	if (ds_get_int(lay, "Sparing scheme used", 0, 1e9, &scheme, err) || skew_units(lay, false, &rev, err))
 		return -EINVAL;
 	if (sparing_of(scheme) < 0) {
 		char why[128];
 		snprintf(why, sizeof(why), "sparing scheme %llu is not one of DiskSim's 0..10",
 			 (unsigned long long)scheme);
-		return perr(find(lay, "Sparing scheme used"), why, err);
+		return ds_perr(ds_find(lay, "Sparing scheme used"), why, err);
 	}
-	if (scheme == 8 && get_u32(lay, "Rangesize for sparing", 1, 1e7, &rangesize, err))
+	if (scheme == 8 && ds_get_u32(lay, "Rangesize for sparing", 1, 1e7, &rangesize, err))
 		return -EINVAL;
-	const struct dparam *zp = find(lay, "Zones");
+	const struct dparam *zp = ds_find(lay, "Zones");
 	if (!zp)
-		return missing(lay, "Zones", err);
+		return ds_missing(lay, "Zones", err);
 	if (zp->v.kind != V_LIST || !zp->v.nitem)
-		return perr(zp, "must be a non-empty list of dm_layout_g1_zone blocks", err);
+		return ds_perr(zp, "must be a non-empty list of dm_layout_g1_zone blocks", err);
 	m->zone = calloc(zp->v.nitem, sizeof(*m->zone));
 	if (!m->zone)
-		return oom(err, zp->v.file);
+		return ds_oom(err, zp->v.file);
 	for (unsigned i = 0; i < zp->v.nitem; i++) {
 		const struct dval *zb = &zp->v.item[i];
 		if (zb->kind != V_BLOCK || !zb->text || strcasecmp(zb->text, "dm_layout_g1_zone"))
@@ -1178,17 +248,17 @@ static int import_layout(const struct dval *lay, struct iolab_disk_model *m, str
 static int get_floats(const struct dval *blk, const char *name, unsigned n, double min, double max,
 		      double *out, struct iolab_err *err)
 {
-	const struct dparam *p = find(blk, name);
+	const struct dparam *p = ds_find(blk, name);
 	if (!p)
-		return missing(blk, name, err);
+		return ds_missing(blk, name, err);
 	if (p->v.kind != V_LIST)
-		return perr(p, "must be a list ('[ x, x, ... ]')", err);
+		return ds_perr(p, "must be a list ('[ x, x, ... ]')", err);
 	if (p->v.nitem != n)
 		return iolab_errf(err, EINVAL, "%s:%u: field '%s': has %u values, needs %u", p->v.file,
 				  p->line, p->name, p->v.nitem, n);
 	for (unsigned i = 0; i < n; i++) {
 		const struct dval *it = &p->v.item[i];
-		if (it->kind != V_SCALAR || !number(it->text, &out[i]) || out[i] < min || out[i] > max)
+		if (it->kind != V_SCALAR || !ds_number(it->text, &out[i]) || out[i] < min || out[i] > max)
 			return iolab_errf(err, EINVAL, "%s:%u: field '%s': item %u%s%s%s is not a number "
 					  "%g..%g", it->file, it->line, p->name, i + 1,
 					  it->kind == V_SCALAR ? " '" : "", it->kind == V_SCALAR ? it->text : "",
@@ -1204,7 +274,7 @@ static const char *g4_word(const struct dval *it, char buf[32])
 	if (it->kind != V_SCALAR)
 		return "(a list or block)";
 	if (!strncasecmp(it->text, "0x", 2) || !strncasecmp(it->text, "-0x", 3))
-		if (number(it->text, &x)) {
+		if (ds_number(it->text, &x)) {
 			snprintf(buf, 32, "%.0f", x);
 			return buf;
 		}
@@ -1258,18 +328,18 @@ static int import_seek_type(const struct dval *mech, const char *type, struct io
 	const char *figs[2] = {"Single cylinder seek time", "Full strobe seek time"};
 	uint64_t *dst[2] = {&m->seek_single_ns, &m->seek_full_ns};
 	for (int i = 0; i < 2; i++)
-		if ((three || find(mech, figs[i])) && get_ms(mech, figs[i], dst[i], err))
+		if ((three || ds_find(mech, figs[i])) && ds_get_ms(mech, figs[i], dst[i], err))
 			return -EINVAL;
-	if ((t == 3 || t == 4) && get_ms(mech, "Average seek time", &m->seek_avg_ns, err))
+	if ((t == 3 || t == 4) && ds_get_ms(mech, "Average seek time", &m->seek_avg_ns, err))
 		return -EINVAL;
 	if (t == 5)
-		return get_ms(mech, "Constant seek time", &m->seek_const_ns, err);
+		return ds_get_ms(mech, "Constant seek time", &m->seek_const_ns, err);
 	if (t == 1 || t == 2) {
 		if (get_floats(mech, "HPL seek equation values", 6, -1e7, 1e7, m->seek_hpl, err))
 			return -EINVAL;
 		const char *why = iolab_seek_hpl_invalid(m->seek_hpl);
 		if (why)
-			return perr(find(mech, "HPL seek equation values"), why, err);
+			return ds_perr(ds_find(mech, "HPL seek equation values"), why, err);
 	}
 	if (t == 2) {
 		double ten[10];
@@ -1288,14 +358,14 @@ static int import_g4(const struct dval *lay, struct iolab_disk_model *m, struct 
 	static const char *const what[] = {"tp", "node", "slip", "remap"};
 	static const unsigned per[] = {3, 0, 2, 6};
 	for (unsigned f = 0; f < 4; f++) {
-		const struct dparam *p = find(lay, names[f]);
+		const struct dparam *p = ds_find(lay, names[f]);
 		if (!p)
-			return missing(lay, names[f], err);
+			return ds_missing(lay, names[f], err);
 		if (p->v.kind != V_LIST)
-			return perr(p, "must be a list ('[ n, n, ... ]')", err);
+			return ds_perr(p, "must be a list ('[ n, n, ... ]')", err);
 		if (f != 1) {
 			if (p->v.nitem % per[f])
-				return perr(p, f == 0 ? "needs triples: first sector, last sector, sectors per "
+				return ds_perr(p, f == 0 ? "needs triples: first sector, last sector, sectors per "
 					    "track" : f == 2 ? "needs pairs: lbn, count" : "needs 6-tuples: lbn, "
 					    "len, cylinder, head, sector, sectors per track", err);
 			if (g4_items(p, &p->v, what[f], per[f], m, 0, err))
@@ -1323,7 +393,7 @@ static int import_g4(const struct dval *lay, struct iolab_disk_model *m, struct 
 static int import_access_type(const struct dval *mech, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	const char *a;
-	if (get_word(mech, "Access time type", &a, err))
+	if (ds_get_word(mech, "Access time type", &a, err))
 		return -EINVAL;
 	if (!strcasecmp(a, "trackSwitchPlusRotation"))
 		m->access = IOLAB_ACCESS_MECHANICS;
@@ -1332,10 +402,10 @@ static int import_access_type(const struct dval *mech, struct iolab_disk_model *
 	else if (!strcasecmp(a, "constant"))
 		m->access = IOLAB_ACCESS_CONSTANT;
 	else
-		return perr(find(mech, "Access time type"), "is not trackSwitchPlusRotation, "
+		return ds_perr(ds_find(mech, "Access time type"), "is not trackSwitchPlusRotation, "
 			    "averageRotation or constant", err);
 	return m->access == IOLAB_ACCESS_CONSTANT ?
-	       get_ms(mech, "Constant access time", &m->access_const_ns, err) : 0;
+	       ds_get_ms(mech, "Constant access time", &m->access_const_ns, err) : 0;
 }
 
 static int import_mech(const struct dval *mech, const char *model_path, struct iolab_disk_model *m,
@@ -1343,30 +413,30 @@ static int import_mech(const struct dval *mech, const char *model_path, struct i
 {
 	const char *type, *curve;
 	double settle;
-	if (get_word(mech, "Seek type", &type, err))
+	if (ds_get_word(mech, "Seek type", &type, err))
 		return -EINVAL;
 	int rc = import_seek_type(mech, type, m, err);
 	if (rc == 1)
-		return perr(find(mech, "Seek type"), "is not a DiskSim seek type (extracted, hpl, "
+		return ds_perr(ds_find(mech, "Seek type"), "is not a DiskSim seek type (extracted, hpl, "
 			    "hplplus10, curve, linear, constant)", err);
 	/* Add. write settling delay may be negative: DiskSim does not bound it (writes settle
 	 * faster); the positioning never goes below 0 (disk.c). */
-	if (rc || get_num(mech, "Add. write settling delay", -1e6, 1e6, &settle, err) ||
-	    get_ms(mech, "Head switch time", &m->head_switch_ns, err) ||
-	    get_num(mech, "Rotation speed (in rpms)", 1000, 30000, &m->rpm, err) ||
+	if (rc || ds_get_num(mech, "Add. write settling delay", -1e6, 1e6, &settle, err) ||
+	    ds_get_ms(mech, "Head switch time", &m->head_switch_ns, err) ||
+	    ds_get_num(mech, "Rotation speed (in rpms)", 1000, 30000, &m->rpm, err) ||
 	    import_access_type(mech, m, err))
 		return -EINVAL;
 	m->write_settle_ns = llround(settle * 1e6);
 	if (m->seek_type != IOLAB_SEEK_DEFAULT)
 		return 0;
-	if (get_word(mech, "Full seek curve", &curve, err))
+	if (ds_get_word(mech, "Full seek curve", &curve, err))
 		return -EINVAL;
-	char *seek_path = sibling(model_path, curve);
+	char *seek_path = ds_sibling(model_path, curve);
 	if (!seek_path)
-		return oom(err, model_path);
+		return ds_oom(err, model_path);
 	rc = read_seek(seek_path, m, err);
 	if (rc == -ENOENT || rc == -EACCES || rc == -EISDIR) /* name the parameter that led there */
-		iolab_err_prefix(err, "%s:%u: field 'Full seek curve'", mech->file, find(mech, "Full seek curve")->line);
+		iolab_err_prefix(err, "%s:%u: field 'Full seek curve'", mech->file, ds_find(mech, "Full seek curve")->line);
 	free(seek_path);
 	return rc;
 }
@@ -1376,11 +446,11 @@ static int import_model(const struct dval *disk, const char *model_path, struct 
 			struct iolab_err *err)
 {
 	const struct dval *mech = NULL, *lay = NULL;
-	if (get_u32(disk, "Number of data surfaces", 1, 256, &m->surfaces, err) ||
-	    get_u32(disk, "Number of cylinders", 1, 1e7, &m->cylinders, err) ||
-	    get_int(disk, "Block count", 1, 1e15, &m->blocks, err) ||
-	    get_block(disk, "Mechanical Model", "dm_mech_g1", &mech, err) ||
-	    get_block(disk, "Layout Model", NULL, &lay, err))
+	if (ds_get_u32(disk, "Number of data surfaces", 1, 256, &m->surfaces, err) ||
+	    ds_get_u32(disk, "Number of cylinders", 1, 1e7, &m->cylinders, err) ||
+	    ds_get_int(disk, "Block count", 1, 1e15, &m->blocks, err) ||
+	    ds_get_block(disk, "Mechanical Model", "dm_mech_g1", &mech, err) ||
+	    ds_get_block(disk, "Layout Model", NULL, &lay, err))
 		return -EINVAL;
 	if (import_mech(mech, model_path, m, err))
 		return -EINVAL;
@@ -1390,11 +460,11 @@ static int import_model(const struct dval *disk, const char *model_path, struct 
 	if (!strcasecmp(type, "dm_layout_g4"))
 		return import_g4(lay, m, err);
 	if (!strcasecmp(type, "dm_layout_g2"))
-		return perr(find(disk, "Layout Model"), "'dm_layout_g2' is not supported: the manual "
+		return ds_perr(ds_find(disk, "Layout Model"), "'dm_layout_g2' is not supported: the manual "
 			    "(B.4.4 p79) names its 'Layout Map File' but gives no format for it", err);
 	char why[160];
 	snprintf(why, sizeof(why), "'%s' is not supported (dm_layout_g1 or dm_layout_g4)", type);
-	return perr(find(disk, "Layout Model"), why, err);
+	return ds_perr(ds_find(disk, "Layout Model"), why, err);
 }
 
 /* Overhead in ms "after read" and "after write", scaled and with the per-request overhead. */
@@ -1406,11 +476,11 @@ static int get_ovh(const struct dval *d, const char *what, double scale, double 
 		char name[96];
 		double x;
 		snprintf(name, sizeof(name), "%s over. %s", what, after[i]);
-		if (get_num(d, name, 0, 1e6, &x, err))
+		if (ds_get_num(d, name, 0, 1e6, &x, err))
 			return -EINVAL;
 		x = x * scale + per_req;
 		if (x > 1e6)
-			return perr(find(d, name), "is out of range once scaled (over 1000000 ms)", err);
+			return ds_perr(ds_find(d, name), "is out of range once scaled (over 1000000 ms)", err);
 		out[i] = (uint64_t)llround(x * 1e6);
 	}
 	return 0;
@@ -1420,9 +490,9 @@ static int get_ovh(const struct dval *d, const char *what, double scale, double 
 static int get_opt_ms(const struct dval *d, const char *name, double scale, uint64_t *ns,
 		      struct iolab_err *err)
 {
-	const struct dparam *p = find(d, name);
+	const struct dparam *p = ds_find(d, name);
 	double x = 0;
-	if (p && value_num(p, 0, 1e6, &x, err))
+	if (p && ds_value_num(p, 0, 1e6, &x, err))
 		return -EINVAL;
 	*ns = (uint64_t)llround(x * scale * 1e6);
 	return 0;
@@ -1433,7 +503,7 @@ static int get_opt_flag(const struct dval *d, const char *name, bool dflt, bool 
 			struct iolab_err *err)
 {
 	*out = dflt;
-	return find(d, name) ? get_flag(d, name, out, err) : 0;
+	return ds_find(d, name) ? ds_get_flag(d, name, out, err) : 0;
 }
 
 /* Disconnecting from the interface and the overheads around it (manual 3.4.5 pp16-24;
@@ -1443,7 +513,7 @@ static int get_link(const struct dval *d, double scale, struct iolab_disk_model 
 		    struct iolab_err *err)
 {
 	bool immed;
-	const struct dparam *wm = find(d, "High (read) water mark");
+	const struct dparam *wm = ds_find(d, "High (read) water mark");
 	if (get_opt_ms(d, "Data preparation overhead", scale, &m->ovh_data_prep, err) ||
 	    get_opt_ms(d, "First reselect overhead", scale, &m->ovh_reselect[0], err) ||
 	    get_opt_ms(d, "Other reselect overhead", scale, &m->ovh_reselect[1], err) ||
@@ -1462,7 +532,7 @@ static int get_link(const struct dval *d, double scale, struct iolab_disk_model 
 	    get_opt_ms(d, "Extradisc inter-disconnect delay", 1, &m->extradisc_ns[2], err) ||
 	    get_opt_ms(d, "Extradisc 2nd disconnect overhead", scale, &m->extradisc_ns[3], err) ||
 	    get_opt_ms(d, "Extradisc seek delta", 1, &m->extradisc_ns[4], err) ||
-	    (wm && value_num(wm, 0, 1, &m->read_water_mark, err)))
+	    (wm && ds_value_num(wm, 0, 1, &m->read_water_mark, err)))
 		return -EINVAL;
 	m->partial_hit_waits = !immed;
 	if (!m->extra_write_disconnect)
@@ -1474,12 +544,12 @@ static int get_link(const struct dval *d, double scale, struct iolab_disk_model 
  * buffer read/write): the manual (3.4.5 pp19, 24) defines only "whether or not". */
 static int get_flag01(const struct dval *d, const char *name, bool *out, struct iolab_err *err)
 {
-	const struct dparam *p = find(d, name);
+	const struct dparam *p = ds_find(d, name);
 	double x;
-	if (p && p->v.kind == V_SCALAR && number(p->v.text, &x) && x == 2)
-		return perr(p, "is not supported: the DiskSim 4.0 manual (3.4.5) defines only 0 and 1, "
+	if (p && p->v.kind == V_SCALAR && ds_number(p->v.text, &x) && x == 2)
+		return ds_perr(p, "is not supported: the DiskSim 4.0 manual (3.4.5) defines only 0 and 1, "
 			    "and gives 2 no meaning iolab could model", err);
-	return get_flag(d, name, out, err);
+	return ds_get_flag(d, name, out, err);
 }
 
 /* The cache and buffer parameters iolab does not model: accepted at the value that matches
@@ -1489,14 +559,14 @@ static int check_neutral(const struct dval *d, const struct iolab_disk_model *m,
 {
 	for (unsigned i = 0; i < iolab_ds_nneutral; i++) {
 		const struct iolab_ds_neutral *f = &iolab_ds_neutral[i];
-		const struct dparam *p = find(d, f->name);
+		const struct dparam *p = ds_find(d, f->name);
 		double x;
 		if (!p)
 			continue;
-		if (value_num(p, -1e9, 1e9, &x, err))
+		if (ds_value_num(p, -1e9, 1e9, &x, err))
 			return -EINVAL;
 		if (x < f->lo || x > (m->queue_depth == 1 ? f->hi_alone : f->hi))
-			return perr(p, f->why, err);
+			return ds_perr(p, f->why, err);
 	}
 	return 0;
 }
@@ -1507,17 +577,17 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 	uint32_t cont, fast;
 	bool stop_pf, direct;
 	/* absent (iolab's specs before these were read): 0 */
-	if (get_u32(d, "Buffer continuous read", 0, 4, &cont, err) ||
-	    get_u32(d, "Fast write level", 0, 2, &fast, err) ||
-	    (find(d, "Minimum read-ahead (blks)") &&
-	     get_u32(d, "Minimum read-ahead (blks)", 0, 1 << 24, &m->readahead_min_blocks, err)) ||
-	    (find(d, "Combine seq writes") && get_flag(d, "Combine seq writes", &m->combine_writes, err)) ||
-	    (find(d, "Read-ahead on idle hit") &&
-	     get_flag(d, "Read-ahead on idle hit", &m->readahead_on_idle_hit, err)) ||
+	if (ds_get_u32(d, "Buffer continuous read", 0, 4, &cont, err) ||
+	    ds_get_u32(d, "Fast write level", 0, 2, &fast, err) ||
+	    (ds_find(d, "Minimum read-ahead (blks)") &&
+	     ds_get_u32(d, "Minimum read-ahead (blks)", 0, 1 << 24, &m->readahead_min_blocks, err)) ||
+	    (ds_find(d, "Combine seq writes") && ds_get_flag(d, "Combine seq writes", &m->combine_writes, err)) ||
+	    (ds_find(d, "Read-ahead on idle hit") &&
+	     ds_get_flag(d, "Read-ahead on idle hit", &m->readahead_on_idle_hit, err)) ||
 	    get_opt_flag(d, "Write hit stop prefetch", true, &stop_pf, err) ||
 	    get_opt_flag(d, "Read directly to buffer", true, &direct, err) ||
-	    (find(d, "Stop prefetch in sector") &&
-	     get_flag(d, "Stop prefetch in sector", &m->prefetch_stop_in_sector, err)))
+	    (ds_find(d, "Stop prefetch in sector") &&
+	     ds_get_flag(d, "Stop prefetch in sector", &m->prefetch_stop_in_sector, err)))
 		return -EINVAL;
 	m->readahead = (enum iolab_readahead)(IOLAB_PF_NONE + cont);
 	m->readahead_track = cont == 4;
@@ -1537,9 +607,9 @@ static int get_cache_modes(const struct dval *d, struct iolab_disk_model *m, str
 static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct iolab_err *err)
 {
 	double scale, per_req, bus;
-	if (get_num(d, "Per-request overhead time", 0, 1e6, &per_req, err) ||
-	    get_num(d, "Time scale for overheads", 0, 1e3, &scale, err) ||
-	    get_num(d, "Bulk sector transfer time", 0, 1e3, &bus, err) ||
+	if (ds_get_num(d, "Per-request overhead time", 0, 1e6, &per_req, err) ||
+	    ds_get_num(d, "Time scale for overheads", 0, 1e3, &scale, err) ||
+	    ds_get_num(d, "Bulk sector transfer time", 0, 1e3, &bus, err) ||
 	    get_ovh(d, "Read hit", scale, per_req, m->ovh_read_hit, err) ||
 	    get_ovh(d, "Read miss", scale, per_req, m->ovh_read_miss, err) ||
 	    get_ovh(d, "Write hit", scale, per_req, m->ovh_write_hit, err) ||
@@ -1557,22 +627,22 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	bool enable, imm_read, any_free, imm_write;
 	uint32_t segments;
 	if (get_flag01(d, "Enable caching in buffer", &enable, err) ||
-	    get_u32(d, "Number of buffer segments", 0, 1024, &segments, err) ||
-	    get_u32(d, "Segment size (in blks)", 0, 1 << 24, &m->segment_blocks, err) ||
-	    get_flag(d, "Use separate write segment", &m->separate_write_segment, err) ||
-	    get_u32(d, "Maximum read-ahead (blks)", 0, 1 << 24, &m->readahead_blocks, err) ||
-	    get_flag(d, "Read-ahead over requested", &m->readahead_over_request, err) ||
+	    ds_get_u32(d, "Number of buffer segments", 0, 1024, &segments, err) ||
+	    ds_get_u32(d, "Segment size (in blks)", 0, 1 << 24, &m->segment_blocks, err) ||
+	    ds_get_flag(d, "Use separate write segment", &m->separate_write_segment, err) ||
+	    ds_get_u32(d, "Maximum read-ahead (blks)", 0, 1 << 24, &m->readahead_blocks, err) ||
+	    ds_get_flag(d, "Read-ahead over requested", &m->readahead_over_request, err) ||
 	    get_flag01(d, "Immediate buffer read", &imm_read, err) ||
-	    get_flag(d, "Read any free blocks", &any_free, err) ||
+	    ds_get_flag(d, "Read any free blocks", &any_free, err) ||
 	    get_flag01(d, "Immediate buffer write", &imm_write, err) ||
 	    get_cache_modes(d, m, err) ||
-	    get_u32(d, "Maximum number of write segments", 0, 1024, &m->write_segments, err) ||
-	    get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err) ||
-	    get_flag(d, "Allow almost read hits", &m->read_joins_readahead, err))
+	    ds_get_u32(d, "Maximum number of write segments", 0, 1024, &m->write_segments, err) ||
+	    ds_get_flag(d, "Allow read hits on write data", &m->read_hits_on_write_data, err) ||
+	    ds_get_flag(d, "Allow almost read hits", &m->read_joins_readahead, err))
 		return -EINVAL;
 	m->segments = enable ? segments : 0;
 	if (m->segments && !m->segment_blocks)
-		return perr(find(d, "Segment size (in blks)"), "must be at least 1 with caching on", err);
+		return ds_perr(ds_find(d, "Segment size (in blks)"), "must be at least 1 with caching on", err);
 	if (!m->segment_blocks)
 		m->segment_blocks = 1; /* no cache: the size does not matter, but the format wants >= 1 */
 	m->zero_latency_read = imm_read;
@@ -1583,9 +653,9 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 	uint32_t qlen;
 	uint64_t policy;
 	const struct dval *sched;
-	if (get_u32(d, "Max queue length", 0, 256, &qlen, err) ||
-	    get_block(d, "Scheduler", "disksim_ioqueue", &sched, err) ||
-	    get_int(sched, "Scheduling policy", 0, 1e9, &policy, err))
+	if (ds_get_u32(d, "Max queue length", 0, 256, &qlen, err) ||
+	    ds_get_block(d, "Scheduler", "disksim_ioqueue", &sched, err) ||
+	    ds_get_int(sched, "Scheduling policy", 0, 1e9, &policy, err))
 		return -EINVAL;
 	m->queue_depth = qlen ? qlen : 1;
 	/* DiskSim 4.0 disksim_ioqueue.h: 1 FCFS, 3 CYCLE_LBN and 6 CYCLE_CYL (one direction, then
@@ -1601,7 +671,7 @@ static int import_specs(const struct dval *d, struct iolab_disk_model *m, struct
 		char why[160];
 		snprintf(why, sizeof(why), "scheduling policy %llu not supported (1 FCFS, 3/6 C-LOOK, "
 			 "4/7 SSTF, 8 SPTF)", (unsigned long long)policy);
-		return perr(find(sched, "Scheduling policy"), why, err);
+		return ds_perr(ds_find(sched, "Scheduling policy"), why, err);
 	}
 	}
 	/* the fields iolab does not model, some of which act only with a second command */
@@ -1676,34 +746,41 @@ int iolab_import_disksim_notes(const char *diskspecs_path, struct iolab_disk_mod
 			       iolab_import_note_fn note, void *ctx, struct iolab_err *err)
 {
 	memset(m, 0, sizeof(*m));
-	char *spec_text = NULL, *model_path = NULL;
-	struct dval spec_top = {0};
-	struct sources src = {0};
-	const struct dval *disk = NULL, *mblk = NULL;
-	int rc = slurp(diskspecs_path, &spec_text, err);
-	if (!rc)
-		rc = parse_file(diskspecs_path, spec_text, &spec_top, &src, err);
-	if (!rc) {
-		struct named nb = {0};
-		rc = resolve_names(&spec_top, &nb, err);
-		free(nb.blk);
-	}
-	if (!rc && !(disk = top_block(&spec_top, "disksim_disk")))
+	struct dval top;
+	struct ds_sources src;
+	const struct dval *disk = NULL;
+	int rc = ds_tree_load(diskspecs_path, &top, &src, err);
+	if (rc)
+		return rc;
+	if (!(disk = ds_top_block(&top, "disksim_disk")))
 		rc = iolab_errf(err, EINVAL, "%s:1: field 'disksim_disk': missing (no 'disksim_disk "
 				"NAME { ... }' block)", diskspecs_path);
 	if (!rc)
-		rc = check_names(disk, err);
+		rc = ds_import_disk(disk, diskspecs_path, m, err);
+	if (!rc && note)
+		ds_note_unread(disk, note, ctx);
+	ds_tree_free(&top, &src);
+	return rc;
+}
+
+int ds_import_disk(const struct dval *disk, const char *name_path, struct iolab_disk_model *m,
+		   struct iolab_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	char *model_path = NULL;
+	const struct dval *mblk = NULL;
+	int rc = ds_check_names(disk, err);
 	if (!rc) { /* `Model = source X.model` has become the block X.model holds */
-		const struct dparam *mp = find(disk, "Model");
+		const struct dparam *mp = ds_find(disk, "Model");
 		if (!mp)
-			rc = missing(disk, "Model", err);
+			rc = ds_missing(disk, "Model", err);
 		else if (mp->v.kind != V_BLOCK || !mp->v.text || strcasecmp(mp->v.text, "dm_disk"))
-			rc = perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
+			rc = ds_perr(mp, "must be 'source FILE.model' or a dm_disk block", err);
 		else if (!(model_path = strdup((mblk = &mp->v)->file)))
-			rc = oom(err, diskspecs_path);
+			rc = ds_oom(err, name_path);
 	}
 	if (!rc) {
-		set_name(m, diskspecs_path);
+		set_name(m, name_path);
 		set_about(m, disk->bname);
 		m->block_bytes = 512;
 		rc = import_model(mblk, model_path, m, err);
@@ -1715,11 +792,6 @@ int iolab_import_disksim_notes(const char *diskspecs_path, struct iolab_disk_mod
 		iolab_err_prefix(err, "%s", model_path); /* the layout and mechanics come from there */
 	if (rc)
 		iolab_model_free(m);
-	else if (note)
-		note_unread(disk, note, ctx);
-	dval_free(&spec_top);
-	sources_free(&src);
-	free(spec_text);
 	free(model_path);
 	return rc;
 }
